@@ -1,0 +1,106 @@
+/**
+ * The backend contract: transport only. The pipeline hands a backend a fully prepared wire
+ * request (every header decided, body encoded) and gets back status, headers and a body
+ * stream. Redirects, auth, decompression, parsing and errors' meaning live above it, once.
+ *
+ * This file imports no `node:` module so that browser-capable backends (fetch) fit it too.
+ */
+
+/** A request body: bytes as an async stream, with its size when known. */
+export interface WireBody extends AsyncIterable<Uint8Array> {
+  /** Byte length when known up front (then `Content-Length` is sent, else chunked). */
+  readonly length: number | undefined;
+  /** The whole body when it is already in memory, so a transport can write it in one go. */
+  readonly bytes: Uint8Array | undefined;
+}
+
+/** TLS settings of a client (`execution.tls`). */
+export interface TlsOptions {
+  /** Certificate authorities to trust (PEM), instead of the system's. */
+  readonly ca?: string | Buffer | Array<string | Buffer>;
+  /** Client certificate (PEM) for mutual TLS. */
+  readonly cert?: string | Buffer;
+  /** Private key (PEM) of the client certificate. */
+  readonly key?: string | Buffer;
+  /** Verify the server's certificate; `true` unless you really mean it. */
+  readonly rejectUnauthorized?: boolean;
+  /** Server name for SNI and certificate checks, when it differs from the URL's host. */
+  readonly servername?: string;
+}
+
+/** What a backend sends: everything already decided by the pipeline. */
+export interface WireRequest {
+  /** Upper-case method. */
+  readonly method: string;
+  /** Full URL, for transports that want one. */
+  readonly url: string;
+  /** `true` for https. */
+  readonly secure: boolean;
+  /** Host name (IPv6 literals keep their brackets). */
+  readonly hostname: string;
+  /** Port number (the scheme's default when the URL names none). */
+  readonly port: number;
+  /** Path and query exactly as they go on the request line. */
+  readonly target: string;
+  /** Headers to send, names as the caller wrote them. The transport adds only `Host`/`Connection`. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The body, or `undefined` for none. */
+  readonly body: WireBody | undefined;
+  /** Aborts the exchange. */
+  readonly signal: AbortSignal | undefined;
+}
+
+/** What a backend returns once the response head has arrived. */
+export interface WireResponse {
+  readonly status: number;
+  /** Reason phrase as sent by the server (may be empty). */
+  readonly reason: string;
+  /** Header name/value pairs in the order received, names as received. */
+  readonly headers: ReadonlyArray<readonly [string, string]>;
+  /** The body as received; iterate it once. */
+  readonly body: AsyncIterable<Uint8Array>;
+  /** `true` when the transport already undid `Content-Encoding` (fetch does, and cannot be told not to). */
+  readonly decoded: boolean;
+  /** Drop the body unread, freeing the connection. */
+  discard(): void;
+}
+
+/**
+ * A transport. Implement this to plug in your own (set it as `c.client.backend`).
+ *
+ * @example
+ * const logging: Backend = {
+ *   name: 'logging',
+ *   send: (req) => { console.log(req.method, req.url); return inner.send(req); },
+ *   close: () => inner.close(),
+ * };
+ */
+export interface Backend {
+  readonly name: string;
+  /** Send one request; reject with the transport's own error when it fails (the pipeline maps it). */
+  send(request: WireRequest): Promise<WireResponse>;
+  /** Release pooled connections. */
+  close(): Promise<void>;
+}
+
+/** Builds a backend for one client's pool. */
+export type BackendFactory = (options: { tls: TlsOptions | undefined }) => Backend;
+
+/** A body already in memory. */
+export function bufferedBody(bytes: Uint8Array): WireBody {
+  return {
+    length: bytes.byteLength,
+    bytes,
+    [Symbol.asyncIterator]: () => {
+      let sent = false;
+      return {
+        next: () => Promise.resolve(sent ? { done: true, value: undefined } : ((sent = true), { done: false, value: bytes })),
+      };
+    },
+  };
+}
+
+/** A body that streams from `source`; `length` when known. */
+export function streamedBody(source: AsyncIterable<Uint8Array>, length?: number): WireBody {
+  return { length, bytes: undefined, [Symbol.asyncIterator]: () => source[Symbol.asyncIterator]() };
+}

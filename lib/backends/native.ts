@@ -1,0 +1,91 @@
+import http from 'node:http';
+import https from 'node:https';
+import type { Backend, TlsOptions, WireRequest, WireResponse } from './backend.js';
+
+/**
+ * The default backend: Node's own `node:http`/`node:https`, one keep-alive pool per client.
+ * Transport only: every header and the body arrive decided; this writes them and hands back
+ * the response stream untouched (no decompression, no status checks).
+ */
+export class NativeBackend implements Backend {
+  readonly name = 'native';
+  readonly #httpAgent: http.Agent;
+  readonly #httpsAgent: https.Agent;
+
+  constructor(options: { tls: TlsOptions | undefined }) {
+    this.#httpAgent = new http.Agent({ keepAlive: true });
+    this.#httpsAgent = new https.Agent({ keepAlive: true, ...options.tls });
+  }
+
+  send(request: WireRequest): Promise<WireResponse> {
+    return new Promise((resolve, reject) => {
+      const transport = request.secure ? https : http;
+      const req = transport.request({
+        method: request.method,
+        // node wants IPv6 literals without brackets
+        hostname: request.hostname.startsWith('[') ? request.hostname.slice(1, -1) : request.hostname,
+        port: request.port,
+        path: request.target,
+        headers: request.headers,
+        agent: request.secure ? this.#httpsAgent : this.#httpAgent,
+        signal: request.signal,
+      });
+      req.once('error', reject);
+      req.once('response', (res) => {
+        resolve({
+          status: res.statusCode ?? 0,
+          reason: res.statusMessage ?? '',
+          headers: pairs(res.rawHeaders),
+          body: res,
+          decoded: false,
+          discard: () => {
+            // a body that is drained keeps the socket reusable; destroy() would lose it
+            res.resume();
+          },
+        });
+      });
+      writeBody(req, request).catch((error: unknown) => req.destroy(error as Error));
+    });
+  }
+
+  close(): Promise<void> {
+    this.#httpAgent.destroy();
+    this.#httpsAgent.destroy();
+    return Promise.resolve();
+  }
+}
+
+async function writeBody(req: http.ClientRequest, request: WireRequest): Promise<void> {
+  const body = request.body;
+  if (body === undefined) {
+    req.end();
+  } else if (body.bytes !== undefined) {
+    req.end(body.bytes);
+  } else {
+    for await (const chunk of body) {
+      if (!req.write(chunk)) await drained(req);
+    }
+    req.end();
+  }
+}
+
+function drained(req: http.ClientRequest): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onDrain = () => {
+      req.off('close', onClose);
+      resolve();
+    };
+    const onClose = () => {
+      req.off('drain', onDrain);
+      reject(new Error('request closed while writing the body'));
+    };
+    req.once('drain', onDrain);
+    req.once('close', onClose);
+  });
+}
+
+function pairs(raw: string[]): Array<readonly [string, string]> {
+  const out: Array<readonly [string, string]> = [];
+  for (let i = 0; i < raw.length; i += 2) out.push([raw[i], raw[i + 1]]);
+  return out;
+}

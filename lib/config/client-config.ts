@@ -1,0 +1,26 @@
+import type { Backend } from '../backends/backend.js';
+import { assertClientLevel, type Scope } from './scope.js';
+
+/** A backend by name, or your own {@link Backend} object. */
+export type BackendChoice = 'native' | Backend;
+
+/**
+ * Client-level settings: `c.client` in `HttpBuilder.configure()`.
+ *
+ * @example
+ * HttpBuilder.configure((c) => { c.client.backend = 'native'; });
+ */
+export class ClientConfig {
+  #backend: BackendChoice | undefined;
+
+  constructor(private readonly scope: Scope) {}
+
+  /** The transport: `'native'` (default, `node:http`/`node:https`) or a {@link Backend} object. */
+  get backend(): BackendChoice | undefined {
+    return this.#backend;
+  }
+  set backend(value: BackendChoice | undefined) {
+    assertClientLevel(this.scope, 'client.backend');
+    this.#backend = value;
+  }
+}

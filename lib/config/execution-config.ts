@@ -1,0 +1,36 @@
+import type { TlsOptions } from '../backends/backend.js';
+import type { Interceptor } from '../pipeline/interceptors.js';
+import { assertClientLevel, type Scope } from './scope.js';
+
+/**
+ * How to run the exchange: `c.execution` inside a configuration block.
+ *
+ * @example
+ * c.execution.interceptor('GET', async (request, next) => `Response: ${String(await next(request))}`);
+ * c.execution.tls = { ca: fs.readFileSync('ca.pem', 'utf8') };   // client level only
+ */
+export class ExecutionConfig {
+  /** @internal */
+  interceptors: Array<{ methods: ReadonlySet<string>; intercept: Interceptor }> | undefined;
+  #tls: TlsOptions | undefined;
+
+  constructor(private readonly scope: Scope) {}
+
+  /**
+   * Wraps every call of the given verbs (case-insensitive). First registered is outermost.
+   * `next(request)` performs the request; pass a modified copy to change it.
+   */
+  interceptor(verbs: string | readonly string[], intercept: Interceptor): void {
+    const methods = new Set((typeof verbs === 'string' ? [verbs] : verbs).map((v) => v.toUpperCase()));
+    (this.interceptors ??= []).push({ methods, intercept });
+  }
+
+  /** TLS settings (client level). Certificate checks are on unless `rejectUnauthorized: false`. */
+  get tls(): TlsOptions | undefined {
+    return this.#tls;
+  }
+  set tls(value: TlsOptions | undefined) {
+    assertClientLevel(this.scope, 'execution.tls');
+    this.#tls = value;
+  }
+}

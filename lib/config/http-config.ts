@@ -1,0 +1,53 @@
+import { ClientConfig } from './client-config.js';
+import { ExecutionConfig } from './execution-config.js';
+import { RequestConfig } from './request-config.js';
+import { ResponseConfig } from './response-config.js';
+import type { Scope } from './scope.js';
+
+/** Per-content-type settings for encoders and parsers: content type → id → value. */
+export type ContextMap = ReadonlyMap<string, ReadonlyMap<string | symbol, unknown>>;
+
+/**
+ * What a configuration block receives, as its argument and as `this`.
+ *
+ * @example
+ * HttpBuilder.configure((c) => { c.request.uri = 'https://api.example.com'; });
+ * HttpBuilder.configure(function (this: HttpConfig) { this.request.uri = 'https://api.example.com'; });
+ */
+export class HttpConfig {
+  /** What to send. */
+  readonly request = new RequestConfig();
+  /** How to handle the response. */
+  readonly response = new ResponseConfig();
+  /** How to run the exchange. */
+  readonly execution: ExecutionConfig;
+  /** Client-level settings (rejected in a request block). */
+  readonly client: ClientConfig;
+  /** @internal */
+  contextSet: Map<string, Map<string | symbol, unknown>> | undefined;
+
+  /** @internal */
+  constructor(readonly scope: Scope) {
+    this.execution = new ExecutionConfig(scope);
+    this.client = new ClientConfig(scope);
+  }
+
+  /**
+   * Stores a per-content-type setting for encoders and parsers (for example the mapper).
+   *
+   * @example
+   * c.context('application/json', 'my-plugin.indent', 2);
+   */
+  context(contentType: string | readonly string[], id: string | symbol, value: unknown): void {
+    this.contextSet ??= new Map();
+    for (const type of typeof contentType === 'string' ? [contentType] : contentType) {
+      const key = type.toLowerCase();
+      let entries = this.contextSet.get(key);
+      if (!entries) this.contextSet.set(key, (entries = new Map<string | symbol, unknown>()));
+      entries.set(id, value);
+    }
+  }
+}
+
+/** A configuration block, in either style: `c => { c.request... }` or `function () { this.request... }`. */
+export type ConfigBlock = (this: HttpConfig, config: HttpConfig) => unknown;

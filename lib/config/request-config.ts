@@ -1,0 +1,100 @@
+import type { Encoder } from '../content/encoders.js';
+import { UriConfig } from './uri-config.js';
+
+/** Header values by name; `null` removes an inherited header. */
+export type Headers = Record<string, string | number | boolean | null | undefined>;
+
+/** Cookie values by name; `null` removes an inherited cookie. */
+export type Cookies = Record<string, string | number | boolean | null | undefined>;
+
+/**
+ * What to send: `c.request` inside a configuration block.
+ *
+ * @example
+ * await http.post((c) => {
+ *   c.request.uri.path = '/users';
+ *   c.request.headers['X-Trace'] = 'abc';
+ *   c.request.contentType = 'application/json';
+ *   c.request.body = { name: 'Ada' };
+ * });
+ */
+export class RequestConfig {
+  #uri: UriConfig | undefined;
+  #headers: Headers | undefined;
+  #cookies: Cookies | undefined;
+  /** @internal encoders registered at this level. */
+  encoders: Map<string, Encoder> | undefined;
+
+  /** `Content-Type` of the body, sent as given. */
+  contentType: string | undefined;
+  /** Charset of text bodies; when set, `; charset=<charset>` is appended to `Content-Type`. */
+  charset: string | undefined;
+  /** `Accept`, a string or a list joined by `, `. */
+  accept: string | readonly string[] | undefined;
+  /** The body; encoded by the encoder of `contentType`. `null`/`undefined`: no body. */
+  body: unknown;
+
+  /** The URI: assign a string or `URL`, or set its parts. */
+  get uri(): UriConfig {
+    return (this.#uri ??= new UriConfig());
+  }
+  set uri(value: string | URL) {
+    const uri = new UriConfig();
+    uri.assign(value);
+    this.#uri = uri;
+  }
+
+  /** @internal the URI layer when touched. */
+  get uriSet(): UriConfig | undefined {
+    return this.#uri;
+  }
+
+  /** A pre-encoded path and query, sent byte for byte (replaces `uri.path` and `uri.query`). */
+  get raw(): string | undefined {
+    return this.#uri?.raw;
+  }
+  set raw(value: string | undefined) {
+    this.uri.raw = value;
+  }
+
+  /** Headers to send; assign an object or add to it. `null`/`{}` adds none; a `null` value removes an inherited header. */
+  get headers(): Headers {
+    return (this.#headers ??= {});
+  }
+  set headers(value: Headers | null | undefined) {
+    this.#headers = value ?? {};
+  }
+
+  /** Cookies, all sent in one `Cookie` header joined by `; `. */
+  get cookies(): Cookies {
+    return (this.#cookies ??= {});
+  }
+  set cookies(value: Cookies | null | undefined) {
+    this.#cookies = value ?? {};
+  }
+
+  /** Adds one cookie. */
+  cookie(name: string, value: string | number | boolean): void {
+    this.cookies[name] = value;
+  }
+
+  /**
+   * Registers an encoder for one or more content types (suffix keys like `*\/*+json` allowed).
+   *
+   * @example
+   * c.request.encoder('text/yaml', (body) => YAML.stringify(body));
+   */
+  encoder(contentType: string | readonly string[], encode: Encoder): void {
+    this.encoders ??= new Map();
+    for (const type of typeof contentType === 'string' ? [contentType] : contentType) this.encoders.set(type.toLowerCase(), encode);
+  }
+
+  /** @internal headers/cookies as set at this level (undefined when untouched). */
+  get headersSet(): Headers | undefined {
+    return this.#headers;
+  }
+  /** @internal */
+  get cookiesSet(): Cookies | undefined {
+    return this.#cookies;
+  }
+}

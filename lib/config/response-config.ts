@@ -1,0 +1,62 @@
+import { ConfigError } from '../errors.js';
+import type { Parser } from '../content/parsers.js';
+import type { ExceptionHandler, HandlerTier, ResponseHandler } from './handlers.js';
+import { NO_HANDLERS } from './handlers.js';
+
+/**
+ * How to handle the response: `c.response` inside a configuration block.
+ *
+ * Dispatch: `when(status)`, then `success`/`failure` at request level; the same at client
+ * level; then the default (success returns the parsed body, failure throws `HttpException`).
+ *
+ * @example
+ * c.response.when(404, () => null);
+ * c.response.success((fromServer, body) => body);
+ * c.response.parser('text/date', async (fromServer) => new Date(await fromServer.text()));
+ */
+export class ResponseConfig {
+  #when: Map<number, ResponseHandler> | undefined;
+  #success: ResponseHandler | undefined;
+  #failure: ResponseHandler | undefined;
+  #exception: ExceptionHandler | undefined;
+  /** @internal */
+  parsers: Map<string, Parser> | undefined;
+
+  /** Runs for status < 400. */
+  success(handler: ResponseHandler): void {
+    this.#success = handler;
+  }
+
+  /** Runs for status >= 400. */
+  failure(handler: ResponseHandler): void {
+    this.#failure = handler;
+  }
+
+  /** Runs for exactly that status (number or numeric string); `'success'`/`'failure'` are the two above. */
+  when(code: number | string, handler: ResponseHandler): void {
+    if (code === 'success') return this.success(handler);
+    if (code === 'failure') return this.failure(handler);
+    const status = typeof code === 'number' ? code : /^\d{3}$/.test(code) ? Number(code) : NaN;
+    if (!Number.isInteger(status) || status < 100 || status > 999) {
+      throw new ConfigError(`response.when(): '${String(code)}' is not a status code, 'success' or 'failure'`);
+    }
+    (this.#when ??= new Map()).set(status, handler);
+  }
+
+  /** Receives any error of the exchange; its return value becomes the result. Re-throw to propagate. */
+  exception(handler: ExceptionHandler): void {
+    this.#exception = handler;
+  }
+
+  /** Registers a parser for one or more content types. */
+  parser(contentType: string | readonly string[], parse: Parser): void {
+    this.parsers ??= new Map();
+    for (const type of typeof contentType === 'string' ? [contentType] : contentType) this.parsers.set(type.toLowerCase(), parse);
+  }
+
+  /** @internal */
+  tier(): HandlerTier {
+    if (!this.#when && !this.#success && !this.#failure && !this.#exception) return NO_HANDLERS;
+    return { when: this.#when ?? new Map(), success: this.#success, failure: this.#failure, exception: this.#exception };
+  }
+}

@@ -1,0 +1,87 @@
+import { ConfigError } from '../errors.js';
+
+/** A query parameter value: a list repeats the name once per element; `null` removes an inherited one. */
+export type QueryValue = string | number | boolean | ReadonlyArray<string | number | boolean> | null | undefined;
+
+/** Query parameters by name. */
+export type Query = Record<string, QueryValue>;
+
+/**
+ * The URI of a request (or of every request of a client), set whole or by parts.
+ *
+ * @example
+ * c.request.uri = 'https://api.example.com/v1';   // whole
+ * c.request.uri.path = 'users';                     // → /v1/users (no leading '/': joined)
+ * c.request.uri.path = '/health';                   // → /health (leading '/': replaces)
+ * c.request.uri.query = { tag: ['a', 'b'] };        // → ?tag=a&tag=b
+ */
+export class UriConfig {
+  /** `http` or `https`. */
+  scheme: string | undefined;
+  /** Host name without the port (IPv6 literals in brackets). */
+  host: string | undefined;
+  /** Port; the scheme's default when unset. */
+  port: number | string | undefined;
+  /** Starting with `/`: replaces the inherited path; otherwise joined to it with one `/`. */
+  path: string | undefined;
+  /** Fragment (never sent to the server; kept in `url`). */
+  fragment: string | undefined;
+  /** A pre-encoded path and query that replaces `path` and `query`, sent byte for byte. */
+  raw: string | undefined;
+  /** @internal user info taken from a URL string; becomes Basic credentials. */
+  user: string | undefined;
+  /** @internal */
+  password: string | undefined;
+  /** @internal `true` when set from a whole URL: nothing of the inherited URI is kept. */
+  replacesBase = false;
+  #query: Query | null | undefined;
+
+  /** Query parameters; assign an object, or add to it in place. `null`/`{}` adds none. */
+  get query(): Query {
+    return (this.#query ??= {});
+  }
+  set query(value: Query | null | undefined) {
+    this.#query = value ?? {};
+  }
+
+  /** @internal the query as set (undefined when untouched). */
+  get querySet(): Query | undefined {
+    return this.#query ?? undefined;
+  }
+
+  /** The whole URI as a string; assigning one is the same as assigning `request.uri`. */
+  get full(): string {
+    const authority = this.port === undefined ? (this.host ?? '') : `${this.host ?? ''}:${this.port}`;
+    return `${this.scheme ?? 'http'}://${authority}${this.raw ?? this.path ?? ''}`;
+  }
+  set full(value: string | URL) {
+    this.assign(value);
+  }
+
+  /** @internal replaces every part from a URL string or object. */
+  assign(value: string | URL): void {
+    let url: URL;
+    try {
+      url = value instanceof URL ? value : new URL(value);
+    } catch (error) {
+      throw new ConfigError(`request.uri is not a valid absolute URL: '${redactUserInfo(String(value))}'`, { cause: error });
+    }
+    this.replacesBase = true;
+    this.scheme = url.protocol.slice(0, -1);
+    this.host = url.hostname;
+    this.port = url.port === '' ? undefined : Number(url.port);
+    this.path = url.pathname;
+    this.fragment = url.hash === '' ? undefined : url.hash.slice(1);
+    this.user = url.username === '' ? undefined : decodeURIComponent(url.username);
+    this.password = url.password === '' ? undefined : decodeURIComponent(url.password);
+    this.raw = undefined;
+    const query: Record<string, string[]> = {};
+    for (const [name, item] of url.searchParams) (query[name] ??= []).push(item);
+    this.#query = query;
+  }
+}
+
+/** `https://user:secret@host/` → `https://***@host/`, so credentials never reach a message. */
+export function redactUserInfo(url: string): string {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#@]*@/i, '$1***@');
+}

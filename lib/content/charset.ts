@@ -1,0 +1,28 @@
+import { EncodeError } from '../errors.js';
+
+/** Node's Buffer encodings for the request charsets the contract supports. */
+const REQUEST_CHARSETS: Readonly<Record<string, BufferEncoding>> = {
+  'utf-8': 'utf8',
+  utf8: 'utf8',
+  'utf-16le': 'utf16le',
+  'iso-8859-1': 'latin1',
+  latin1: 'latin1',
+};
+
+/** Encodes request text with `charset` (UTF-8 when unset); any charset we cannot encode is an EncodeError naming it. */
+export function encodeText(text: string, charset: string | undefined): Buffer {
+  if (charset === undefined) return Buffer.from(text, 'utf8');
+  const encoding = REQUEST_CHARSETS[charset.toLowerCase()];
+  if (encoding === undefined) {
+    throw new EncodeError(
+      `request.charset '${charset}' is not supported for encoding; use utf-8, utf-16le or iso-8859-1`,
+    );
+  }
+  return Buffer.from(text, encoding);
+}
+
+/** Decodes response bytes with the response charset (any charset the WHATWG encoding standard knows, Shift_JIS included). */
+export function decodeText(bytes: Uint8Array, charset: string): string {
+  if (charset === 'utf-8' || charset === 'utf8') return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+  return new TextDecoder(charset).decode(bytes);
+}

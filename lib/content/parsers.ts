@@ -1,0 +1,35 @@
+import { ParseError } from '../errors.js';
+import type { FromServer } from '../pipeline/from-server.js';
+import type { RequestRecord } from '../pipeline/request-record.js';
+import { parseForm } from './form.js';
+
+/**
+ * Turns a response body into a value. Read the body with `fromServer.text()`, `bytes()` or `stream()`.
+ *
+ * @example
+ * c.response.parser('text/date', async (fromServer) => new Date(await fromServer.text()));
+ */
+export type Parser = (fromServer: FromServer, request: RequestRecord) => unknown;
+
+async function parseJson(fromServer: FromServer): Promise<unknown> {
+  const text = await fromServer.text();
+  if (text.trim() === '') return null;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new ParseError(
+      `the ${fromServer.statusCode} response is not valid JSON (${fromServer.contentType}): ${(error as Error).message}`,
+      { statusCode: fromServer.statusCode, contentType: fromServer.contentType, text },
+      { cause: error },
+    );
+  }
+}
+
+/** The built-in parsers, by media type (suffix and wildcard keys allowed). */
+export const DEFAULT_PARSERS: ReadonlyMap<string, Parser> = new Map<string, Parser>([
+  ['application/json', parseJson],
+  ['*/*+json', parseJson],
+  ['text/*', (fromServer) => fromServer.text()],
+  ['application/x-www-form-urlencoded', async (fromServer) => parseForm(await fromServer.text())],
+  ['*/*', (fromServer) => fromServer.bytes()],
+]);

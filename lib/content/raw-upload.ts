@@ -1,0 +1,29 @@
+import type { Readable } from 'node:stream';
+import { bufferedBody, streamedBody, type WireBody } from '../backends/backend.js';
+
+/** A body that is sent as bytes, whatever the content type: never converted, never buffered whole. */
+export type RawUpload = Uint8Array | ArrayBuffer | Readable | ReadableStream<Uint8Array> | Blob;
+
+// Duck-typed on purpose: streams and views from another realm (jest's, a worker's) are still uploads.
+export function isRawUpload(value: unknown): value is RawUpload {
+  if (typeof value !== 'object' || value === null) return false;
+  if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer) return true;
+  const candidate = value as Record<string, unknown>;
+  return (
+    typeof candidate.pipe === 'function' || // node Readable
+    typeof candidate.getReader === 'function' || // web ReadableStream
+    (typeof candidate.stream === 'function' && typeof candidate.size === 'number') // Blob / File
+  );
+}
+
+/** Turns a raw upload into a wire body: bytes in one piece, streams and blobs streamed. */
+export function rawUploadBody(value: RawUpload): WireBody {
+  if (value instanceof ArrayBuffer) return bufferedBody(new Uint8Array(value));
+  if (ArrayBuffer.isView(value)) return bufferedBody(new Uint8Array(value.buffer, value.byteOffset, value.byteLength));
+  if (isBlob(value)) return streamedBody(value.stream(), value.size);
+  return streamedBody(value as AsyncIterable<Uint8Array>);
+}
+
+function isBlob(value: object): value is Blob {
+  return typeof (value as Blob).stream === 'function' && typeof (value as Blob).size === 'number';
+}

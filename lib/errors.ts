@@ -1,0 +1,135 @@
+/**
+ * Every error httpbuilder-ts rejects with extends {@link HttpBuilderError}: one small class per
+ * kind, each with a literal `name` and a stable `code` to branch on.
+ *
+ * @example
+ * try {
+ *   await http.get((c) => { c.request.uri.path = '/missing'; });
+ * } catch (e) {
+ *   if (e instanceof HttpException && e.statusCode === 404) return null;
+ *   throw e;
+ * }
+ */
+export class HttpBuilderError extends Error {
+  override readonly name: string = 'HttpBuilderError';
+  /** Stable, machine-readable code, e.g. `ERR_HTTP`. */
+  readonly code: string = 'ERR_HTTPBUILDER';
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+  }
+}
+
+/** Headers as the error carries them: case-insensitive lookup over what the server sent. */
+export interface ErrorHeaders {
+  get(name: string): string | null;
+}
+
+/**
+ * The server answered with a status >= 400 and no handler took it. `message` is the reason
+ * phrase (`Not Found`, `Unauthorized`, ...).
+ *
+ * @example
+ * await http.get().catch((e: unknown) => e instanceof HttpException ? e.statusCode : -1);
+ */
+export class HttpException extends HttpBuilderError {
+  override readonly name = 'HttpException' as const;
+  override readonly code = 'ERR_HTTP' as const;
+  declare readonly statusCode: number;
+  declare readonly headers: ErrorHeaders;
+  declare readonly body: unknown;
+
+  constructor(statusCode: number, reason: string, headers: ErrorHeaders, body: unknown) {
+    super(reason);
+    // headers and body can be large: keep them out of util.inspect and JSON.stringify
+    Object.defineProperty(this, 'statusCode', { value: statusCode, enumerable: true });
+    hide(this, { headers, body });
+  }
+}
+
+/** A phase of the exchange took longer than `execution.timeout` allows. */
+export class TimeoutError extends HttpBuilderError {
+  override readonly name = 'TimeoutError' as const;
+  override readonly code = 'ERR_TIMEOUT' as const;
+  constructor(
+    message: string,
+    readonly phase: 'connect' | 'response' | 'read' | 'total',
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/** Why the transport failed. */
+export type NetworkErrorReason = 'refused' | 'dns' | 'reset' | 'tls' | 'other';
+
+/** The connection could not be made or broke; `cause` is the transport's own error. */
+export class NetworkError extends HttpBuilderError {
+  override readonly name = 'NetworkError' as const;
+  override readonly code = 'ERR_NETWORK' as const;
+  constructor(
+    message: string,
+    readonly reason: NetworkErrorReason,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/** `execution.signal` was aborted. */
+export class AbortError extends HttpBuilderError {
+  override readonly name = 'AbortError' as const;
+  override readonly code = 'ERR_ABORTED' as const;
+}
+
+/** The response body could not be parsed as its content type says. */
+export class ParseError extends HttpBuilderError {
+  override readonly name = 'ParseError' as const;
+  override readonly code = 'ERR_PARSE' as const;
+  declare readonly statusCode: number;
+  declare readonly contentType: string;
+  declare readonly text: string;
+
+  constructor(message: string, details: { statusCode: number; contentType: string; text: string }, options?: { cause?: unknown }) {
+    super(message, options);
+    Object.defineProperty(this, 'statusCode', { value: details.statusCode, enumerable: true });
+    Object.defineProperty(this, 'contentType', { value: details.contentType, enumerable: true });
+    hide(this, { text: details.text });
+  }
+}
+
+/** A redirect could not or must not be followed. */
+export class RedirectError extends HttpBuilderError {
+  override readonly name = 'RedirectError' as const;
+  override readonly code = 'ERR_REDIRECT' as const;
+}
+
+/** The request body could not be encoded for its content type. */
+export class EncodeError extends HttpBuilderError {
+  override readonly name = 'EncodeError' as const;
+  override readonly code = 'ERR_ENCODE' as const;
+}
+
+/** The configuration is invalid: bad URL, CR/LF/NUL in a header, a client-only setting in a request, ... */
+export class ConfigError extends HttpBuilderError {
+  override readonly name = 'ConfigError' as const;
+  override readonly code = 'ERR_CONFIG' as const;
+}
+
+/** The result type is not usable, or the result cannot be converted to it. */
+export class ResultTypeError extends HttpBuilderError {
+  override readonly name = 'ResultTypeError' as const;
+  override readonly code = 'ERR_RESULT_TYPE' as const;
+}
+
+/** The response body exceeded `execution.maxResponseSize`. */
+export class ResponseTooLargeError extends HttpBuilderError {
+  override readonly name = 'ResponseTooLargeError' as const;
+  override readonly code = 'ERR_RESPONSE_TOO_LARGE' as const;
+}
+
+function hide(target: object, values: Record<string, unknown>): void {
+  for (const [key, value] of Object.entries(values)) {
+    Object.defineProperty(target, key, { value, enumerable: false, writable: false });
+  }
+}

@@ -1,0 +1,160 @@
+import type { Backend } from './backends/backend.js';
+import { NativeBackend } from './backends/native.js';
+import { ConfigError } from './errors.js';
+import { HttpConfig, type ConfigBlock } from './config/http-config.js';
+import { DEFAULT_SETTINGS, mergeSettings, type Settings } from './config/settings.js';
+import { DEFAULT_ENCODERS } from './content/encoders.js';
+import { DEFAULT_PARSERS } from './content/parsers.js';
+import { exchange } from './pipeline/exchange.js';
+import { freezeRecord, type Plan } from './pipeline/freeze.js';
+import { chain } from './pipeline/interceptors.js';
+import { verbArguments, type ResultOf, type ResultType } from './result/result-type.js';
+
+/** The connection pool a client owns and the clients derived from it share. */
+interface Pool {
+  readonly backend: Backend;
+}
+
+/**
+ * An immutable HTTP client. Configure once, derive variants with {@link HttpBuilder.configure},
+ * call a verb per request, and {@link HttpBuilder.close} when done.
+ *
+ * @example
+ * const http = HttpBuilder.configure((c) => { c.request.uri = 'https://api.example.com'; });
+ * const user = await http.get(User, (c) => { c.request.uri.path = '/users/42'; });
+ * await http.close();
+ */
+export class HttpBuilder {
+  readonly #settings: Settings;
+  readonly #pool: Pool;
+
+  private constructor(settings: Settings, pool: Pool) {
+    this.#settings = settings;
+    this.#pool = pool;
+  }
+
+  /**
+   * Makes a client with its own connection pool.
+   *
+   * @example
+   * const http = HttpBuilder.configure((c) => {
+   *   c.request.uri = 'https://localhost:8443/api';
+   *   c.execution.tls = { ca: caPem };
+   * });
+   */
+  static configure(block?: ConfigBlock): HttpBuilder {
+    const settings = applyClientBlock(DEFAULT_SETTINGS, block);
+    return new HttpBuilder(settings, { backend: makeBackend(settings) });
+  }
+
+  /**
+   * A new client with this one's settings plus the block's. It shares this client's pool unless
+   * the block picks another backend or TLS settings.
+   *
+   * @example
+   * const v2 = http.configure((c) => { c.request.uri.path = 'v2'; });
+   */
+  configure(block: ConfigBlock): HttpBuilder {
+    const settings = applyClientBlock(this.#settings, block);
+    const samePool = settings.backend === this.#settings.backend && settings.tls === this.#settings.tls;
+    return new HttpBuilder(settings, samePool ? this.#pool : { backend: makeBackend(settings) });
+  }
+
+  /** Releases the connection pool (shared with clients derived from this one). */
+  close(): Promise<void> {
+    return this.#pool.backend.close();
+  }
+
+  /**
+   * GET. `get()`, `get(block)`, or `get(Type, block?)` to convert the result.
+   *
+   * @example
+   * const text = await http.get(String, (c) => { c.request.uri.path = '/hello'; });
+   */
+  get<T extends ResultType>(type: T, block?: ConfigBlock): Promise<ResultOf<T>>;
+  get(block?: ConfigBlock): Promise<unknown>;
+  get(first?: unknown, second?: unknown): Promise<unknown> {
+    return this.#call('GET', first, second);
+  }
+
+  /** HEAD: resolves to `null` (no body); handlers see the headers. @example await http.head((c) => { c.response.success((fs) => fs.headers.get('etag')); }); */
+  head<T extends ResultType>(type: T, block?: ConfigBlock): Promise<ResultOf<T>>;
+  head(block?: ConfigBlock): Promise<unknown>;
+  head(first?: unknown, second?: unknown): Promise<unknown> {
+    return this.#call('HEAD', first, second);
+  }
+
+  /** POST. @example await http.post((c) => { c.request.contentType = 'application/json'; c.request.body = { a: 1 }; }); */
+  post<T extends ResultType>(type: T, block?: ConfigBlock): Promise<ResultOf<T>>;
+  post(block?: ConfigBlock): Promise<unknown>;
+  post(first?: unknown, second?: unknown): Promise<unknown> {
+    return this.#call('POST', first, second);
+  }
+
+  /** PUT. @example await http.put((c) => { c.request.contentType = 'text/plain'; c.request.body = 'hi'; }); */
+  put<T extends ResultType>(type: T, block?: ConfigBlock): Promise<ResultOf<T>>;
+  put(block?: ConfigBlock): Promise<unknown>;
+  put(first?: unknown, second?: unknown): Promise<unknown> {
+    return this.#call('PUT', first, second);
+  }
+
+  /** DELETE. @example await http.delete((c) => { c.request.uri.path = '/users/42'; }); */
+  delete<T extends ResultType>(type: T, block?: ConfigBlock): Promise<ResultOf<T>>;
+  delete(block?: ConfigBlock): Promise<unknown>;
+  delete(first?: unknown, second?: unknown): Promise<unknown> {
+    return this.#call('DELETE', first, second);
+  }
+
+  /** PATCH. @example await http.patch((c) => { c.request.contentType = 'application/json'; c.request.body = { name: 'Ada' }; }); */
+  patch<T extends ResultType>(type: T, block?: ConfigBlock): Promise<ResultOf<T>>;
+  patch(block?: ConfigBlock): Promise<unknown>;
+  patch(first?: unknown, second?: unknown): Promise<unknown> {
+    return this.#call('PATCH', first, second);
+  }
+
+  /** OPTIONS. @example await http.options((c) => { c.response.success((fs) => fs.headers.get('allow')); }); */
+  options<T extends ResultType>(type: T, block?: ConfigBlock): Promise<ResultOf<T>>;
+  options(block?: ConfigBlock): Promise<unknown>;
+  options(first?: unknown, second?: unknown): Promise<unknown> {
+    return this.#call('OPTIONS', first, second);
+  }
+
+  // async: every failure, bad input included, is a rejection, never a synchronous throw
+  async #call(method: string, first: unknown, second: unknown): Promise<unknown> {
+    const { type, block } = verbArguments(method.toLowerCase(), first, second);
+    const base = this.#settings;
+    let settings = base;
+    let requestTier = undefined;
+    if (block) {
+      const layer = new HttpConfig('request');
+      await block.call(layer, layer);
+      requestTier = layer.response.tier();
+      settings = mergeSettings(base, layer, base.handlers);
+    }
+    const { record, target } = freezeRecord(method, settings);
+    const plan: Plan = {
+      target,
+      backend: this.#pool.backend,
+      handlers: requestTier ? [requestTier, base.handlers] : [base.handlers],
+      encoders: [settings.encoders, DEFAULT_ENCODERS],
+      parsers: [settings.parsers, DEFAULT_PARSERS],
+      resultType: type,
+    };
+    return chain(settings.interceptors, method, (request) => exchange(request, plan))(record);
+  }
+}
+
+function applyClientBlock(base: Settings, block: ConfigBlock | undefined): Settings {
+  if (!block) return base;
+  const layer = new HttpConfig('client');
+  const returned = block.call(layer, layer);
+  if (returned instanceof Promise) throw new ConfigError('a client configuration block must be synchronous (HttpBuilder.configure returns the client at once)');
+  return mergeSettings(base, layer);
+}
+
+function makeBackend(settings: Settings): Backend {
+  const choice = settings.backend;
+  if (choice === undefined || choice === 'native') return new NativeBackend({ tls: settings.tls });
+  if (typeof choice === 'object' && typeof choice.send === 'function') return choice;
+  throw new ConfigError(`client.backend ${JSON.stringify(choice)} is not a known backend: use 'native' or a Backend object`);
+}

@@ -1,0 +1,32 @@
+/**
+ * httpbuilder-ts: an HTTP client with a configuration DSL, typed results and interchangeable backends.
+ *
+ * @example
+ * import { HttpBuilder } from 'httpbuilder-ts';
+ * const http = HttpBuilder.configure((c) => { c.request.uri = 'https://api.example.com'; });
+ * const user = await http.get(User, (c) => { c.request.uri.path = '/users/42'; });
+ *
+ * @module
+ */
+export { HttpBuilder } from './http-builder.js';
+export { HttpConfig, type ConfigBlock, type ContextMap } from './config/http-config.js';
+export { RequestConfig, type Headers, type Cookies } from './config/request-config.js';
+export { ResponseConfig } from './config/response-config.js';
+export { ExecutionConfig } from './config/execution-config.js';
+export { ClientConfig, type BackendChoice } from './config/client-config.js';
+export { UriConfig, type Query, type QueryValue } from './config/uri-config.js';
+export type { ResponseHandler, ExceptionHandler } from './config/handlers.js';
+export type { Encoder, EncodedBody } from './content/encoders.js';
+export type { Parser } from './content/parsers.js';
+export type { RawUpload } from './content/raw-upload.js';
+export type { RequestRecord } from './pipeline/request-record.js';
+export type { Interceptor, Next } from './pipeline/interceptors.js';
+export { FromServer } from './pipeline/from-server.js';
+export { ResponseHeaders } from './pipeline/response-headers.js';
+export type { ResponseCookie } from './pipeline/set-cookie.js';
+export type { ResultType, ResultOf } from './result/result-type.js';
+export type { StandardSchemaV1 } from './result/standard-schema.js';
+export type { Backend, BackendFactory, WireRequest, WireResponse, WireBody, TlsOptions } from './backends/backend.js';
+export { bufferedBody, streamedBody } from './backends/backend.js';
+export { VERSION } from './version.js';
+export * from './errors.js';

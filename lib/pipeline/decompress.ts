@@ -1,0 +1,64 @@
+import { pipeline, Readable, type Transform } from 'node:stream';
+import zlib from 'node:zlib';
+import { ParseError } from '../errors.js';
+
+const MAX_CODINGS = 5;
+
+/** Undoes `Content-Encoding` (applied in order, so undone in reverse): gzip, x-gzip, deflate, br. */
+export function decompress(body: AsyncIterable<Uint8Array>, contentEncoding: string | null, statusCode: number): AsyncIterable<Uint8Array> {
+  if (contentEncoding === null) return body;
+  const codings = contentEncoding
+    .split(',')
+    .map((coding) => coding.trim().toLowerCase())
+    .filter((coding) => coding !== '' && coding !== 'identity');
+  if (codings.length > MAX_CODINGS) {
+    throw new ParseError(`Content-Encoding stacks ${codings.length} codings; at most ${MAX_CODINGS} are accepted`, {
+      statusCode,
+      contentType: '',
+      text: '',
+    });
+  }
+  let decoded = body;
+  for (const coding of codings.reverse()) decoded = through(decoded, decoderFor(coding, statusCode));
+  return decoded;
+}
+
+type DecoderFactory = (first: Uint8Array) => Transform;
+
+function decoderFor(coding: string, statusCode: number): DecoderFactory {
+  switch (coding) {
+    case 'gzip':
+    case 'x-gzip':
+      // default finishFlush: a truncated body is an error, not a short result
+      return () => zlib.createGunzip();
+    case 'deflate':
+      // RFC 9110 says zlib-wrapped, but some servers send raw deflate: tell by the header bytes
+      return (first) => (isZlibHeader(first) ? zlib.createInflate() : zlib.createInflateRaw());
+    case 'br':
+      return () => zlib.createBrotliDecompress();
+    default:
+      throw new ParseError(`Content-Encoding '${coding}' is not supported (gzip, x-gzip, deflate, br are)`, {
+        statusCode,
+        contentType: '',
+        text: '',
+      });
+  }
+}
+
+function isZlibHeader(bytes: Uint8Array): boolean {
+  return bytes.length >= 2 && (bytes[0] & 0x0f) === 8 && ((bytes[0] << 8) | bytes[1]) % 31 === 0;
+}
+
+async function* through(source: AsyncIterable<Uint8Array>, makeDecoder: DecoderFactory): AsyncIterable<Uint8Array> {
+  const iterator = source[Symbol.asyncIterator]();
+  const first = await iterator.next();
+  if (first.done) return; // an empty body stays empty
+  const decoder = makeDecoder(first.value);
+  const rest = (async function* () {
+    yield first.value;
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
+  })();
+  yield* pipeline(Readable.from(rest), decoder, () => {
+    // errors surface through iterating the decoder
+  }) as AsyncIterable<Uint8Array>;
+}

@@ -1,0 +1,64 @@
+import type { Backend } from '../backends/backend.js';
+import type { HandlerTier } from '../config/handlers.js';
+import type { ContextMap } from '../config/http-config.js';
+import type { Settings } from '../config/settings.js';
+import type { Encoder } from '../content/encoders.js';
+import type { Parser } from '../content/parsers.js';
+import type { ResultType } from '../result/result-type.js';
+import { buildTarget, type Target } from './build-url.js';
+import { checkCookie } from './check-headers.js';
+import type { RequestRecord } from './request-record.js';
+
+/** What the pipeline needs besides the record: resolved once per request, never shown to interceptors. */
+export interface Plan {
+  readonly target: Target;
+  readonly backend: Backend;
+  /** nearest first: request level, then client level */
+  readonly handlers: readonly HandlerTier[];
+  readonly encoders: ReadonlyArray<ReadonlyMap<string, Encoder> | undefined>;
+  readonly parsers: ReadonlyArray<ReadonlyMap<string, Parser> | undefined>;
+  readonly resultType: ResultType | undefined;
+}
+
+/** Freezes resolved settings into the immutable record interceptors see. */
+export function freezeRecord(method: string, settings: Settings): { record: RequestRecord; target: Target } {
+  const target = buildTarget(settings.uri);
+  const headers: Record<string, string> = {};
+  let contentType = settings.contentType;
+  for (const [lower, [name, value]] of settings.headers) {
+    // Content-Type travels as `contentType`, so the encoder and the header cannot disagree
+    if (lower === 'content-type') contentType ??= value;
+    else headers[name] = value;
+  }
+  if (settings.accept !== undefined) setHeader(headers, 'Accept', settings.accept);
+  if (settings.cookies.size > 0) {
+    const pairs: string[] = [];
+    for (const [name, value] of settings.cookies) {
+      checkCookie(name, value);
+      pairs.push(`${name}=${value}`);
+    }
+    setHeader(headers, 'Cookie', pairs.join('; '));
+  }
+  const context = settings.context;
+  const record: RequestRecord = Object.freeze({
+    method,
+    url: target.url,
+    headers: Object.freeze(headers),
+    body: settings.body,
+    contentType,
+    charset: settings.charset,
+    context: (type: string, id: string | symbol) => lookupContext(context, type, id),
+  });
+  return { record, target };
+}
+
+function lookupContext(context: ContextMap, type: string, id: string | symbol): unknown {
+  return context.get(type.toLowerCase())?.get(id);
+}
+
+/** Sets a header replacing any of the same name in another case. */
+function setHeader(headers: Record<string, string>, name: string, value: string): void {
+  const lower = name.toLowerCase();
+  for (const existing in headers) if (existing.toLowerCase() === lower) delete headers[existing];
+  headers[name] = value;
+}

@@ -1,0 +1,143 @@
+import { Readable } from 'node:stream';
+import type { WireResponse } from '../backends/backend.js';
+import { HttpBuilderError, ParseError } from '../errors.js';
+import { decodeText } from '../content/charset.js';
+import { parseMediaType } from '../content/media-type.js';
+import { decompress } from './decompress.js';
+import { toTransportError } from './transport-error.js';
+import { ResponseHeaders } from './response-headers.js';
+import { parseSetCookie, type ResponseCookie } from './set-cookie.js';
+
+const BODILESS_STATUS = new Set([204, 205, 304]);
+
+/**
+ * The response as handlers and parsers see it. The body can be read once, as text, bytes or a
+ * stream (text and bytes can be read again after either of them).
+ *
+ * @example
+ * c.response.success(async (fromServer) => `${fromServer.statusCode} ${fromServer.headers.get('etag')}`);
+ */
+export class FromServer {
+  /** Status code. */
+  readonly statusCode: number;
+  /** Reason phrase as sent by the server. */
+  readonly message: string;
+  /** Headers as received (`Content-Encoding: gzip` stays visible after decoding). */
+  readonly headers: ResponseHeaders;
+  /** Media type without parameters, lower case; `application/octet-stream` when absent. */
+  readonly contentType: string;
+  /** Charset from `Content-Type`, lower case; `utf-8` when absent. */
+  readonly charset: string;
+  /** The request URL. */
+  readonly uri: string;
+  #hasBody: boolean;
+  #body: AsyncIterable<Uint8Array>;
+  #bytes: Buffer | undefined;
+  #taken = false;
+  readonly #wire: WireResponse;
+  #cookies: ResponseCookie[] | undefined;
+
+  /** @internal */
+  constructor(wire: WireResponse, method: string, uri: string) {
+    this.#wire = wire;
+    this.statusCode = wire.status;
+    this.message = wire.reason;
+    this.headers = new ResponseHeaders(wire.headers);
+    this.uri = uri;
+    const contentTypeHeader = this.headers.get('content-type');
+    const mediaType = parseMediaType(contentTypeHeader ?? 'application/octet-stream');
+    this.contentType = mediaType.type === '' ? 'application/octet-stream' : mediaType.type;
+    this.charset = mediaType.params.charset ?? 'utf-8';
+    this.#hasBody =
+      method !== 'HEAD' &&
+      !BODILESS_STATUS.has(wire.status) &&
+      wire.status >= 200 &&
+      this.headers.get('content-length') !== '0';
+    this.#body = this.#hasBody && !wire.decoded ? decompress(wire.body, this.headers.get('content-encoding'), wire.status) : wire.body;
+  }
+
+  /** `false` for HEAD, 204, 205, 304 and empty bodies. */
+  get hasBody(): boolean {
+    return this.#hasBody;
+  }
+
+  /** Parsed `Set-Cookie` headers. */
+  get cookies(): readonly ResponseCookie[] {
+    return (this.#cookies ??= this.headers.getAll('set-cookie').map(parseSetCookie));
+  }
+
+  /** The whole (decompressed) body as a Buffer. */
+  async bytes(): Promise<Buffer> {
+    if (this.#bytes) return this.#bytes;
+    const chunks: Uint8Array[] = [];
+    for await (const chunk of this.#take()) chunks.push(chunk);
+    this.#bytes = chunks.length === 1 ? asBuffer(chunks[0]) : Buffer.concat(chunks);
+    return this.#bytes;
+  }
+
+  /** The whole body as text, decoded with the response charset. */
+  async text(): Promise<string> {
+    const bytes = await this.bytes();
+    try {
+      return decodeText(bytes, this.charset);
+    } catch (error) {
+      throw new ParseError(`response charset '${this.charset}' is not supported`, { statusCode: this.statusCode, contentType: this.contentType, text: '' }, { cause: error });
+    }
+  }
+
+  /** The body as a stream, read once. */
+  stream(): Readable {
+    if (this.#bytes) return Readable.from([this.#bytes]);
+    return Readable.from(this.#take());
+  }
+
+  /** @internal Looks at the first chunk so an empty body counts as none (no parser runs on it). */
+  async peekEmpty(): Promise<boolean> {
+    if (!this.#hasBody) return true;
+    if (this.headers.get('content-length') !== null && !this.headers.has('content-encoding')) return false;
+    const iterator = this.#body[Symbol.asyncIterator]();
+    let first = await this.#guard(iterator.next());
+    while (!first.done && first.value.byteLength === 0) first = await this.#guard(iterator.next());
+    if (first.done) {
+      this.#hasBody = false;
+      this.#bytes = Buffer.alloc(0);
+      return true;
+    }
+    const head = first.value;
+    this.#body = (async function* () {
+      yield head;
+      for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
+    })();
+    return false;
+  }
+
+  /** @internal Frees the connection when nobody read the body. */
+  discard(): void {
+    if (!this.#taken) this.#wire.discard();
+  }
+
+  async *#take(): AsyncIterable<Uint8Array> {
+    if (this.#taken) throw new HttpBuilderError('the response body was already read as a stream');
+    this.#taken = true;
+    if (!this.#hasBody) return;
+    const iterator = this.#body[Symbol.asyncIterator]();
+    for (;;) {
+      const next = await this.#guard(iterator.next());
+      if (next.done) return;
+      yield next.value;
+    }
+  }
+
+  // errors while reading become typed: a reset mid-body is a NetworkError, bad gzip a ParseError
+  async #guard<T>(step: Promise<T>): Promise<T> {
+    try {
+      return await step;
+    } catch (error) {
+      throw toTransportError(error, this.uri, { statusCode: this.statusCode, contentType: this.contentType });
+    }
+  }
+}
+
+function asBuffer(chunk: Uint8Array): Buffer {
+  return Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+}

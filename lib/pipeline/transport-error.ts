@@ -1,0 +1,42 @@
+import { types } from 'node:util';
+import { AbortError, HttpBuilderError, NetworkError, ParseError, type NetworkErrorReason } from '../errors.js';
+import { redactUserInfo } from '../config/uri-config.js';
+
+const REASONS: Readonly<Record<string, NetworkErrorReason>> = {
+  ECONNREFUSED: 'refused',
+  ENOTFOUND: 'dns',
+  EAI_AGAIN: 'dns',
+  EAI_NONAME: 'dns',
+  ECONNRESET: 'reset',
+  EPIPE: 'reset',
+  ECONNABORTED: 'reset',
+  UND_ERR_SOCKET: 'reset',
+  ERR_STREAM_PREMATURE_CLOSE: 'reset',
+};
+
+const TLS_CODE = /^(?:CERT_|ERR_TLS_|ERR_SSL_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH|ERR_OSSL)/;
+
+/**
+ * Maps whatever a transport or a decoder threw into one typed error, the same for every backend.
+ * Foreign errors are recognised by `code`, not `instanceof` (they may come from another realm).
+ */
+export function toTransportError(error: unknown, url: string, response?: { statusCode: number; contentType: string }): HttpBuilderError {
+  if (error instanceof HttpBuilderError) return error;
+  const { code, name, message } = describe(error);
+  const where = redactUserInfo(url);
+  if (name === 'AbortError' || code === 'ABORT_ERR') return new AbortError(`the request to ${where} was aborted`, { cause: error });
+  if (response && code.startsWith('Z_')) {
+    return new ParseError(`the response body of ${where} could not be decompressed: ${message}`, { ...response, text: '' }, { cause: error });
+  }
+  const reason = REASONS[code] ?? (TLS_CODE.test(code) ? 'tls' : message === 'socket hang up' ? 'reset' : 'other');
+  const hint = reason === 'tls' ? ' (to trust a private CA, set execution.tls.ca)' : '';
+  return new NetworkError(`${message} (${where})${hint}`, reason, { cause: error });
+}
+
+function describe(error: unknown): { code: string; name: string; message: string } {
+  if (types.isNativeError(error) || (typeof error === 'object' && error !== null)) {
+    const { code, name, message } = error as { code?: unknown; name?: unknown; message?: unknown };
+    return { code: typeof code === 'string' ? code : '', name: typeof name === 'string' ? name : '', message: typeof message === 'string' ? message : 'unknown error' };
+  }
+  return { code: '', name: '', message: String(error) };
+}

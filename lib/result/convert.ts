@@ -1,0 +1,97 @@
+import { ResultTypeError } from '../errors.js';
+import { describe, type ResultType } from './result-type.js';
+import { isStandardSchema } from './standard-schema.js';
+
+type Converter = (value: unknown) => unknown;
+
+const CONVERTERS = new Map<unknown, Converter>([
+  [String, toStringValue],
+  [Number, toNumber],
+  [Boolean, toBoolean],
+  [Date, toDate],
+  [Object, (value) => value],
+  [Buffer, (value) => toBytes(value, 'Buffer')],
+  [Uint8Array, (value) => toBytes(value, 'Uint8Array')],
+]);
+
+const FAIL = Symbol('cannot convert');
+
+/**
+ * Converts a handler's result to the requested type. `null`/`undefined` (no body) stay `null`.
+ * A value that cannot be converted rejects with ResultTypeError naming both types.
+ */
+export async function convertResult(value: unknown, type: ResultType | undefined): Promise<unknown> {
+  if (type === undefined) return value;
+  if (value === null || value === undefined) return null;
+  if (isStandardSchema(type)) return validate(value, type);
+  const converter = CONVERTERS.get(type);
+  const converted = converter ? converter(value) : toInstance(value, type);
+  if (converted === FAIL) {
+    throw new ResultTypeError(`the result (${describe(value)}) cannot be converted to ${(type as { name?: string }).name ?? 'the result type'}`);
+  }
+  return converted;
+}
+
+function toStringValue(value: unknown): unknown {
+  if (typeof value === 'string') return value;
+  if (ArrayBuffer.isView(value)) return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('utf8');
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  if (value instanceof Date) return value.toISOString();
+  return FAIL;
+}
+
+function toNumber(value: unknown): unknown {
+  if (typeof value === 'number') return value;
+  if (typeof value === 'string' && value.trim() !== '') {
+    const number = Number(value.trim());
+    return Number.isNaN(number) ? FAIL : number;
+  }
+  return FAIL;
+}
+
+function toBoolean(value: unknown): unknown {
+  if (typeof value === 'boolean') return value;
+  if (typeof value === 'string') {
+    const text = value.trim().toLowerCase();
+    if (text === 'true') return true;
+    if (text === 'false') return false;
+  }
+  return FAIL;
+}
+
+function toDate(value: unknown): unknown {
+  if (value instanceof Date) return value;
+  if (typeof value === 'string' || typeof value === 'number') {
+    const date = new Date(value);
+    return Number.isNaN(date.getTime()) ? FAIL : date;
+  }
+  return FAIL;
+}
+
+function toBytes(value: unknown, target: 'Buffer' | 'Uint8Array'): unknown {
+  let bytes: Buffer;
+  if (Buffer.isBuffer(value)) bytes = value;
+  else if (ArrayBuffer.isView(value)) bytes = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+  else if (typeof value === 'string') bytes = Buffer.from(value, 'utf8');
+  else return FAIL;
+  return target === 'Buffer' ? bytes : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+/** A class: the value itself if it is one already, `Type.fromJSON(value)` when that exists, else a plain object copied onto the prototype. */
+function toInstance(value: unknown, type: abstract new (...args: never[]) => unknown): unknown {
+  if (value instanceof type) return value;
+  const fromJSON = (type as unknown as { fromJSON?: unknown }).fromJSON;
+  if (typeof fromJSON === 'function') return (fromJSON as (v: unknown) => unknown).call(type, value);
+  if (typeof value !== 'object' || Array.isArray(value)) return FAIL;
+  return Object.assign(Object.create(type.prototype as object) as object, value);
+}
+
+async function validate(value: unknown, schema: import('./standard-schema.js').StandardSchemaV1): Promise<unknown> {
+  const result = await schema['~standard'].validate(value);
+  if (result.issues === undefined) return result.value;
+  const issues = result.issues.map((issue) => {
+    const path = issue.path?.map((part) => String(typeof part === 'object' ? part.key : part)).join('.');
+    return path ? `${path}: ${issue.message}` : issue.message;
+  });
+  throw new ResultTypeError(`the result does not match the schema (${schema['~standard'].vendor}): ${issues.join('; ')}`);
+}

@@ -1,0 +1,76 @@
+import { ResultTypeError } from '../errors.js';
+import type { ConfigBlock } from '../config/http-config.js';
+import { isStandardSchema, type StandardSchemaV1 } from './standard-schema.js';
+
+/** What may stand as the first argument of a verb to type its result: a constructor or a Standard Schema. */
+export type ResultType = (abstract new (...args: never[]) => unknown) | StandardSchemaV1;
+
+/**
+ * The TypeScript result of `verb(Type, block)`.
+ *
+ * @example
+ * const n: number = await http.get(Number);
+ * const user: User = await http.get(User, (c) => { c.request.uri.path = '/users/1'; });
+ */
+export type ResultOf<T> = T extends { readonly '~standard': { readonly types?: { readonly output: infer O } | undefined } }
+  ? O
+  : T extends StringConstructor
+    ? string
+    : T extends NumberConstructor
+      ? number
+      : T extends BooleanConstructor
+        ? boolean
+        : T extends ObjectConstructor
+          ? unknown
+          : T extends abstract new (...args: never[]) => infer I
+            ? I
+            : unknown;
+
+const classified = new WeakMap<object, boolean>();
+
+/** A built-in constructor (native code, `Buffer`) or an ES class — any other function is a block. */
+function isTypeToken(fn: (...args: never[]) => unknown): boolean {
+  let known = classified.get(fn);
+  if (known === undefined) {
+    const source = Function.prototype.toString.call(fn);
+    known = (fn as unknown) === Buffer || /^class[\s{]/.test(source) || (source.includes('[native code]') && !fn.name.startsWith('bound '));
+    classified.set(fn, known);
+  }
+  return known;
+}
+
+/** Splits a verb's arguments into result type and block, rejecting anything else (before sending). */
+export function verbArguments(verb: string, first: unknown, second: unknown): { type: ResultType | undefined; block: ConfigBlock | undefined } {
+  if (first === undefined || first === null) return { type: undefined, block: asBlock(verb, second) };
+  if (isStandardSchema(first)) return { type: first, block: asBlock(verb, second) };
+  if (typeof first === 'function') {
+    const fn = first as (...args: never[]) => unknown;
+    if (isTypeToken(fn)) return { type: fn as unknown as ResultType, block: asBlock(verb, second) };
+    if (second !== undefined) throw new ResultTypeError(`${verb}(): '${fn.name || 'anonymous function'}' is not a class or built-in constructor, so it cannot be a result type`);
+    return { type: undefined, block: fn as unknown as ConfigBlock };
+  }
+  throw new ResultTypeError(
+    `${verb}(): the first argument must be a configuration block, a class, a built-in constructor or a Standard Schema, not ${describe(first)}`,
+  );
+}
+
+function asBlock(verb: string, value: unknown): ConfigBlock | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'function') return value as ConfigBlock;
+  throw new ResultTypeError(`${verb}(): the second argument must be a configuration block, not ${describe(value)}`);
+}
+
+export function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'function') return `${value.name || 'an anonymous'} function`;
+  if (typeof value === 'object') return `an instance of ${(value).constructor?.name ?? 'Object'}`;
+  return `a ${typeof value} (${JSON.stringify(value)})`;
+}
+
+/** Whether this type takes the body as text or bytes, skipping the content-type parser. */
+export function rawBodyKind(type: ResultType | undefined): 'text' | 'bytes' | undefined {
+  if (type === String) return 'text';
+  if (type === Buffer || type === Uint8Array) return 'bytes';
+  return undefined;
+}
