@@ -8,7 +8,13 @@ import { DEFAULT_PARSERS } from './content/parsers.js';
 import { exchange } from './pipeline/exchange.js';
 import { freezeRecord, type Plan } from './pipeline/freeze.js';
 import { chain } from './pipeline/interceptors.js';
-import { verbArguments, type ResultOf, type ResultType } from './result/result-type.js';
+import { verbArguments, type ResultFor, type VerbArgument } from './result/result-type.js';
+
+/**
+ * A verb: `verb()`, `verb(block)`, or `verb(Type, block?)` resolving to the result converted to `Type`.
+ * Never throws synchronously: every failure, bad input included, is a rejection.
+ */
+export type Verb = <A extends VerbArgument>(first?: A, block?: ConfigBlock) => Promise<ResultFor<A>>;
 
 /** The connection pool a client owns and the clients derived from it share. */
 interface Pool {
@@ -71,56 +77,33 @@ export class HttpBuilder {
    * @example
    * const text = await http.get(String, (c) => { c.request.uri.path = '/hello'; });
    */
-  get<T extends ResultType>(type: T, block?: ConfigBlock): Promise<ResultOf<T>>;
-  get(block?: ConfigBlock): Promise<unknown>;
-  get(first?: unknown, second?: unknown): Promise<unknown> {
-    return this.#call('GET', first, second);
-  }
+  readonly get: Verb = this.#verb('GET');
 
   /** HEAD: resolves to `null` (no body); handlers see the headers. @example await http.head((c) => { c.response.success((fs) => fs.headers.get('etag')); }); */
-  head<T extends ResultType>(type: T, block?: ConfigBlock): Promise<ResultOf<T>>;
-  head(block?: ConfigBlock): Promise<unknown>;
-  head(first?: unknown, second?: unknown): Promise<unknown> {
-    return this.#call('HEAD', first, second);
-  }
+  readonly head: Verb = this.#verb('HEAD');
 
   /** POST. @example await http.post((c) => { c.request.contentType = 'application/json'; c.request.body = { a: 1 }; }); */
-  post<T extends ResultType>(type: T, block?: ConfigBlock): Promise<ResultOf<T>>;
-  post(block?: ConfigBlock): Promise<unknown>;
-  post(first?: unknown, second?: unknown): Promise<unknown> {
-    return this.#call('POST', first, second);
-  }
+  readonly post: Verb = this.#verb('POST');
 
   /** PUT. @example await http.put((c) => { c.request.contentType = 'text/plain'; c.request.body = 'hi'; }); */
-  put<T extends ResultType>(type: T, block?: ConfigBlock): Promise<ResultOf<T>>;
-  put(block?: ConfigBlock): Promise<unknown>;
-  put(first?: unknown, second?: unknown): Promise<unknown> {
-    return this.#call('PUT', first, second);
-  }
+  readonly put: Verb = this.#verb('PUT');
 
   /** DELETE. @example await http.delete((c) => { c.request.uri.path = '/users/42'; }); */
-  delete<T extends ResultType>(type: T, block?: ConfigBlock): Promise<ResultOf<T>>;
-  delete(block?: ConfigBlock): Promise<unknown>;
-  delete(first?: unknown, second?: unknown): Promise<unknown> {
-    return this.#call('DELETE', first, second);
-  }
+  readonly delete: Verb = this.#verb('DELETE');
 
   /** PATCH. @example await http.patch((c) => { c.request.contentType = 'application/json'; c.request.body = { name: 'Ada' }; }); */
-  patch<T extends ResultType>(type: T, block?: ConfigBlock): Promise<ResultOf<T>>;
-  patch(block?: ConfigBlock): Promise<unknown>;
-  patch(first?: unknown, second?: unknown): Promise<unknown> {
-    return this.#call('PATCH', first, second);
-  }
+  readonly patch: Verb = this.#verb('PATCH');
 
   /** OPTIONS. @example await http.options((c) => { c.response.success((fs) => fs.headers.get('allow')); }); */
-  options<T extends ResultType>(type: T, block?: ConfigBlock): Promise<ResultOf<T>>;
-  options(block?: ConfigBlock): Promise<unknown>;
-  options(first?: unknown, second?: unknown): Promise<unknown> {
-    return this.#call('OPTIONS', first, second);
+  readonly options: Verb = this.#verb('OPTIONS');
+
+  #verb(method: string): Verb {
+    // the generic result type exists only in the signature: #call resolves to whatever Type produced
+    return (first, block) => this.#call(method, first, block) as Promise<never>;
   }
 
   // async: every failure, bad input included, is a rejection, never a synchronous throw
-  async #call(method: string, first: unknown, second: unknown): Promise<unknown> {
+  async #call(method: string, first: unknown, second: ConfigBlock | undefined): Promise<unknown> {
     const { type, block } = verbArguments(method.toLowerCase(), first, second);
     const base = this.#settings;
     let settings = base;

@@ -8,7 +8,7 @@
  *
  * @module
  */
-export { HttpBuilder } from './http-builder.js';
+export { HttpBuilder, type Verb } from './http-builder.js';
 export { HttpConfig, type ConfigBlock, type ContextMap } from './config/http-config.js';
 export { RequestConfig, type Headers, type Cookies } from './config/request-config.js';
 export { ResponseConfig } from './config/response-config.js';
@@ -24,7 +24,7 @@ export type { Interceptor, Next } from './pipeline/interceptors.js';
 export { FromServer } from './pipeline/from-server.js';
 export { ResponseHeaders } from './pipeline/response-headers.js';
 export type { ResponseCookie } from './pipeline/set-cookie.js';
-export type { ResultType, ResultOf } from './result/result-type.js';
+export type { ResultType, ResultOf, ResultFor, VerbArgument } from './result/result-type.js';
 export type { StandardSchemaV1 } from './result/standard-schema.js';
 export type { Backend, BackendFactory, WireRequest, WireResponse, WireBody, TlsOptions } from './backends/backend.js';
 export { bufferedBody, streamedBody } from './backends/backend.js';

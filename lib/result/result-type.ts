@@ -26,6 +26,12 @@ export type ResultOf<T> = T extends { readonly '~standard': { readonly types?: {
             ? I
             : unknown;
 
+/** A verb's first argument: a result type, a configuration block, or nothing. */
+export type VerbArgument = ResultType | ConfigBlock | undefined;
+
+/** The result of a verb called with `first`: `ResultOf<Type>` for a result type, `unknown` for a block or nothing. */
+export type ResultFor<A> = A extends ResultType ? ResultOf<A> : unknown;
+
 const classified = new WeakMap<object, boolean>();
 
 /** A built-in constructor (native code, `Buffer`) or an ES class — any other function is a block. */

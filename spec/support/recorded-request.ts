@@ -32,6 +32,8 @@ export interface RecordedRequest {
   secure: boolean;
   /** True when an expectation answered it. */
   matched: boolean;
+  /** The client's port: equal for two requests means one kept-alive connection. */
+  remotePort: number | undefined;
 }
 
 /** Builds the record of a request whose body has been read completely. */
@@ -52,6 +54,7 @@ export function recordRequest(req: IncomingMessage, body: Buffer, secure: boolea
     chunked: /\bchunked\b/i.test(headerValue(rawHeaders, 'transfer-encoding') ?? ''),
     secure,
     matched: false,
+    remotePort: req.socket.remotePort,
   };
 }
 

@@ -1,0 +1,66 @@
+import { afterEach, describe } from '@jest/globals';
+import { HttpBuilder, type ConfigBlock } from '../../lib/index.js';
+import { useTestServer, type TestServer } from '../support/test-server.js';
+import { BACKENDS } from './backends.js';
+
+/** What a conformance scenario gets: the server, and clients bound to it over one backend and protocol. */
+export interface Kit {
+  readonly server: TestServer;
+  readonly backend: string;
+  readonly secure: boolean;
+  /** A client whose URI is the server's (HTTP or HTTPS), trusting its CA, on this backend; closed after each test. */
+  client(block?: ConfigBlock): HttpBuilder;
+}
+
+/**
+ * Defines scenarios once; they run on every backend, over HTTP and over HTTPS.
+ *
+ * @example
+ * conformance('GET /alpha', (kit) => {
+ *   it('returns text', async () => { ... await kit.client().get(...) ... });
+ * });
+ */
+export function conformance(title: string, define: (kit: Kit) => void): void {
+  describe(title, () => {
+    const holder = useTestServer();
+    for (const backend of BACKENDS) {
+      for (const secure of [false, true]) {
+        describe(`${backend.name} ${secure ? 'https' : 'http'}`, () => {
+          const open: HttpBuilder[] = [];
+          afterEach(async () => {
+            await Promise.all(open.splice(0).map((client) => client.close()));
+          });
+          define({
+            get server() {
+              return holder.server;
+            },
+            backend: backend.name,
+            secure,
+            client(block) {
+              const server = holder.server;
+              const client = HttpBuilder.configure((c) => {
+                c.request.uri = server.url(secure);
+                c.client.backend = backend.choice;
+                c.execution.tls = { ca: server.ca };
+              });
+              const configured = block ? client.configure(block) : client;
+              open.push(client);
+              return configured;
+            },
+          });
+        });
+      }
+    }
+  });
+}
+
+/** The seven verbs, as the client's method names and the wire method. */
+export const VERBS = [
+  ['get', 'GET'],
+  ['head', 'HEAD'],
+  ['post', 'POST'],
+  ['put', 'PUT'],
+  ['delete', 'DELETE'],
+  ['patch', 'PATCH'],
+  ['options', 'OPTIONS'],
+] as const;

@@ -1,0 +1,101 @@
+import { expect, it } from '@jest/globals';
+import { conformance } from './kit.js';
+
+const OK = { headers: { 'Content-Type': 'text/plain' }, body: 'ok' };
+
+conformance('URIs: paths, queries, raw targets', (kit) => {
+  it('a path without a leading / is joined to the client path; with one it replaces it', async () => {
+    kit.server.expect({ method: 'GET', path: '/api/users', respond: OK });
+    kit.server.expect({ method: 'GET', path: '/health', respond: OK });
+    const client = kit.client((c) => void (c.request.uri.path = '/api'));
+    await client.get((c) => void (c.request.uri.path = 'users'));
+    await client.get((c) => void (c.request.uri.path = '/health'));
+    expect(kit.server.requests.map((r) => r.target)).toEqual(['/api/users', '/health']);
+  });
+
+  it('a derived client appends to its parent path', async () => {
+    kit.server.expect({ method: 'GET', path: '/api/v2/items', respond: OK });
+    const v2 = kit.client((c) => void (c.request.uri.path = '/api/')).configure((c) => void (c.request.uri.path = 'v2'));
+    await v2.get((c) => void (c.request.uri.path = 'items'));
+    expect(kit.server.requests[0].matched).toBe(true);
+  });
+
+  it('query names and values round-trip + & = @ # and spaces (sent as %20)', async () => {
+    const tricky = { 'a+b': '1+1=2 & more', at: 'user@host', hash: '#frag', plain: 'x' };
+    kit.server.expect({ method: 'GET', path: '/q', query: tricky, respond: OK });
+    await kit.client().get((c) => {
+      c.request.uri.path = '/q';
+      c.request.uri.query = tricky;
+    });
+    const [request] = kit.server.requests;
+    expect(request.matched).toBe(true);
+    expect(request.target).toContain('1%2B1%3D2%20%26%20more');
+  });
+
+  it('request query parameters override client ones per name; null removes one', async () => {
+    kit.server.expect({ method: 'GET', path: '/q', query: { keep: 'client', over: 'request', extra: ['1', '2'] }, respond: OK });
+    const client = kit.client((c) => {
+      c.request.uri.query = { keep: 'client', over: 'client', drop: 'client' };
+    });
+    await client.get((c) => {
+      c.request.uri.path = '/q';
+      c.request.uri.query = { over: 'request', drop: null, extra: [1, 2] };
+    });
+    expect(kit.server.requests[0].matched).toBe(true);
+  });
+
+  it('a query in the configured URI string is kept and merged', async () => {
+    kit.server.expect({ method: 'GET', path: '/search', query: { q: 'a b', page: '2' }, respond: OK });
+    await kit.client().get((c) => {
+      c.request.uri = `${kit.server.url(kit.secure)}/search?q=a+b`;
+      c.request.uri.query.page = 2;
+    });
+    expect(kit.server.requests[0].matched).toBe(true);
+  });
+
+  it('raw sends the path and query byte for byte', async () => {
+    kit.server.expect({ method: 'GET', path: '/raw/%7Euser/a%2Fb', respond: OK });
+    await kit.client().get((c) => {
+      c.request.raw = '/raw/%7Euser/a%2Fb?x=a+b&y';
+    });
+    expect(kit.server.requests[0].target).toBe('/raw/%7Euser/a%2Fb?x=a+b&y');
+  });
+
+  it('characters not allowed in a path are percent-encoded, existing escapes kept', async () => {
+    kit.server.expect({ method: 'GET', path: '/files/my%20file%3F.txt/caf%C3%A9/%41', respond: OK });
+    await kit.client().get((c) => void (c.request.uri.path = '/files/my file?.txt/café/%41'));
+    expect(kit.server.requests[0].matched).toBe(true);
+  });
+
+  it('the URI can be set as a URL object and by parts', async () => {
+    kit.server.expect({ method: 'GET', path: '/parts', respond: OK });
+    const origin = new URL(kit.server.url(kit.secure));
+    const client = kit.client();
+    await client.get((c) => {
+      c.request.uri = new URL('/parts', origin);
+    });
+    await client.get((c) => {
+      c.request.uri.scheme = origin.protocol.slice(0, -1);
+      c.request.uri.host = origin.hostname;
+      c.request.uri.port = Number(origin.port);
+      c.request.uri.path = '/parts';
+      c.request.uri.fragment = 'not-sent';
+    });
+    expect(kit.server.requests.map((r) => r.target)).toEqual(['/parts', '/parts']);
+  });
+
+  it('credentials in a URL are removed from it', async () => {
+    kit.server.expect({ method: 'GET', path: '/creds', respond: OK });
+    let seenUrl = '';
+    const origin = new URL(kit.server.url(kit.secure));
+    await kit.client().get((c) => {
+      c.request.uri = `${origin.protocol}//user:secret@${origin.host}/creds`;
+      c.execution.interceptor('GET', (request, next) => {
+        seenUrl = request.url;
+        return next(request);
+      });
+    });
+    expect(seenUrl).toBe(`${origin.origin}/creds`);
+    expect(kit.server.requests[0].matched).toBe(true);
+  });
+});

@@ -1,0 +1,157 @@
+import { expect, it } from '@jest/globals';
+import { readFileSync } from 'node:fs';
+import { Readable } from 'node:stream';
+import { EncodeError } from '../../lib/index.js';
+import type { RecordedRequest } from '../support/test-server.js';
+import { conformance, VERBS } from './kit.js';
+
+const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+const OK = { headers: { 'Content-Type': 'text/plain' }, body: 'ok' };
+// Host and Connection are HTTP/1.1's own; every other header must be one the caller asked for
+const TRANSPORT = ['host', 'connection'];
+
+function headerNames(request: RecordedRequest): string[] {
+  return request.rawHeaders.map(([name]) => name.toLowerCase()).filter((name) => !TRANSPORT.includes(name)).sort();
+}
+
+conformance('what goes on the wire', (kit) => {
+  for (const [verb, method] of VERBS) {
+    const framing = ['POST', 'PUT', 'PATCH'].includes(method) ? ['content-length'] : [];
+    it(`${method} without body sends only the default headers${framing.length ? ' and Content-Length: 0' : ''}`, async () => {
+      kit.server.expect({ method, path: '/wire', respond: OK });
+      await kit.client()[verb]((c) => void (c.request.uri.path = '/wire'));
+      const [request] = kit.server.requests;
+      expect(headerNames(request)).toEqual(['accept', 'accept-encoding', ...framing, 'user-agent'].sort());
+      expect(request.headers['user-agent']).toBe(`httpbuilder-ts/${version}`);
+      expect(request.headers.accept).toBe('*/*');
+      if (framing.length) expect(request.headers['content-length']).toBe('0');
+      expect(request.chunked).toBe(false);
+    });
+  }
+
+  it('the caller replaces User-Agent and Accept (any case), and null removes an inherited header', async () => {
+    kit.server.expect({ method: 'GET', path: '/wire', respond: OK });
+    const client = kit.client((c) => {
+      c.request.headers = { 'user-agent': 'mine/1', 'X-Team': 'core', 'X-Drop': 'me' };
+    });
+    await client.get((c) => {
+      c.request.uri.path = '/wire';
+      c.request.accept = ['application/json', 'text/plain'];
+      c.request.headers = { 'X-TEAM': 'edge', 'x-drop': null };
+    });
+    const [request] = kit.server.requests;
+    expect(request.headers['user-agent']).toBe('mine/1');
+    expect(request.headers.accept).toBe('application/json, text/plain');
+    expect(request.headers['x-team']).toBe('edge');
+    expect(request.headers['x-drop']).toBeUndefined();
+    expect(request.rawHeaders.filter(([name]) => name.toLowerCase() === 'x-team')).toEqual([['X-TEAM', 'edge']]);
+  });
+
+  it('a string body without content type goes as text/plain with Content-Length', async () => {
+    kit.server.expect({ method: 'POST', path: '/wire', headers: { 'Content-Type': 'text/plain' }, body: 'hello', respond: OK });
+    await kit.client().post((c) => {
+      c.request.uri.path = '/wire';
+      c.request.body = 'hello';
+    });
+    expect(kit.server.requests[0].headers['content-length']).toBe('5');
+  });
+
+  it('charset is appended to Content-Type only when set, and encodes the text', async () => {
+    kit.server.expect({ method: 'POST', path: '/utf8', headers: { 'Content-Type': 'text/plain; charset=utf-8' }, body: Buffer.from('café', 'utf8'), respond: OK });
+    kit.server.expect({ method: 'POST', path: '/latin1', headers: { 'Content-Type': 'text/plain; charset=iso-8859-1' }, body: Buffer.from('café', 'latin1'), respond: OK });
+    kit.server.expect({ method: 'POST', path: '/utf16', headers: { 'Content-Type': 'application/json; charset=utf-16le' }, body: Buffer.from('{"a":"é"}', 'utf16le'), respond: OK });
+    const client = kit.client();
+    const send = (path: string, contentType: string, charset: string, body: unknown) =>
+      client.post((c) => {
+        c.request.uri.path = path;
+        Object.assign(c.request, { contentType, charset, body });
+      });
+    await send('/utf8', 'text/plain', 'utf-8', 'café');
+    await send('/latin1', 'text/plain', 'iso-8859-1', 'café');
+    await send('/utf16', 'application/json', 'utf-16le', { a: 'é' });
+    expect(kit.server.requests.map((r) => r.matched)).toEqual([true, true, true]);
+  });
+
+  it('an unsupported request charset rejects with EncodeError naming it, before sending', async () => {
+    const error = await kit
+      .client()
+      .post((c) => Object.assign(c.request, { contentType: 'text/plain', charset: 'koi8-r', body: 'x' }))
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(EncodeError);
+    expect((error as Error).message).toContain('koi8-r');
+    expect(kit.server.requests).toHaveLength(0);
+  });
+
+  const uploads: Array<[string, () => unknown, boolean]> = [
+    ['Buffer', () => Buffer.from('raw-bytes'), false],
+    ['Uint8Array', () => new TextEncoder().encode('raw-bytes'), false],
+    ['Blob', () => new Blob(['raw-', 'bytes']), false],
+    ['Readable', () => Readable.from([Buffer.from('raw-'), Buffer.from('bytes')]), true],
+    ['web ReadableStream', () => ReadableStream.from([new TextEncoder().encode('raw-'), new TextEncoder().encode('bytes')]), true],
+  ];
+  for (const [kind, make, chunked] of uploads) {
+    it(`a ${kind} upload is sent as is (${chunked ? 'chunked' : 'Content-Length'}), as application/octet-stream by default`, async () => {
+      kit.server.expect({ method: 'PUT', path: '/upload', headers: { 'Content-Type': 'application/octet-stream' }, body: 'raw-bytes', respond: OK });
+      await kit.client().put((c) => {
+        c.request.uri.path = '/upload';
+        c.request.body = make();
+      });
+      const [request] = kit.server.requests;
+      expect(request.matched).toBe(true);
+      expect(request.chunked).toBe(chunked);
+      expect(request.headers['content-length']).toBe(chunked ? undefined : '9');
+    });
+  }
+
+  it('a raw upload keeps its bytes even when the content type is JSON', async () => {
+    kit.server.expect({ method: 'POST', path: '/upload', headers: { 'Content-Type': 'application/json' }, body: '{"pre":"encoded"}', respond: OK });
+    await kit.client().post((c) => {
+      c.request.uri.path = '/upload';
+      c.request.contentType = 'application/json';
+      c.request.body = Buffer.from('{"pre":"encoded"}');
+    });
+    expect(kit.server.requests[0].matched).toBe(true);
+  });
+
+  it('a GET with a streamed body sends it chunked instead of dropping it', async () => {
+    kit.server.expect({ method: 'GET', path: '/get-body', body: 'streamed', respond: OK });
+    await kit.client().get((c) => {
+      c.request.uri.path = '/get-body';
+      c.request.body = Readable.from([Buffer.from('streamed')]);
+    });
+    expect(kit.server.requests[0].chunked).toBe(true);
+    expect(kit.server.requests[0].matched).toBe(true);
+  });
+
+  it('a form body is urlencoded, lists repeating the name', async () => {
+    kit.server.expect({ method: 'POST', path: '/form', body: 'username=bobvila&password=old+house&tag=a&tag=b', respond: OK });
+    await kit.client().post((c) => {
+      c.request.uri.path = '/form';
+      c.request.contentType = 'application/x-www-form-urlencoded';
+      c.request.body = { username: 'bobvila', password: 'old house', tag: ['a', 'b'] };
+    });
+    expect(kit.server.requests[0].matched).toBe(true);
+  });
+
+  it('a custom encoder registered for a content type is used', async () => {
+    kit.server.expect({ method: 'POST', path: '/yaml', headers: { 'Content-Type': 'text/yaml' }, body: 'a: 1\n', respond: OK });
+    const client = kit.client((c) => {
+      c.request.encoder('text/yaml', (body) => Object.entries(body as object).map(([k, v]) => `${k}: ${String(v)}\n`).join(''));
+    });
+    await client.post((c) => {
+      c.request.uri.path = '/yaml';
+      c.request.contentType = 'text/yaml';
+      c.request.body = { a: 1 };
+    });
+    expect(kit.server.requests[0].matched).toBe(true);
+  });
+
+  it('keeps connections alive: two requests in a row reuse one connection', async () => {
+    kit.server.expect({ method: 'GET', path: '/ka', respond: OK });
+    const client = kit.client((c) => void (c.request.uri.path = '/ka'));
+    await client.get();
+    await client.get();
+    const ports = kit.server.requests.map((r) => r.remotePort);
+    expect(ports[0]).toBe(ports[1]);
+  });
+});

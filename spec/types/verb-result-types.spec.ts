@@ -1,0 +1,66 @@
+/**
+ * Type tests: `npm run typecheck` fails when a verb's inferred result type drifts. The runtime
+ * part only keeps this a valid jest suite; the assertions are the compile-time ones.
+ */
+import { expect, it } from '@jest/globals';
+import { z } from 'zod';
+import { HttpBuilder, type FromServer, type HttpConfig, type Verb } from '../../lib/index.js';
+
+type Equal<X, Y> = (<T>() => T extends X ? 1 : 2) extends <T>() => T extends Y ? 1 : 2 ? true : false;
+
+/** `exact<string>()(value)` compiles only when `value` is exactly a `string`. */
+function exact<Expected>() {
+  return <Actual>(value: Actual, ..._proof: Equal<Actual, Expected> extends true ? [] : ['type mismatch']): Actual => value;
+}
+
+class User {
+  name = '';
+}
+const UserSchema = z.object({ id: z.number(), name: z.string() });
+
+// Never executed: only typechecked.
+async function inferred(http: HttpBuilder): Promise<void> {
+  exact<unknown>()(await http.get());
+  exact<unknown>()(
+    await http.post((c) => {
+      exact<HttpConfig>()(c);
+    }),
+  );
+  exact<unknown>()(
+    await http.put(function () {
+      exact<HttpConfig>()(this);
+    }),
+  );
+  exact<string>()(await http.get(String, (c) => void (c.request.uri.path = '/x')));
+  exact<number>()(await http.head(Number));
+  exact<boolean>()(await http.delete(Boolean));
+  exact<Date>()(await http.get(Date));
+  exact<Buffer>()(await http.get(Buffer));
+  exact<Uint8Array<ArrayBuffer>>()(await http.get(Uint8Array));
+  exact<unknown>()(await http.get(Object));
+  exact<User>()(await http.options(User));
+  exact<{ id: number; name: string }>()(await http.patch(UserSchema));
+  await http.get((c) => {
+    c.response.success((fromServer, body) => {
+      exact<FromServer>()(fromServer);
+      exact<unknown>()(body);
+    });
+  });
+  // a verb picked at run time is still callable and typed
+  const verb: 'get' | 'post' = Math.random() > 0.5 ? 'get' : 'post';
+  exact<number>()(await http[verb](Number));
+  const { get }: { get: Verb } = http;
+  exact<string>()(await get(String));
+  // @ts-expect-error a number is neither a block nor a result type
+  await http.get(42);
+  // @ts-expect-error the second argument must be a block
+  await http.get(String, 'path');
+  // @ts-expect-error the block's parameter is typed: a request has no `url` to set
+  await http.get((c) => void (c.request.url = 'x'));
+  // @ts-expect-error exact<> itself rejects a mismatch, so the checks above can fail
+  exact<number>()(await http.get(String));
+}
+
+it('the type tests compile (npm run typecheck runs them)', () => {
+  expect(typeof inferred).toBe('function');
+});
