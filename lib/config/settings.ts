@@ -2,6 +2,8 @@ import type { Backend, TlsOptions } from '../backends/backend.js';
 import type { Encoder } from '../content/encoders.js';
 import type { Parser } from '../content/parsers.js';
 import type { Interceptor } from '../pipeline/interceptors.js';
+import { ConfigError } from '../errors.js';
+import { escape, SCHEME_PREFIX } from '../pipeline/build-url.js';
 import { VERSION } from '../version.js';
 import type { BackendChoice } from './client-config.js';
 import { mergeHandlers, NO_HANDLERS, type HandlerTier } from './handlers.js';
@@ -100,15 +102,18 @@ function mergeUri(base: UriParts, layer: UriConfig): UriParts {
     scheme: layer.scheme ?? from.scheme,
     host: layer.host ?? from.host,
     port: layer.port === undefined ? from.port : String(layer.port),
-    path: layer.path === undefined ? from.path : joinPath(from.path, layer.path),
+    path: layer.path === undefined ? from.path : layer.pathFromUrl ? layer.path : joinPath(from.path, layer.path),
     query: mergeQuery(from.query, layer.querySet),
     fragment: layer.fragment ?? from.fragment,
     raw: layer.raw ?? (touchesTarget ? undefined : from.raw),
   };
 }
 
-/** `/api` + `users` → `/api/users`; `/api` + `/health` → `/health`. */
+/** `/api` + `users` → `/api/users`; `/api` + `/health` → `/health`. A path never carries an origin. */
 function joinPath(base: string, path: string): string {
+  if (path.startsWith('//') || SCHEME_PREFIX.test(path)) {
+    throw new ConfigError(`uri.path '${escape(path)}' would change the origin: set request.uri to change host or scheme`);
+  }
   if (path.startsWith('/') || path === '') return path;
   return `${base.endsWith('/') ? base.slice(0, -1) : base}/${path}`;
 }

@@ -35,6 +35,12 @@ export class UriConfig {
   /** @internal `true` when set from a whole URL: nothing of the inherited URI is kept. */
   replacesBase = false;
   #query: Query | null | undefined;
+  #pathFromUrl: string | undefined;
+
+  /** @internal `true` while the path is the one a whole URL brought (`https://h//x` may have any path). */
+  get pathFromUrl(): boolean {
+    return this.path !== undefined && this.path === this.#pathFromUrl;
+  }
 
   /** Query parameters; assign an object, or add to it in place. `null`/`{}` adds none. */
   get query(): Query {
@@ -63,14 +69,15 @@ export class UriConfig {
     let url: URL;
     try {
       url = value instanceof URL ? value : new URL(value);
-    } catch (error) {
-      throw new ConfigError(`request.uri is not a valid absolute URL: '${redactUserInfo(String(value))}'`, { cause: error });
+    } catch {
+      // no cause: node's TypeError keeps the raw input, credentials included
+      throw new ConfigError(`request.uri is not a valid absolute URL: '${redactUserInfo(String(value))}'`);
     }
     this.replacesBase = true;
     this.scheme = url.protocol.slice(0, -1);
     this.host = url.hostname;
     this.port = url.port === '' ? undefined : Number(url.port);
-    this.path = url.pathname;
+    this.path = this.#pathFromUrl = url.pathname;
     this.fragment = url.hash === '' ? undefined : url.hash.slice(1);
     this.user = url.username === '' ? undefined : decodeURIComponent(url.username);
     this.password = url.password === '' ? undefined : decodeURIComponent(url.password);

@@ -14,7 +14,8 @@ export interface Target {
 const PATH_SAFE = /^(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/]|%[0-9A-Fa-f]{2})*$/;
 // eslint-disable-next-line no-control-regex -- finding control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f]/;
-const SCHEME_PREFIX = /^[a-z][a-z0-9+.-]*:/i;
+/** A URI scheme at the start: `http:`, `javascript:` ... */
+export const SCHEME_PREFIX = /^[a-z][a-z0-9+.-]*:/i;
 
 /** Builds the URL from resolved parts, rejecting anything that would change the origin or inject bytes. */
 export function buildTarget(uri: UriParts): Target {
@@ -36,11 +37,8 @@ export function buildTarget(uri: UriParts): Target {
   return { url: `${scheme}://${authority}${target}${fragment}`, secure, hostname: host, port, target };
 }
 
-/** A path cannot carry another origin (`//evil.example/x`, `https://evil.example/`); it is percent-encoded where needed. */
+/** Percent-encodes what may not appear in a path (the origin check happened when the path was joined). */
 function encodePath(path: string): string {
-  if (path.startsWith('//') || SCHEME_PREFIX.test(path)) {
-    throw new ConfigError(`uri.path '${escape(path)}' would change the origin: set request.uri to change host or scheme`);
-  }
   if (CONTROL.test(path)) throw new ConfigError(`uri.path '${escape(path)}' contains a control character (CR, LF, NUL, ...)`);
   const absolute = path.startsWith('/') ? path : `/${path}`;
   if (PATH_SAFE.test(absolute)) return absolute;

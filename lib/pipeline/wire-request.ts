@@ -65,8 +65,9 @@ function targetOf(url: string): Target {
   let parsed: URL;
   try {
     parsed = new URL(url);
-  } catch (error) {
-    throw new ConfigError(`an interceptor set an invalid URL: '${redactUserInfo(url)}'`, { cause: error });
+  } catch {
+    // no cause: node's TypeError keeps the raw input, credentials included
+    throw new ConfigError(`an interceptor set an invalid URL: '${redactUserInfo(url)}'`);
   }
   const rest = url.slice(url.indexOf('//') + 2);
   const slash = rest.search(/[/?#]/);

@@ -1,6 +1,6 @@
 import { ResultTypeError } from '../errors.js';
 import { describe, type ResultType } from './result-type.js';
-import { isStandardSchema } from './standard-schema.js';
+import { isStandardSchema, type StandardSchemaV1 } from './standard-schema.js';
 
 type Converter = (value: unknown) => unknown;
 
@@ -78,15 +78,15 @@ function toBytes(value: unknown, target: 'Buffer' | 'Uint8Array'): unknown {
 }
 
 /** A class: the value itself if it is one already, `Type.fromJSON(value)` when that exists, else a plain object copied onto the prototype. */
-function toInstance(value: unknown, type: abstract new (...args: never[]) => unknown): unknown {
-  if (value instanceof type) return value;
-  const fromJSON = (type as unknown as { fromJSON?: unknown }).fromJSON;
-  if (typeof fromJSON === 'function') return (fromJSON as (v: unknown) => unknown).call(type, value);
+function toInstance(value: unknown, type: Exclude<ResultType, StandardSchemaV1>): unknown {
+  const prototype = type.prototype as object;
+  if (typeof value === 'object' && value !== null && Object.prototype.isPrototypeOf.call(prototype, value)) return value;
+  if ('fromJSON' in type && typeof type.fromJSON === 'function') return type.fromJSON(value);
   if (typeof value !== 'object' || Array.isArray(value)) return FAIL;
-  return Object.assign(Object.create(type.prototype as object) as object, value);
+  return Object.assign(Object.create(prototype) as object, value);
 }
 
-async function validate(value: unknown, schema: import('./standard-schema.js').StandardSchemaV1): Promise<unknown> {
+async function validate(value: unknown, schema: StandardSchemaV1): Promise<unknown> {
   const result = await schema['~standard'].validate(value);
   if (result.issues === undefined) return result.value;
   const issues = result.issues.map((issue) => {

@@ -3,7 +3,13 @@ import type { ConfigBlock } from '../config/http-config.js';
 import { isStandardSchema, type StandardSchemaV1 } from './standard-schema.js';
 
 /** What may stand as the first argument of a verb to type its result: a constructor or a Standard Schema. */
-export type ResultType = (abstract new (...args: never[]) => unknown) | StandardSchemaV1;
+export type ResultType = (abstract new (...args: never[]) => unknown) | FromJson | StandardSchemaV1;
+
+/** A class (its constructor may be private) that builds its instances with a static `fromJSON`. */
+export interface FromJson {
+  readonly prototype: unknown;
+  fromJSON(value: unknown): unknown;
+}
 
 /**
  * The TypeScript result of `verb(Type, block)`.
@@ -22,9 +28,11 @@ export type ResultOf<T> = T extends { readonly '~standard': { readonly types?: {
         ? boolean
         : T extends ObjectConstructor
           ? unknown
-          : T extends abstract new (...args: never[]) => infer I
-            ? I
-            : unknown;
+          : T extends { fromJSON(value: unknown): infer R }
+            ? R
+            : T extends abstract new (...args: never[]) => infer I
+              ? I
+              : unknown;
 
 /** A verb's first argument: a result type, a configuration block, or nothing. */
 export type VerbArgument = ResultType | ConfigBlock | undefined;

@@ -99,3 +99,11 @@ conformance('URIs: paths, queries, raw targets', (kit) => {
     expect(kit.server.requests[0].matched).toBe(true);
   });
 });
+
+conformance('URIs: a whole URL may carry any path', (kit) => {
+  it('a URL whose path starts with // keeps it (only uri.path may not change the origin)', async () => {
+    kit.server.expect({ method: 'GET', path: '//double', respond: OK });
+    await kit.client().get((c) => void (c.request.uri = `${kit.server.url(kit.secure)}//double`));
+    expect(kit.server.requests[0].target).toBe('//double');
+  });
+});

@@ -1,0 +1,98 @@
+import { expect, it } from '@jest/globals';
+import { inspect } from 'node:util';
+import { ConfigError, EncodeError, HttpBuilderError, ResultTypeError, type ConfigBlock, type HttpBuilder } from '../../lib/index.js';
+import { conformance } from './kit.js';
+
+type ErrorClass = typeof ConfigError | typeof EncodeError | typeof ResultTypeError;
+
+/** Each case: a call that must reject with `type`, naming `culprit`, before the server sees anything. */
+const CASES: Array<[string, ErrorClass, RegExp, (client: HttpBuilder) => Promise<unknown>]> = [
+  ['an invalid URL', ConfigError, /not a valid absolute URL/, (h) => h.get((c) => void (c.request.uri = 'http://exa mple.com:99999/'))],
+  ['a relative URL string', ConfigError, /not a valid absolute URL: 'just-a-path'/, (h) => h.get((c) => void (c.request.uri = 'just-a-path'))],
+  ['an ftp URL', ConfigError, /uri.scheme 'ftp'/, (h) => h.get((c) => void (c.request.uri = 'ftp://127.0.0.1/x'))],
+  ['a port out of range', ConfigError, /uri.port '70000'/, (h) => h.get((c) => void (c.request.uri.port = 70000))],
+  ['a host with a space', ConfigError, /uri.host 'a b'/, (h) => h.get((c) => void (c.request.uri.host = 'a b'))],
+  ['CR LF in a header value', ConfigError, /header 'X-Evil'/, (h) => h.get((c) => void (c.request.headers['X-Evil'] = 'a\r\nInjected: yes'))],
+  ['NUL in a header value', ConfigError, /header 'X-Nul'/, (h) => h.get((c) => void (c.request.headers['X-Nul'] = 'a\0b'))],
+  ['LF in a header name', ConfigError, /header name 'X-A\\nB'/, (h) => h.get((c) => void (c.request.headers['X-A\nB'] = 'v'))],
+  ['a cookie name with a space', ConfigError, /cookie name 'bad name'/, (h) => h.get((c) => c.request.cookie('bad name', 'v'))],
+  ['CR LF in a cookie value', ConfigError, /cookie 'id'/, (h) => h.get((c) => c.request.cookie('id', 'x\r\nSet: 1'))],
+  ['a path that changes the origin (//host)', ConfigError, /uri.path '\/\/evil.example\/x' would change the origin/, (h) => h.get((c) => void (c.request.uri.path = '//evil.example/x'))],
+  ['a path with a scheme', ConfigError, /uri.path 'http:\/\/evil.example\/x' would change the origin/, (h) => h.get((c) => void (c.request.uri.path = 'http://evil.example/x'))],
+  ['CR LF in a path', ConfigError, /uri.path .* control character/, (h) => h.get((c) => void (c.request.uri.path = '/a\r\nHost: evil'))],
+  ['a raw target starting with //', ConfigError, /request.raw '\/\/evil\/x'/, (h) => h.get((c) => void (c.request.raw = '//evil/x'))],
+  ['a space in a raw target', ConfigError, /request.raw '\/a b'/, (h) => h.get((c) => void (c.request.raw = '/a b'))],
+  ['client.backend in a request block', ConfigError, /client.backend is a client-level setting/, (h) => h.get((c) => void (c.client.backend = 'native'))],
+  ['execution.tls in a request block', ConfigError, /execution.tls is a client-level setting/, (h) => h.get((c) => void (c.execution.tls = { rejectUnauthorized: false }))],
+  ['an unknown status in when()', ConfigError, /response.when\(\): 'often'/, (h) => h.get((c) => c.response.when('often', () => 1))],
+  ['an object body with no content type', EncodeError, /no content type is set/, (h) => h.post((c) => void (c.request.body = { a: 1 }))],
+  ['an object body for a type with no encoder', EncodeError, /content type 'image\/png'/, (h) => h.post((c) => Object.assign(c.request, { contentType: 'image/png', body: { a: 1 } }))],
+  ['a number as the first argument', ResultTypeError, /get\(\): the first argument .* not a number \(42\)/, (h) => h.get(42 as never)],
+  ['a string as the first argument', ResultTypeError, /post\(\): the first argument .* not a string/, (h) => h.post('/alpha' as never)],
+  ['a plain object as the first argument', ResultTypeError, /the first argument/, (h) => h.put({ path: '/x' } as never)],
+  ['a non-function second argument', ResultTypeError, /the second argument must be a configuration block/, (h) => h.get(String, '/x' as never)],
+  ['an arrow function followed by a block', ResultTypeError, /'block' is not a class or built-in constructor/, (h) => {
+    const block: ConfigBlock = () => undefined;
+    return h.get(block as never, (() => undefined));
+  }],
+  ['an interceptor passing garbage to next()', ConfigError, /interceptor passed something other than a request record/, (h) =>
+    h.get((c) => c.execution.interceptor('GET', (_request, next) => next('nope' as never)))],
+];
+
+conformance('bad input is rejected before anything is sent', (kit) => {
+  for (const [title, type, culprit, call] of CASES) {
+    it(`${title} → ${type.name}`, async () => {
+      let result: Promise<unknown> | undefined;
+      expect(() => (result = call(kit.client()))).not.toThrow(); // verbs never throw synchronously
+      const error = await result!.then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(type);
+      expect(error).toBeInstanceOf(HttpBuilderError);
+      expect((error as Error).message).toMatch(culprit);
+      expect(kit.server.requests).toHaveLength(0);
+    });
+  }
+
+  it('header values are never echoed in the error (they may be secrets)', async () => {
+    const error = await kit
+      .client()
+      .get((c) => void (c.request.headers.Authorization = 'Bearer top-secret\r\nX: y'))
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(inspect(error)).not.toContain('top-secret');
+    expect(JSON.stringify(error)).not.toContain('top-secret');
+  });
+
+  it('a URL with credentials never shows them in an error', async () => {
+    const error = await kit
+      .client()
+      .get((c) => void (c.request.uri = 'http://admin:hunter2@exa mple.com/'))
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(inspect(error)).not.toContain('hunter2');
+  });
+
+  it('a result that cannot be converted rejects with ResultTypeError after the response', async () => {
+    kit.server.expect({ method: 'GET', path: '/text', respond: { headers: { 'Content-Type': 'text/plain' }, body: 'ok-text' } });
+    const error = await kit
+      .client()
+      .get(Number, (c) => void (c.request.uri.path = '/text'))
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResultTypeError);
+    expect((error as Error).message).toMatch(/\(a string \("ok-text"\)\) cannot be converted to Number/);
+    expect(kit.server.requests).toHaveLength(1);
+  });
+
+  it('the exception handler does not swallow bad input', async () => {
+    const error = await kit
+      .client()
+      .get((c) => {
+        c.request.uri.path = '//evil/x';
+        c.response.exception(() => 'swallowed');
+      })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConfigError);
+  });
+});

@@ -1,0 +1,80 @@
+import { expect, it } from '@jest/globals';
+import { HttpBuilder, type HttpConfig } from '../../lib/index.js';
+import { conformance } from './kit.js';
+
+const OK = { headers: { 'Content-Type': 'text/plain' }, body: 'ok' };
+
+conformance('clients: configure, derive, close', (kit) => {
+  it('HttpBuilder.configure() takes a block in either style', async () => {
+    kit.server.expect({ method: 'GET', path: '/styles', respond: OK });
+    const url = kit.server.url(kit.secure);
+    const consumer = kit.client((c) => void (c.request.headers['X-Style'] = 'consumer'));
+    const closure = kit.client(function (this: HttpConfig) {
+      this.request.headers['X-Style'] = 'closure';
+    });
+    await consumer.get((c) => void (c.request.uri = `${url}/styles`));
+    await closure.get((c) => void (c.request.uri = `${url}/styles`));
+    expect(kit.server.requests.map((r) => r.headers['x-style'])).toEqual(['consumer', 'closure']);
+  });
+
+  it('a derived client inherits settings and leaves its parent untouched', async () => {
+    kit.server.expect({ method: 'GET', path: '/derive', respond: OK });
+    const parent = kit.client((c) => {
+      c.request.uri.path = '/derive';
+      c.request.headers['X-Level'] = 'parent';
+      c.request.cookies = { a: '1' };
+    });
+    const child = parent.configure((c) => {
+      c.request.headers['x-level'] = 'child';
+      c.request.cookie('b', '2');
+    });
+    await child.get();
+    await parent.get();
+    const [fromChild, fromParent] = kit.server.requests;
+    expect([fromChild.headers['x-level'], fromChild.headers.cookie]).toEqual(['child', 'a=1; b=2']);
+    expect([fromParent.headers['x-level'], fromParent.headers.cookie]).toEqual(['parent', 'a=1']);
+  });
+
+  it('a request block never changes the client', async () => {
+    kit.server.expect({ method: 'GET', path: '/same', respond: OK });
+    const client = kit.client((c) => void (c.request.uri.path = '/same'));
+    await client.get((c) => void (c.request.headers['X-Once'] = 'yes'));
+    await client.get();
+    expect(kit.server.requests.map((r) => r.headers['x-once'])).toEqual(['yes', undefined]);
+  });
+
+  it('HttpBuilder.configure() with no block needs a URI per request', async () => {
+    kit.server.expect({ method: 'GET', path: '/bare', respond: OK });
+    const bare = HttpBuilder.configure((c) => void (c.execution.tls = { ca: kit.server.ca }));
+    try {
+      expect(await bare.get((c) => void (c.request.uri = `${kit.server.url(kit.secure)}/bare`))).toBe('ok');
+      await expect(HttpBuilder.configure().get()).rejects.toThrow(/request.uri has no scheme and host/);
+    } finally {
+      await bare.close();
+    }
+  });
+
+  it('a client block that sets a bad URI throws from configure()', () => {
+    expect(() => HttpBuilder.configure((c) => void (c.request.uri = 'nope'))).toThrow(/not a valid absolute URL/);
+  });
+
+  it('close() releases pooled connections; derived clients share the pool', async () => {
+    kit.server.expect({ method: 'GET', path: '/pool', respond: OK });
+    const client = kit.client((c) => void (c.request.uri.path = '/pool'));
+    const derived = client.configure((c) => void (c.request.headers['X-D'] = '1'));
+    await client.get();
+    await derived.get();
+    expect(kit.server.requests[0].remotePort).toBe(kit.server.requests[1].remotePort);
+    await derived.close();
+    // the pooled socket is gone: the next request opens a new connection
+    await client.get();
+    expect(kit.server.requests[2].remotePort).not.toBe(kit.server.requests[0].remotePort);
+  });
+
+  it('concurrent requests on one client all complete', async () => {
+    kit.server.expect({ method: 'GET', path: '/many', respond: OK });
+    const client = kit.client((c) => void (c.request.uri.path = '/many'));
+    const results = await Promise.all(Array.from({ length: 50 }, () => client.get(String)));
+    expect(results).toEqual(Array.from({ length: 50 }, () => 'ok'));
+  });
+});

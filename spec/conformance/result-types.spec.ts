@@ -1,0 +1,118 @@
+import { expect, it } from '@jest/globals';
+import { z } from 'zod';
+import { ResultTypeError } from '../../lib/index.js';
+import { conformance } from './kit.js';
+
+const JSON_BODY = { headers: { 'Content-Type': 'application/json' }, body: '{"alpha":"bravo","charlie":42}' };
+
+class Widget {
+  alpha = '';
+  charlie = 0;
+  describe(): string {
+    return `${this.alpha}/${this.charlie}`;
+  }
+}
+
+class Money {
+  private constructor(readonly cents: number) {}
+  static fromJSON(value: unknown): Money {
+    return new Money(Math.round(Number((value as { amount: string }).amount) * 100));
+  }
+}
+
+conformance('result types', (kit) => {
+  const respond = (path: string, body: string, contentType = 'text/plain') =>
+    kit.server.expect({ method: 'GET', path, respond: { headers: { 'Content-Type': contentType }, body } });
+  const get = <T>(type: T, path: string) => kit.client().get(type as never, (c) => void (c.request.uri.path = path)) as Promise<unknown>;
+
+  it('String gives the body as text and skips the JSON parser', async () => {
+    respond('/json', '{"a":1}', 'application/json');
+    let handlerBody: unknown;
+    const text = await kit.client().get(String, (c) => {
+      c.request.uri.path = '/json';
+      c.response.success((_fs, body) => (handlerBody = body));
+    });
+    expect(text).toBe('{"a":1}');
+    expect(handlerBody).toBe('{"a":1}');
+  });
+
+  it('Buffer and Uint8Array give the raw decompressed bytes', async () => {
+    kit.server.expect({ method: 'GET', path: '/bytes', respond: { headers: { 'Content-Type': 'application/json' }, body: '{"a":1}', encoding: 'gzip' } });
+    const buffer = await get(Buffer, '/bytes');
+    const bytes = await get(Uint8Array, '/bytes');
+    expect(Buffer.isBuffer(buffer)).toBe(true);
+    expect((buffer as Buffer).toString()).toBe('{"a":1}');
+    expect(bytes).toBeInstanceOf(Uint8Array);
+    expect(Buffer.from(bytes as Uint8Array).toString()).toBe('{"a":1}');
+  });
+
+  it('Object gives the parsed body as is', async () => {
+    kit.server.expect({ method: 'GET', path: '/json', respond: JSON_BODY });
+    expect(await get(Object, '/json')).toEqual({ alpha: 'bravo', charlie: 42 });
+  });
+
+  it('Number, Boolean and Date convert from text', async () => {
+    respond('/n', ' 42.5 ');
+    respond('/b', 'true');
+    respond('/d', '2016-08-25T14:43:00Z');
+    expect(await get(Number, '/n')).toBe(42.5);
+    expect(await get(Boolean, '/b')).toBe(true);
+    expect(await get(Date, '/d')).toEqual(new Date('2016-08-25T14:43:00Z'));
+  });
+
+  it('Number converts a JSON number', async () => {
+    respond('/json-n', '7', 'application/json');
+    expect(await get(Number, '/json-n')).toBe(7);
+  });
+
+  it('a class gets an instance with the JSON fields', async () => {
+    kit.server.expect({ method: 'GET', path: '/json', respond: JSON_BODY });
+    const widget = await kit.client().get(Widget, (c) => void (c.request.uri.path = '/json'));
+    expect(widget).toBeInstanceOf(Widget);
+    expect(widget.describe()).toBe('bravo/42');
+  });
+
+  it('a class with a static fromJSON is built by it', async () => {
+    respond('/money', '{"amount":"12.34"}', 'application/json');
+    const money = await kit.client().get(Money, (c) => void (c.request.uri.path = '/money'));
+    expect(money).toBeInstanceOf(Money);
+    expect(money.cents).toBe(1234);
+  });
+
+  it('a Standard Schema (zod) validates and types the result', async () => {
+    kit.server.expect({ method: 'GET', path: '/json', respond: JSON_BODY });
+    const schema = z.object({ alpha: z.string(), charlie: z.number().int() });
+    const value = await kit.client().get(schema, (c) => void (c.request.uri.path = '/json'));
+    expect(value).toEqual({ alpha: 'bravo', charlie: 42 });
+  });
+
+  it('a failing schema rejects with ResultTypeError listing the issues', async () => {
+    kit.server.expect({ method: 'GET', path: '/json', respond: JSON_BODY });
+    const schema = z.object({ alpha: z.number(), missing: z.string() });
+    const error = await kit
+      .client()
+      .get(schema, (c) => void (c.request.uri.path = '/json'))
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResultTypeError);
+    expect((error as Error).message).toMatch(/zod.*alpha: .*; missing: /);
+  });
+
+  it('the conversion applies to what the handler returns', async () => {
+    respond('/text', 'ok-text');
+    const length = await kit.client().get(Number, (c) => {
+      c.request.uri.path = '/text';
+      c.response.success((_fs, body) => String(body).length);
+    });
+    expect(length).toBe(7);
+  });
+
+  it('an array cannot become a class instance', async () => {
+    respond('/array', '[1,2]', 'application/json');
+    await expect(get(Widget, '/array')).rejects.toThrow(/an array.*cannot be converted to Widget/);
+  });
+
+  it('HEAD with a result type resolves to null', async () => {
+    kit.server.expect({ method: 'HEAD', path: '/head', respond: { headers: { 'Content-Type': 'application/json' } } });
+    expect(await kit.client().head(Widget, (c) => void (c.request.uri.path = '/head'))).toBeNull();
+  });
+});

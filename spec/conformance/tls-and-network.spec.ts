@@ -1,0 +1,83 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { HttpBuilder, NetworkError } from '../../lib/index.js';
+import { TestServer } from '../support/test-server.js';
+import { BACKENDS } from './backends.js';
+
+describe('TLS and network failures', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await TestServer.start();
+  });
+  afterEach(() => server.reset());
+  afterAll(() => server.close());
+
+  for (const backend of BACKENDS) {
+    describe(backend.name, () => {
+      const clientFor = (url: string, tls?: { ca?: string; rejectUnauthorized?: boolean }) =>
+        HttpBuilder.configure((c) => {
+          c.request.uri = url;
+          c.client.backend = backend.choice;
+          if (tls) c.execution.tls = tls;
+        });
+
+      it('a self-signed server is rejected without ca, with a NetworkError naming TLS', async () => {
+        server.expect({ method: 'GET', path: '/tls', respond: { body: 'ok' } });
+        const client = clientFor(server.httpsUrl);
+        try {
+          const error = (await client.get((c) => void (c.request.uri.path = '/tls')).catch((e: unknown) => e)) as NetworkError;
+          expect(error).toBeInstanceOf(NetworkError);
+          expect([error.code, error.reason]).toEqual(['ERR_NETWORK', 'tls']);
+          expect(error.message).toMatch(/self-signed certificate.*execution\.tls\.ca/);
+          expect(error.cause).toBeDefined();
+          expect(server.requests).toHaveLength(0);
+        } finally {
+          await client.close();
+        }
+      });
+
+      it('the private CA given as execution.tls.ca is trusted', async () => {
+        server.expect({ method: 'GET', path: '/tls', respond: { headers: { 'Content-Type': 'text/plain' }, body: 'trusted' } });
+        const client = clientFor(server.httpsUrl, { ca: server.ca });
+        try {
+          expect(await client.get((c) => void (c.request.uri.path = '/tls'))).toBe('trusted');
+        } finally {
+          await client.close();
+        }
+      });
+
+      it('a CA that did not sign the certificate is rejected', async () => {
+        const other = await import('node:tls').then((tls) => tls.rootCertificates[0]);
+        const client = clientFor(server.httpsUrl, { ca: other });
+        try {
+          await expect(client.get()).rejects.toMatchObject({ name: 'NetworkError', reason: 'tls' });
+        } finally {
+          await client.close();
+        }
+      });
+
+      it('rejectUnauthorized: false turns the check off (explicitly)', async () => {
+        server.expect({ method: 'GET', path: '/tls', respond: { headers: { 'Content-Type': 'text/plain' }, body: 'unchecked' } });
+        const client = clientFor(server.httpsUrl, { rejectUnauthorized: false });
+        try {
+          expect(await client.get((c) => void (c.request.uri.path = '/tls'))).toBe('unchecked');
+        } finally {
+          await client.close();
+        }
+      });
+
+      it('a refused connection rejects with NetworkError reason refused', async () => {
+        const closed = await TestServer.start();
+        await closed.close();
+        const client = clientFor(closed.httpUrl);
+        try {
+          const error = (await client.get().catch((e: unknown) => e)) as NetworkError;
+          expect(error).toBeInstanceOf(NetworkError);
+          expect(error.reason).toBe('refused');
+          expect(error.message).toContain(closed.httpUrl);
+        } finally {
+          await client.close();
+        }
+      });
+    });
+  }
+});

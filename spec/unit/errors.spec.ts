@@ -1,0 +1,61 @@
+import { describe, expect, it } from '@jest/globals';
+import { inspect } from 'node:util';
+import {
+  AbortError,
+  ConfigError,
+  EncodeError,
+  HttpBuilderError,
+  HttpException,
+  NetworkError,
+  ParseError,
+  RedirectError,
+  ResponseTooLargeError,
+  ResultTypeError,
+  TimeoutError,
+} from '../../lib/index.js';
+
+const headers = { get: (name: string) => (name === 'set-cookie' ? 'session=s3cr3t' : null) };
+
+describe('errors', () => {
+  const all: Array<[HttpBuilderError, string, string]> = [
+    [new HttpException(404, 'Not Found', headers, { detail: 'x' }), 'HttpException', 'ERR_HTTP'],
+    [new TimeoutError('slow', 'read'), 'TimeoutError', 'ERR_TIMEOUT'],
+    [new NetworkError('down', 'refused'), 'NetworkError', 'ERR_NETWORK'],
+    [new AbortError('stop'), 'AbortError', 'ERR_ABORTED'],
+    [new ParseError('bad', { statusCode: 200, contentType: 'application/json', text: '{' }), 'ParseError', 'ERR_PARSE'],
+    [new RedirectError('loop'), 'RedirectError', 'ERR_REDIRECT'],
+    [new EncodeError('enc'), 'EncodeError', 'ERR_ENCODE'],
+    [new ConfigError('cfg'), 'ConfigError', 'ERR_CONFIG'],
+    [new ResultTypeError('type'), 'ResultTypeError', 'ERR_RESULT_TYPE'],
+    [new ResponseTooLargeError('big'), 'ResponseTooLargeError', 'ERR_RESPONSE_TOO_LARGE'],
+  ];
+
+  it.each(all)('%p has its literal name and stable code and extends HttpBuilderError and Error', (error, name, code) => {
+    expect(error).toBeInstanceOf(HttpBuilderError);
+    expect(error).toBeInstanceOf(Error);
+    expect([error.name, error.code]).toEqual([name, code]);
+    expect(String(error)).toBe(`${name}: ${error.message}`);
+  });
+
+  it('keeps the cause', () => {
+    const cause = new Error('ECONNREFUSED');
+    expect(new NetworkError('down', 'refused', { cause }).cause).toBe(cause);
+  });
+
+  it('HttpException carries status, headers and body, but keeps headers and body out of logs', () => {
+    const error = new HttpException(401, 'Unauthorized', headers, { token: 'body-secret' });
+    expect([error.message, error.statusCode, error.headers.get('set-cookie'), error.body]).toEqual(['Unauthorized', 401, 'session=s3cr3t', { token: 'body-secret' }]);
+    for (const text of [inspect(error), JSON.stringify(error)]) {
+      expect(text).toContain('401');
+      expect(text).not.toContain('s3cr3t');
+      expect(text).not.toContain('body-secret');
+    }
+  });
+
+  it('ParseError keeps the raw text out of logs but on the error', () => {
+    const error = new ParseError('bad', { statusCode: 502, contentType: 'application/json', text: '<html>secret</html>' });
+    expect(error.text).toBe('<html>secret</html>');
+    expect(JSON.stringify(error)).not.toContain('secret');
+    expect(JSON.parse(JSON.stringify(error))).toMatchObject({ statusCode: 502, contentType: 'application/json' });
+  });
+});

@@ -1,0 +1,38 @@
+import { describe, expect, it } from '@jest/globals';
+import { encodeForm, parseForm } from '../../lib/content/form.js';
+import { lookup, lookupKeys, parseMediaType } from '../../lib/content/media-type.js';
+
+describe('media types and registry lookup', () => {
+  it('parses type and parameters, lower-casing type and charset', () => {
+    expect(parseMediaType('Text/Plain; Charset="ISO-8859-1"; q=1')).toEqual({ type: 'text/plain', params: { charset: 'iso-8859-1', q: '1' } });
+  });
+
+  it('tries the exact type, the +suffix, the type wildcard, then */*', () => {
+    expect(lookupKeys('application/vnd.acme+json')).toEqual(['application/vnd.acme+json', '*/*+json', 'application/*', '*/*']);
+    expect(lookupKeys('text/csv')).toEqual(['text/csv', 'text/*', '*/*']);
+  });
+
+  it('a nearer layer wins only for the same key; a more specific key wins across layers', () => {
+    const request = new Map([['*/*+json', 'request suffix']]);
+    const defaults = new Map([
+      ['application/json', 'default json'],
+      ['*/*+json', 'default suffix'],
+      ['*/*', 'fallback'],
+    ]);
+    expect(lookup([request, defaults], 'application/vnd.acme+json')).toBe('request suffix');
+    expect(lookup([request, defaults], 'application/json')).toBe('default json');
+    expect(lookup([undefined, defaults], 'image/png')).toBe('fallback');
+  });
+});
+
+describe('forms', () => {
+  it('encodes lists by repeating the name, and parses them back', () => {
+    const text = encodeForm({ a: ['1', '2'], b: 'x y&z', skip: null });
+    expect(text).toBe('a=1&a=2&b=x+y%26z');
+    expect(parseForm(text)).toEqual({ a: ['1', '2'], b: 'x y&z' });
+  });
+
+  it('rejects a body that is not an object', () => {
+    expect(() => encodeForm(['a'])).toThrow(/must be an object/);
+  });
+});
