@@ -1,6 +1,7 @@
 import { afterEach, describe } from '@jest/globals';
 import { HttpBuilder, type ConfigBlock } from '../../lib/index.js';
-import { useTestServer, type TestServer } from '../support/test-server.js';
+import type { TestServer } from '../support/test-server.js';
+import { useTestServer } from '../support/use-test-server.js';
 import { BACKENDS } from './backends.js';
 
 /** What a conformance scenario gets: the server, and clients bound to it over one backend and protocol. */

@@ -3,7 +3,8 @@ import * as http from 'node:http';
 import * as https from 'node:https';
 import { STATUS_CODES } from 'node:http';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
-import { TestServer, useTestServer } from './test-server.js';
+import { TestServer } from './test-server.js';
+import { useTestServer } from './use-test-server.js';
 
 interface SendOptions {
   method?: string;

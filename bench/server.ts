@@ -1,0 +1,66 @@
+/**
+ * Benchmark server, run in its own process (see `server-process.ts`) so that its CPU time never
+ * counts towards the client being measured. Prints one line `{"port":N}` on stdout once
+ * listening on 127.0.0.1, then serves until SIGTERM or until its stdin closes (parent gone).
+ *
+ * Routes live in {@link ROUTES}: add a scenario's route there.
+ *
+ * @module
+ */
+import http from 'node:http';
+
+/** A route handler: writes the whole response. The request body is already read into `body`. */
+type Handler = (req: http.IncomingMessage, res: http.ServerResponse, body: Buffer) => void;
+
+// ~100 bytes of JSON, built once so the server does the same tiny amount of work per request
+const SMALL_JSON = Buffer.from(
+  JSON.stringify({ id: 42, name: 'httpbuilder-ts', ok: true, tags: ['bench', 'small'], score: 3.14, note: 'abcdefghij' }),
+);
+const LARGE_BYTES = Buffer.alloc(8 * 1024 * 1024, 0x61); // 8 MiB, for a future download scenario
+
+/** Requests served per route, for the client's end-of-run integrity check (`GET /__stats`). */
+const served = new Map<string, number>();
+
+const ROUTES: ReadonlyMap<string, Handler> = new Map<string, Handler>([
+  ['GET /small.json', (_req, res) => send(res, 200, 'application/json', SMALL_JSON)],
+  // echoes a JSON request body back (for a future POST scenario)
+  ['POST /echo', (req, res, body) => send(res, 200, req.headers['content-type'] ?? 'application/octet-stream', body)],
+  ['GET /large.bin', (_req, res) => send(res, 200, 'application/octet-stream', LARGE_BYTES)],
+  ['GET /__stats', (_req, res) => send(res, 200, 'application/json', Buffer.from(JSON.stringify(Object.fromEntries(served))))],
+]);
+
+function send(res: http.ServerResponse, status: number, contentType: string, body: Buffer): void {
+  res.writeHead(status, { 'Content-Type': contentType, 'Content-Length': body.byteLength });
+  res.end(body);
+}
+
+const server = http.createServer((req, res) => {
+  const key = `${req.method ?? ''} ${(req.url ?? '').split('?')[0]}`;
+  const handler = ROUTES.get(key);
+  const chunks: Buffer[] = [];
+  req.on('data', (chunk: Buffer) => chunks.push(chunk));
+  req.on('end', () => {
+    if (!handler) return send(res, 404, 'text/plain', Buffer.from(`no route ${key}\n`));
+    served.set(key, (served.get(key) ?? 0) + 1);
+    handler(req, res, chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+  });
+});
+// keep-alive connections must survive the pauses between rounds (node's default is 5 s)
+server.keepAliveTimeout = 120_000;
+server.headersTimeout = 121_000;
+
+server.listen(0, '127.0.0.1', () => {
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('server has no TCP address');
+  process.stdout.write(`${JSON.stringify({ port: address.port })}\n`);
+});
+
+function shutdown(): void {
+  server.closeAllConnections();
+  server.close(() => process.exit(0));
+}
+process.on('SIGTERM', shutdown);
+process.on('SIGINT', shutdown);
+// the parent holds our stdin open: EOF means it is gone, so never linger as an orphan
+process.stdin.on('end', shutdown);
+process.stdin.resume();
