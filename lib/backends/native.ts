@@ -30,8 +30,11 @@ export class NativeBackend implements Backend {
         agent: request.secure ? this.#httpsAgent : this.#httpAgent,
         signal: request.signal,
       });
-      req.once('error', reject);
+      req.on('error', reject);
       req.once('response', (res) => {
+        // an error on a body nobody reads (discarded, or after a handler failed) must not crash
+        // the process; readers still see it through iteration
+        res.on('error', () => {});
         resolve({
           status: res.statusCode ?? 0,
           reason: res.statusMessage ?? '',

@@ -1,0 +1,91 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import net from 'node:net';
+import { HttpBuilder, NetworkError, ParseError } from '../../lib/index.js';
+import { BACKENDS } from './backends.js';
+
+/** A raw TCP server for faults a real HTTP server will not make: it runs `script` per connection. */
+function rawServer(script: (socket: net.Socket) => void): Promise<{ url: string; close: () => Promise<void> }> {
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => {});
+    socket.once('data', () => script(socket));
+  });
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      resolve({
+        url: `http://127.0.0.1:${port}`,
+        close: () =>
+          new Promise<void>((done) => {
+            for (const socket of sockets) socket.destroy();
+            server.close(() => done());
+          }),
+      });
+    });
+  });
+}
+
+const HEAD_200 = 'HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 100\r\n\r\n';
+
+describe('transport faults', () => {
+  let resetMidBody: Awaited<ReturnType<typeof rawServer>>;
+  let resetBeforeHead: Awaited<ReturnType<typeof rawServer>>;
+  let truncatedGzip: Awaited<ReturnType<typeof rawServer>>;
+  beforeAll(async () => {
+    resetMidBody = await rawServer((socket) => {
+      socket.write(`${HEAD_200}partial`);
+      setTimeout(() => socket.resetAndDestroy(), 20);
+    });
+    resetBeforeHead = await rawServer((socket) => socket.resetAndDestroy());
+    truncatedGzip = await rawServer((socket) => {
+      // the first 12 bytes of a gzip stream, then the connection ends cleanly
+      const gzipHead = Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, 0x4b, 0x4c]);
+      socket.end(Buffer.concat([Buffer.from('HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Encoding: gzip\r\nConnection: close\r\n\r\n'), gzipHead]));
+    });
+  });
+  afterAll(async () => {
+    await Promise.all([resetMidBody.close(), resetBeforeHead.close(), truncatedGzip.close()]);
+  });
+
+  for (const backend of BACKENDS) {
+    describe(backend.name, () => {
+      const clients: HttpBuilder[] = [];
+      const client = (url: string) => {
+        const http = HttpBuilder.configure((c) => {
+          c.request.uri = url;
+          c.client.backend = backend.choice;
+        });
+        clients.push(http);
+        return http;
+      };
+      afterEach(async () => {
+        await Promise.all(clients.splice(0).map((http) => http.close()));
+      });
+
+      it('a reset before the response head rejects with NetworkError reason reset', async () => {
+        await expect(client(resetBeforeHead.url).get()).rejects.toMatchObject({ name: 'NetworkError', reason: 'reset' });
+      });
+
+      it('a reset in the middle of the body rejects with NetworkError reason reset', async () => {
+        const error = await client(resetMidBody.url).get().catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(NetworkError);
+        expect((error as NetworkError).reason).toBe('reset');
+      });
+
+      it('a reset in the middle of a body nobody reads does not crash the process', async () => {
+        const result = await client(resetMidBody.url).get((c) => {
+          c.response.parser('text/plain', () => 'body ignored'); // never reads the body
+          c.response.success((fromServer, body) => `${fromServer.statusCode} ${String(body)}`);
+        });
+        expect(result).toBe('200 body ignored');
+        await new Promise((resolve) => setTimeout(resolve, 60)); // the reset arrives after we returned
+      });
+
+      it('a truncated gzip body rejects with ParseError', async () => {
+        await expect(client(truncatedGzip.url).get()).rejects.toBeInstanceOf(ParseError);
+      });
+    });
+  }
+});
