@@ -5,6 +5,7 @@
  * @module
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { SERVER_CPU, affinityOf, tasksetPath } from './pinning.js';
 
@@ -81,5 +82,29 @@ function stop(child: ChildProcess): Promise<void> {
     });
     child.kill('SIGTERM');
     child.stdin?.end();
+  });
+}
+
+/** What the server has seen so far (`GET /__stats`). */
+export interface ServerStats {
+  /** TCP connections accepted (the stats request's own included). */
+  readonly connections: number;
+  /** Requests served per route (`"GET /small.json" → n`). */
+  readonly served: Readonly<Record<string, number>>;
+  /** The server process's own `process.cpuUsage()` (µs), to show it did the same work for every contender. */
+  readonly cpu: { readonly user: number; readonly system: number };
+}
+
+/** Asks the server for its {@link ServerStats}, over a fresh connection (so no client pool is touched). */
+export function serverStats(origin: string): Promise<ServerStats> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(`${origin}/__stats`, { agent: false }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.once('error', reject);
+        res.once('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')) as ServerStats));
+      })
+      .once('error', reject);
   });
 }

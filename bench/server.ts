@@ -18,15 +18,17 @@ const SMALL_JSON = Buffer.from(
 );
 const LARGE_BYTES = Buffer.alloc(8 * 1024 * 1024, 0x61); // 8 MiB, for a future download scenario
 
-/** Requests served per route, for the client's end-of-run integrity check (`GET /__stats`). */
+/** Requests served per route, for the client's integrity check (`GET /__stats`, with the connection count). */
 const served = new Map<string, number>();
+/** Connections accepted so far: a client that churns sockets instead of reusing them shows here. */
+let connections = 0;
 
 const ROUTES: ReadonlyMap<string, Handler> = new Map<string, Handler>([
   ['GET /small.json', (_req, res) => send(res, 200, 'application/json', SMALL_JSON)],
   // echoes a JSON request body back (for a future POST scenario)
   ['POST /echo', (req, res, body) => send(res, 200, req.headers['content-type'] ?? 'application/octet-stream', body)],
   ['GET /large.bin', (_req, res) => send(res, 200, 'application/octet-stream', LARGE_BYTES)],
-  ['GET /__stats', (_req, res) => send(res, 200, 'application/json', Buffer.from(JSON.stringify(Object.fromEntries(served))))],
+  ['GET /__stats', (_req, res) => send(res, 200, 'application/json', Buffer.from(JSON.stringify({ connections, served: Object.fromEntries(served), cpu: process.cpuUsage() })))],
 ]);
 
 function send(res: http.ServerResponse, status: number, contentType: string, body: Buffer): void {
@@ -45,6 +47,7 @@ const server = http.createServer((req, res) => {
     handler(req, res, chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
   });
 });
+server.on('connection', () => connections++);
 // keep-alive connections must survive the pauses between rounds (node's default is 5 s)
 server.keepAliveTimeout = 120_000;
 server.headersTimeout = 121_000;

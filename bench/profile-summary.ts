@@ -1,0 +1,125 @@
+/**
+ * Summarises the newest `.cpuprofile` in a folder (default `bench/results/profile`): self time
+ * by category (idle, GC, node internals, lib/, ...), the top self-time functions in `lib/`, and
+ * the top `lib/` functions by "attributed" time: each sample charged to the innermost `lib/`
+ * frame on its stack, i.e. the function's self time plus the node/builtin work it calls
+ * directly (but not other lib/ functions). The latter is what a change in that function can save.
+ *
+ * @example
+ * npx tsx bench/profile-summary.ts bench/results/profile 25
+ *
+ * `.ts` line numbers come from the `sourcemaps.json` that `profile.ts` saves next to the profile
+ * (tsx runs lib/ minified to one line, so without it every frame is "line 1").
+ *
+ * @module
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { SourceMap, type SourceMapPayload } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+interface ProfileNode {
+  readonly id: number;
+  readonly callFrame: { readonly functionName: string; readonly url: string; readonly lineNumber: number; readonly columnNumber: number };
+  readonly children?: readonly number[];
+}
+interface CpuProfile {
+  readonly nodes: readonly ProfileNode[];
+  readonly samples: readonly number[];
+  readonly timeDeltas: readonly number[];
+}
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const LIB_URL = `file://${path.join(ROOT, 'lib')}/`;
+
+/** Where a frame's self time goes in the category summary. */
+function category(frame: ProfileNode['callFrame']): string {
+  const { functionName: name, url } = frame;
+  if (name === '(idle)' || name === '(program)' || name === '(garbage collector)') return name;
+  if (url.startsWith(LIB_URL)) return 'lib/ (httpbuilder-ts)';
+  if (url.startsWith(`file://${path.join(ROOT, 'bench')}/`)) return 'bench/ (harness)';
+  if (url.startsWith('node:')) return 'node: internals (JS)';
+  if (url === '') return '(native / builtins)';
+  return 'other JS (node_modules, tsx)';
+}
+
+/** The newest main-thread profile (`CPU.<date>.<time>.<pid>.0.<seq>.cpuprofile`); thread 1+ is tsx's loader worker. */
+function newestProfile(dir: string): string {
+  const files = readdirSync(dir).filter((f) => /\.0\.\d+\.cpuprofile$/.test(f));
+  if (files.length === 0) throw new Error(`no main-thread .cpuprofile in ${dir}`);
+  files.sort((a, b) => statSync(path.join(dir, b)).mtimeMs - statSync(path.join(dir, a)).mtimeMs);
+  return path.join(dir, files[0]);
+}
+
+function main(): void {
+  const dir = process.argv[2] ?? path.join(ROOT, 'bench/results/profile');
+  const top = Number(process.argv[3] ?? 20);
+  const file = newestProfile(dir);
+  const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
+  const mapsFile = path.join(path.dirname(file), 'sourcemaps.json');
+  const payloads = existsSync(mapsFile) ? (JSON.parse(readFileSync(mapsFile, 'utf8')) as Record<string, SourceMapPayload>) : {};
+  sourceMaps = new Map(Object.entries(payloads).map(([url, payload]) => [url, new SourceMap(payload)]));
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, ProfileNode>();
+  for (const n of profile.nodes) for (const child of n.children ?? []) parent.set(child, n);
+  const selfUs = new Map<ProfileNode, number>();
+  profile.samples.forEach((id, i) => {
+    const node = byId.get(id)!;
+    selfUs.set(node, (selfUs.get(node) ?? 0) + (profile.timeDeltas[i] ?? 0));
+  });
+  const total = [...selfUs.values()].reduce((a, b) => a + b, 0);
+  const busy = total - [...selfUs].filter(([n]) => n.callFrame.functionName === '(idle)').reduce((a, [, us]) => a + us, 0);
+  const pct = (us: number, of: number) => `${((100 * us) / of).toFixed(1).padStart(5)}%`;
+
+  const categories = new Map<string, number>();
+  const functions = new Map<string, number>();
+  const anyFunction = new Map<string, number>();
+  for (const [node, us] of selfUs) {
+    const { functionName, url } = node.callFrame;
+    const anyKey = url.startsWith(LIB_URL) ? `lib/${libKey(node)}` : `${url.replace(`file://${ROOT}`, '') || '(native)'}:${functionName || '(anonymous)'}`;
+    anyFunction.set(anyKey, (anyFunction.get(anyKey) ?? 0) + us);
+    const cat = category(node.callFrame);
+    categories.set(cat, (categories.get(cat) ?? 0) + us);
+    if (cat === 'lib/ (httpbuilder-ts)') functions.set(libKey(node), (functions.get(libKey(node)) ?? 0) + us);
+  }
+  // charge every sample to the innermost lib/ frame above it (if any)
+  const attributed = new Map<string, number>();
+  let underLib = 0;
+  for (const [node, us] of selfUs) {
+    let frame: ProfileNode | undefined = node;
+    while (frame && !frame.callFrame.url.startsWith(LIB_URL)) frame = parent.get(frame.id);
+    if (!frame) continue;
+    underLib += us;
+    attributed.set(libKey(frame), (attributed.get(libKey(frame)) ?? 0) + us);
+  }
+  console.log(`${file}\ntotal ${(total / 1e6).toFixed(2)} s sampled, busy (non-idle) ${(busy / 1e6).toFixed(2)} s\n`);
+  console.log('self time by category    % of busy');
+  for (const [cat, us] of [...categories].sort((a, b) => b[1] - a[1])) console.log(`  ${cat.padEnd(30)} ${pct(us, busy)}`);
+  console.log(`\ntop functions anywhere by self time (% of busy)`);
+  for (const [key, us] of [...anyFunction].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`  ${pct(us, busy)}  ${key}`);
+  const libTotal = categories.get('lib/ (httpbuilder-ts)') ?? 0;
+  const byFile = new Map<string, number>();
+  for (const [key, us] of functions) byFile.set(key.split(':')[0], (byFile.get(key.split(':')[0]) ?? 0) + us);
+  console.log(`\nlib/ self time by file (% of busy, % of lib/ self)`);
+  for (const [name, us] of [...byFile].sort((a, b) => b[1] - a[1])) console.log(`  ${pct(us, busy)} ${pct(us, libTotal)}  ${name}`);
+  console.log(`\ntop lib/ functions by self time (% of busy, % of lib/ self)`);
+  for (const [key, us] of [...functions].sort((a, b) => b[1] - a[1]).slice(0, top)) {
+    console.log(`  ${pct(us, busy)} ${pct(us, libTotal)}  ${key}`);
+  }
+  console.log(`\ntop lib/ functions by attributed time (self + non-lib callees); all lib/-rooted samples: ${pct(underLib, busy)} of busy`);
+  for (const [key, us] of [...attributed].sort((a, b) => b[1] - a[1]).slice(0, top)) {
+    console.log(`  ${pct(us, busy)}  ${key}`);
+  }
+}
+
+let sourceMaps = new Map<string, SourceMap>();
+
+/** `file.ts:function:line`, the line mapped back to the `.ts` source when a source map is known. */
+function libKey(node: ProfileNode): string {
+  const { functionName, url, lineNumber, columnNumber } = node.callFrame;
+  const entry = sourceMaps.get(url)?.findEntry(lineNumber, columnNumber);
+  const line = entry && 'originalLine' in entry ? `${entry.originalLine + 1}` : `js${lineNumber + 1}:${columnNumber + 1}`;
+  return `${url.slice(LIB_URL.length)}:${functionName || '(anonymous)'}:${line}`;
+}
+
+main();
