@@ -63,6 +63,8 @@ export interface WireResponse {
   readonly decoded: boolean;
   /** Drop the body unread, freeing the connection. */
   discard(): void;
+  /** Optional: the whole body in one piece, when the transport can do that faster than iterating `body`. */
+  readAll?(): Promise<Uint8Array>;
 }
 
 /**

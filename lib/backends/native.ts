@@ -45,9 +45,14 @@ export class NativeBackend implements Backend {
             // a body that is drained keeps the socket reusable; destroy() would lose it
             res.resume();
           },
+          readAll: () => readAll(res),
         });
       });
-      writeBody(req, request).catch((error: unknown) => req.destroy(error as Error));
+      const body = request.body;
+      // in memory or none: write it now, no async step (the common case, and the cheapest)
+      if (body === undefined) req.end();
+      else if (body.bytes !== undefined) req.end(body.bytes);
+      else streamBody(req, body).catch((error: unknown) => req.destroy(error as Error));
     });
   }
 
@@ -58,18 +63,25 @@ export class NativeBackend implements Backend {
   }
 }
 
-async function writeBody(req: http.ClientRequest, request: WireRequest): Promise<void> {
-  const body = request.body;
-  if (body === undefined) {
-    req.end();
-  } else if (body.bytes !== undefined) {
-    req.end(body.bytes);
-  } else {
-    for await (const chunk of body) {
-      if (!req.write(chunk)) await drained(req);
-    }
-    req.end();
+async function streamBody(req: http.ClientRequest, body: AsyncIterable<Uint8Array>): Promise<void> {
+  for await (const chunk of body) {
+    if (!req.write(chunk)) await drained(req);
   }
+  req.end();
+}
+
+/** The whole body with plain events: one promise instead of one per chunk through the stream iterator. */
+function readAll(res: http.IncomingMessage): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    res.on('data', (chunk: Buffer) => chunks.push(chunk));
+    res.once('end', () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
+    res.once('error', reject);
+    // 'end' never comes for a body cut short without an error on some node versions
+    res.once('close', () => {
+      if (!res.complete) reject(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }));
+    });
+  });
 }
 
 function drained(req: http.ClientRequest): Promise<void> {

@@ -6,6 +6,12 @@ import { encodeForm } from './form.js';
 import { lookup } from './media-type.js';
 import { isRawUpload, rawUploadBody, type RawUpload } from './raw-upload.js';
 
+/** An encoded request body and the content type it goes with. */
+export interface EncodedRequestBody {
+  readonly body: WireBody;
+  readonly contentType: string;
+}
+
 /** What an encoder may produce. */
 export type EncodedBody = string | RawUpload;
 
@@ -53,7 +59,7 @@ export const DEFAULT_ENCODERS: ReadonlyMap<string, Encoder> = new Map<string, En
 export async function encodeBody(
   record: RequestRecord,
   encoders: ReadonlyArray<ReadonlyMap<string, Encoder> | undefined>,
-): Promise<{ body: WireBody; contentType: string } | undefined> {
+): Promise<EncodedRequestBody | undefined> {
   const body = record.body;
   if (body === null || body === undefined) return undefined;
   if (isRawUpload(body)) return { body: rawUploadBody(body), contentType: record.contentType ?? 'application/octet-stream' };

@@ -13,10 +13,10 @@ export type Parser = (fromServer: FromServer, request: RequestRecord) => unknown
 
 async function parseJson(fromServer: FromServer): Promise<unknown> {
   const text = await fromServer.text();
-  if (text.trim() === '') return null;
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
+    if (text.trim() === '') return null; // checked only on failure: the common case pays nothing
     throw new ParseError(
       `the ${fromServer.statusCode} response is not valid JSON (${fromServer.contentType}): ${(error as Error).message}`,
       { statusCode: fromServer.statusCode, contentType: fromServer.contentType, text },

@@ -6,9 +6,9 @@ import type { FromServer } from './from-server.js';
  * Picks the handler for a response: at each level (request, then client) `when(status)`, then
  * `success` (< 400) or `failure` (>= 400); then the default.
  */
-export async function dispatch(fromServer: FromServer, body: unknown, tiers: readonly HandlerTier[]): Promise<unknown> {
+export function dispatch(fromServer: FromServer, body: unknown, tiers: readonly HandlerTier[]): unknown {
   const handler = pick(fromServer.statusCode, tiers);
-  if (handler) return await handler.call(fromServer, fromServer, body);
+  if (handler) return handler.call(fromServer, fromServer, body);
   if (fromServer.statusCode < 400) return body;
   throw new HttpException(fromServer.statusCode, reasonOf(fromServer), fromServer.headers, body);
 }

@@ -39,7 +39,6 @@ export function freezeRecord(method: string, settings: Settings): { record: Requ
     }
     setHeader(headers, 'Cookie', pairs.join('; '));
   }
-  const context = settings.context;
   const record: RequestRecord = Object.freeze({
     method,
     url: target.url,
@@ -47,13 +46,21 @@ export function freezeRecord(method: string, settings: Settings): { record: Requ
     body: settings.body,
     contentType,
     charset: settings.charset,
-    context: (type: string, id: string | symbol) => lookupContext(context, type, id),
+    context: contextLookup(settings.context),
   });
   return { record, target };
 }
 
-function lookupContext(context: ContextMap, type: string, id: string | symbol): unknown {
-  return context.get(type.toLowerCase())?.get(id);
+const lookups = new WeakMap<ContextMap, RequestRecord['context']>();
+
+/** One lookup function per context map (a client's is shared by all its requests). */
+function contextLookup(context: ContextMap): RequestRecord['context'] {
+  let lookup = lookups.get(context);
+  if (!lookup) {
+    lookup = (type, id) => context.get(type.toLowerCase())?.get(id);
+    lookups.set(context, lookup);
+  }
+  return lookup;
 }
 
 /** Sets a header replacing any of the same name in another case. */

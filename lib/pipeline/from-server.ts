@@ -32,9 +32,12 @@ export class FromServer {
   readonly uri: string;
   #hasBody: boolean;
   #body: AsyncIterable<Uint8Array>;
+  /** the wire body untouched (not decoded, not peeked): the transport may read it faster */
+  #untouched: boolean;
   #bytes: Buffer | undefined;
   #taken = false;
   readonly #wire: WireResponse;
+  readonly #lengthKnown: boolean;
   #cookies: ResponseCookie[] | undefined;
 
   /** @internal */
@@ -44,16 +47,15 @@ export class FromServer {
     this.message = wire.reason;
     this.headers = new ResponseHeaders(wire.headers);
     this.uri = uri;
-    const contentTypeHeader = this.headers.get('content-type');
-    const mediaType = parseMediaType(contentTypeHeader ?? 'application/octet-stream');
+    const mediaType = parseMediaType(this.headers.get('content-type') ?? '');
     this.contentType = mediaType.type === '' ? 'application/octet-stream' : mediaType.type;
     this.charset = mediaType.params.charset ?? 'utf-8';
-    this.#hasBody =
-      method !== 'HEAD' &&
-      !BODILESS_STATUS.has(wire.status) &&
-      wire.status >= 200 &&
-      this.headers.get('content-length') !== '0';
-    this.#body = this.#hasBody && !wire.decoded ? decompress(wire.body, this.headers.get('content-encoding'), wire.status) : wire.body;
+    const length = this.headers.get('content-length');
+    const encoding = wire.decoded ? null : this.headers.get('content-encoding');
+    this.#hasBody = method !== 'HEAD' && !BODILESS_STATUS.has(wire.status) && wire.status >= 200 && length !== '0';
+    this.#lengthKnown = length !== null && encoding === null;
+    this.#untouched = encoding === null;
+    this.#body = this.#hasBody && encoding !== null ? decompress(wire.body, encoding, wire.status) : wire.body;
   }
 
   /** `false` for HEAD, 204, 205, 304 and empty bodies. */
@@ -69,9 +71,19 @@ export class FromServer {
   /** The whole (decompressed) body as a Buffer. */
   async bytes(): Promise<Buffer> {
     if (this.#bytes) return this.#bytes;
-    const chunks: Uint8Array[] = [];
-    for await (const chunk of this.#take()) chunks.push(chunk);
-    this.#bytes = chunks.length === 1 ? asBuffer(chunks[0]) : Buffer.concat(chunks);
+    this.#claim();
+    if (!this.#hasBody) return (this.#bytes = Buffer.alloc(0));
+    try {
+      if (this.#untouched && this.#wire.readAll) {
+        this.#bytes = asBuffer(await this.#wire.readAll());
+      } else {
+        const chunks: Uint8Array[] = [];
+        for await (const chunk of this.#body) chunks.push(chunk);
+        this.#bytes = chunks.length === 1 ? asBuffer(chunks[0]) : Buffer.concat(chunks);
+      }
+    } catch (error) {
+      throw this.#typed(error);
+    }
     return this.#bytes;
   }
 
@@ -88,19 +100,28 @@ export class FromServer {
   /** The body as a stream, read once. */
   stream(): Readable {
     if (this.#bytes) return Readable.from([this.#bytes]);
-    return Readable.from(this.#take());
+    this.#claim();
+    return Readable.from(this.#guarded());
+  }
+
+  /** @internal Whether only reading can tell if the body is empty (no length, or an encoded one). */
+  mayBeEmpty(): boolean {
+    return this.#hasBody && !this.#lengthKnown;
   }
 
   /** @internal Looks at the first chunk so an empty body counts as none (no parser runs on it). */
   async peekEmpty(): Promise<boolean> {
-    if (!this.#hasBody) return true;
-    if (this.headers.get('content-length') !== null && !this.headers.has('content-encoding')) return false;
     const iterator = this.#body[Symbol.asyncIterator]();
-    let first = await this.#guard(iterator.next());
-    while (!first.done && first.value.byteLength === 0) first = await this.#guard(iterator.next());
+    let first;
+    try {
+      do first = await iterator.next();
+      while (!first.done && first.value.byteLength === 0);
+    } catch (error) {
+      throw this.#typed(error);
+    }
+    this.#untouched = false;
     if (first.done) {
       this.#hasBody = false;
-      this.#bytes = Buffer.alloc(0);
       return true;
     }
     const head = first.value;
@@ -116,25 +137,23 @@ export class FromServer {
     if (!this.#taken) this.#wire.discard();
   }
 
-  async *#take(): AsyncIterable<Uint8Array> {
+  #claim(): void {
     if (this.#taken) throw new HttpBuilderError('the response body was already read as a stream');
     this.#taken = true;
+  }
+
+  async *#guarded(): AsyncIterable<Uint8Array> {
     if (!this.#hasBody) return;
-    const iterator = this.#body[Symbol.asyncIterator]();
-    for (;;) {
-      const next = await this.#guard(iterator.next());
-      if (next.done) return;
-      yield next.value;
+    try {
+      yield* this.#body;
+    } catch (error) {
+      throw this.#typed(error);
     }
   }
 
   // errors while reading become typed: a reset mid-body is a NetworkError, bad gzip a ParseError
-  async #guard<T>(step: Promise<T>): Promise<T> {
-    try {
-      return await step;
-    } catch (error) {
-      throw toTransportError(error, this.uri, { statusCode: this.statusCode, contentType: this.contentType });
-    }
+  #typed(error: unknown): HttpBuilderError {
+    return toTransportError(error, this.uri, { statusCode: this.statusCode, contentType: this.contentType });
   }
 }
 

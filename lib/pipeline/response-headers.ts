@@ -8,6 +8,7 @@
  */
 export class ResponseHeaders implements Iterable<readonly [string, string]> {
   readonly #pairs: ReadonlyArray<readonly [string, string]>;
+  #index: Map<string, string[]> | undefined;
 
   constructor(pairs: ReadonlyArray<readonly [string, string]>) {
     this.#pairs = pairs;
@@ -15,16 +16,28 @@ export class ResponseHeaders implements Iterable<readonly [string, string]> {
 
   /** Every value of `name` joined by `, `, or `null` when absent. */
   get(name: string): string | null {
-    const values = this.getAll(name);
-    return values.length === 0 ? null : values.join(', ');
+    const values = this.#lookup(name);
+    if (values === undefined) return null;
+    return values.length === 1 ? values[0] : values.join(', ');
   }
 
   /** Every value of `name`, in order. */
   getAll(name: string): string[] {
-    const lower = name.toLowerCase();
-    const values: string[] = [];
-    for (const [key, value] of this.#pairs) if (key.toLowerCase() === lower) values.push(value);
-    return values;
+    return [...(this.#lookup(name) ?? [])];
+  }
+
+  // built on first use: a response is asked for a handful of headers, each by name
+  #lookup(name: string): string[] | undefined {
+    if (!this.#index) {
+      this.#index = new Map();
+      for (const [key, value] of this.#pairs) {
+        const lower = key.toLowerCase();
+        const values = this.#index.get(lower);
+        if (values) values.push(value);
+        else this.#index.set(lower, [value]);
+      }
+    }
+    return this.#index.get(name.toLowerCase());
   }
 
   /** Whether the response has the header. */

@@ -1,6 +1,6 @@
 import type { WireBody, WireRequest } from '../backends/backend.js';
 import { ConfigError } from '../errors.js';
-import { encodeBody } from '../content/encoders.js';
+import type { EncodedRequestBody } from '../content/encoders.js';
 import type { Target } from './build-url.js';
 import { buildTarget } from './build-url.js';
 import { checkHeaders } from './check-headers.js';
@@ -15,13 +15,12 @@ const FRAMING = new Set(['content-type', 'content-length', 'transfer-encoding'])
  * Turns the record (possibly changed by an interceptor) into what goes on the wire: checked
  * headers, encoded body, and the framing headers every backend sends the same way.
  */
-export async function toWireRequest(record: RequestRecord, plan: Plan): Promise<WireRequest> {
+export function toWireRequest(record: RequestRecord, plan: Plan, encoded: EncodedRequestBody | undefined): WireRequest {
   if (typeof record !== 'object' || record === null || typeof record.method !== 'string' || typeof record.url !== 'string') {
     throw new ConfigError('an interceptor passed something other than a request record to next()');
   }
   const target = record.url === plan.target.url ? plan.target : targetOf(record.url);
   checkHeaders(record.headers);
-  const encoded = await encodeBody(record, plan.encoders);
   const headers: Record<string, string> = {};
   let callerLength: string | undefined;
   for (const name in record.headers) {

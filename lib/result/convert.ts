@@ -1,6 +1,6 @@
 import { ResultTypeError } from '../errors.js';
 import { describe, type ResultType } from './result-type.js';
-import { isStandardSchema, type StandardSchemaV1 } from './standard-schema.js';
+import { isStandardSchema, type StandardResult, type StandardSchemaV1 } from './standard-schema.js';
 
 type Converter = (value: unknown) => unknown;
 
@@ -20,7 +20,7 @@ const FAIL = Symbol('cannot convert');
  * Converts a handler's result to the requested type. `null`/`undefined` (no body) stay `null`.
  * A value that cannot be converted rejects with ResultTypeError naming both types.
  */
-export async function convertResult(value: unknown, type: ResultType | undefined): Promise<unknown> {
+export function convertResult(value: unknown, type: ResultType | undefined): unknown {
   if (type === undefined) return value;
   if (value === null || value === undefined) return null;
   if (isStandardSchema(type)) return validate(value, type);
@@ -86,8 +86,12 @@ function toInstance(value: unknown, type: Exclude<ResultType, StandardSchemaV1>)
   return Object.assign(Object.create(prototype) as object, value);
 }
 
-async function validate(value: unknown, schema: StandardSchemaV1): Promise<unknown> {
-  const result = await schema['~standard'].validate(value);
+function validate(value: unknown, schema: StandardSchemaV1): unknown {
+  const result = schema['~standard'].validate(value);
+  return result instanceof Promise ? result.then((settled) => validated(settled, schema)) : validated(result, schema);
+}
+
+function validated(result: StandardResult<unknown>, schema: StandardSchemaV1): unknown {
   if (result.issues === undefined) return result.value;
   const issues = result.issues.map((issue) => {
     const path = issue.path?.map((part) => String(typeof part === 'object' ? part.key : part)).join('.');

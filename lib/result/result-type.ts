@@ -44,6 +44,9 @@ const classified = new WeakMap<object, boolean>();
 
 /** A built-in constructor (native code, `Buffer`) or an ES class — any other function is a block. */
 function isTypeToken(fn: (...args: never[]) => unknown): boolean {
+  // arrows, async functions and methods have no prototype: never constructors, and a fresh
+  // arrow per call would otherwise miss the cache and pay for toString() every request
+  if (fn.prototype === undefined) return false;
   let known = classified.get(fn);
   if (known === undefined) {
     const source = Function.prototype.toString.call(fn);
