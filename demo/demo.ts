@@ -62,7 +62,7 @@ async function main(): Promise<void> {
     show('An interceptor wraps the call', timed);
 
     console.log('\nWhat the server received:');
-    for (const request of server.requests) console.log(`  ${request.method} ${request.target}  (${request.headers['user-agent']}, X-Demo: ${String(request.headers['x-demo'])})`);
+    for (const request of server.requests) console.log(`  ${request.method} ${request.target}  (${String(request.headers['user-agent'])}, X-Demo: ${String(request.headers['x-demo'])})`);
   } finally {
     await http.close();
     await server.close();
