@@ -3,13 +3,11 @@ import { NativeBackend } from './backends/native.js';
 import { ConfigError } from './errors.js';
 import { HttpConfig, type ConfigBlock } from './config/http-config.js';
 import { DEFAULT_SETTINGS, mergeSettings, type Settings } from './config/settings.js';
-import { DEFAULT_ENCODERS } from './content/encoders.js';
-import { DEFAULT_PARSERS } from './content/parsers.js';
+import { releaseUpload } from './content/raw-upload.js';
 import { exchange } from './pipeline/exchange.js';
 import { freezeRecord, type Plan } from './pipeline/freeze.js';
 import { chain } from './pipeline/interceptors.js';
 import { verbArguments, type ResultFor, type ResultType, type VerbArgument } from './result/result-type.js';
-import { NO_HANDLERS } from './config/handlers.js';
 
 /**
  * A verb: `verb()`, `verb(block)`, or `verb(Type, block?)` resolving to the result converted to `Type`.
@@ -121,15 +119,22 @@ export class HttpBuilder {
 
   #send(method: string, type: ResultType | undefined, layer: HttpConfig | undefined): Promise<unknown> {
     const base = this.#settings;
-    const settings = layer ? mergeSettings(base, layer, base.handlers) : base;
-    const { record, target } = freezeRecord(method, settings);
-    const requestTier = layer?.response.tier();
+    let settings = base;
+    let frozen;
+    try {
+      settings = layer ? mergeSettings(base, layer) : base;
+      frozen = freezeRecord(method, settings);
+    } catch (error) {
+      releaseUpload(layer?.request.body); // bad input: nothing will read the upload's source
+      throw error;
+    }
+    const { record, target } = frozen;
     const plan: Plan = {
       target,
       backend: this.#pool.backend,
-      handlers: requestTier && requestTier !== NO_HANDLERS ? [requestTier, base.handlers] : [base.handlers],
-      encoders: [settings.encoders, DEFAULT_ENCODERS],
-      parsers: [settings.parsers, DEFAULT_PARSERS],
+      handlers: settings.handlers,
+      encoders: settings.encoders,
+      parsers: settings.parsers,
       resultType: type,
     };
     return chain(settings.interceptors, method, (request) => exchange(request, plan))(record);

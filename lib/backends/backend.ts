@@ -17,11 +17,11 @@ export interface WireBody extends AsyncIterable<Uint8Array> {
 /** TLS settings of a client (`execution.tls`). */
 export interface TlsOptions {
   /** Certificate authorities to trust (PEM), instead of the system's. */
-  readonly ca?: string | Buffer | Array<string | Buffer>;
+  readonly ca?: string | Uint8Array | ReadonlyArray<string | Uint8Array>;
   /** Client certificate (PEM) for mutual TLS. */
-  readonly cert?: string | Buffer;
+  readonly cert?: string | Uint8Array;
   /** Private key (PEM) of the client certificate. */
-  readonly key?: string | Buffer;
+  readonly key?: string | Uint8Array;
   /** Verify the server's certificate; `true` unless you really mean it. */
   readonly rejectUnauthorized?: boolean;
   /** Server name for SNI and certificate checks, when it differs from the URL's host. */
@@ -46,8 +46,6 @@ export interface WireRequest {
   readonly headers: Readonly<Record<string, string>>;
   /** The body, or `undefined` for none. */
   readonly body: WireBody | undefined;
-  /** Aborts the exchange. */
-  readonly signal: AbortSignal | undefined;
 }
 
 /** What a backend returns once the response head has arrived. */
@@ -61,7 +59,10 @@ export interface WireResponse {
   readonly body: AsyncIterable<Uint8Array>;
   /** `true` when the transport already undid `Content-Encoding` (fetch does, and cannot be told not to). */
   readonly decoded: boolean;
-  /** Drop the body unread, freeing the connection. */
+  /**
+   * Give up the body: drain it when nothing was read yet (the connection stays reusable),
+   * otherwise close the connection. Called whenever the pipeline is done with the response.
+   */
   discard(): void;
   /** Optional: the whole body in one piece, when the transport can do that faster than iterating `body`. */
   readAll?(): Promise<Uint8Array>;

@@ -14,7 +14,7 @@ export class NativeBackend implements Backend {
 
   constructor(options: { tls: TlsOptions | undefined }) {
     this.#httpAgent = new http.Agent({ keepAlive: true });
-    this.#httpsAgent = new https.Agent({ keepAlive: true, ...options.tls });
+    this.#httpsAgent = new https.Agent({ keepAlive: true, ...nodeTls(options.tls) });
   }
 
   send(request: WireRequest): Promise<WireResponse> {
@@ -28,7 +28,6 @@ export class NativeBackend implements Backend {
         path: request.target,
         headers: request.headers,
         agent: request.secure ? this.#httpsAgent : this.#httpAgent,
-        signal: request.signal,
       });
       req.on('error', reject);
       req.once('response', (res) => {
@@ -42,8 +41,12 @@ export class NativeBackend implements Backend {
           body: res,
           decoded: false,
           discard: () => {
-            // a body that is drained keeps the socket reusable; destroy() would lose it
-            res.resume();
+            // the socket goes back to the pool on 'end': drain an untouched body to get there;
+            // once a reader attached, resume() is ignored (a 'readable' listener wins), so only
+            // closing frees the socket
+            if (res.readableEnded) return;
+            if (res.readableDidRead || res.listenerCount('readable') > 0) res.destroy();
+            else res.resume();
           },
           readAll: () => readAll(res),
         });
@@ -97,6 +100,18 @@ function drained(req: http.ClientRequest): Promise<void> {
     req.once('drain', onDrain);
     req.once('close', onClose);
   });
+}
+
+/** node's agent wants Buffers where the contract allows any Uint8Array. */
+function nodeTls(tls: TlsOptions | undefined): https.AgentOptions {
+  if (!tls) return {};
+  const bytes = (value: string | Uint8Array) => (typeof value === 'string' ? value : Buffer.from(value));
+  return {
+    ...tls,
+    ca: tls.ca === undefined ? undefined : typeof tls.ca === 'string' || tls.ca instanceof Uint8Array ? bytes(tls.ca) : (tls.ca).map(bytes),
+    cert: tls.cert === undefined ? undefined : bytes(tls.cert),
+    key: tls.key === undefined ? undefined : bytes(tls.key),
+  };
 }
 
 function pairs(raw: string[]): Array<readonly [string, string]> {

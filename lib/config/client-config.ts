@@ -13,7 +13,9 @@ export type BackendChoice = 'native' | Backend;
 export class ClientConfig {
   #backend: BackendChoice | undefined;
 
-  constructor(private readonly scope: Scope) {}
+  constructor(private readonly scope: Scope) {
+    Object.seal(this);
+  }
 
   /** The transport: `'native'` (default, `node:http`/`node:https`) or a {@link Backend} object. */
   get backend(): BackendChoice | undefined {

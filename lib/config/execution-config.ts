@@ -14,7 +14,9 @@ export class ExecutionConfig {
   interceptors: Array<{ methods: ReadonlySet<string>; intercept: Interceptor }> | undefined;
   #tls: TlsOptions | undefined;
 
-  constructor(private readonly scope: Scope) {}
+  constructor(private readonly scope: Scope) {
+    Object.seal(this); // unknown settings (a typo, or one not supported yet) fail instead of being ignored
+  }
 
   /**
    * Wraps every call of the given verbs (case-insensitive). First registered is outermost.

@@ -26,15 +26,3 @@ export const NO_HANDLERS: HandlerTier = Object.freeze({
   failure: undefined,
   exception: undefined,
 });
-
-/** `near` over `far`: per status code, then per kind. */
-export function mergeHandlers(far: HandlerTier, near: HandlerTier): HandlerTier {
-  if (near === NO_HANDLERS) return far;
-  if (far === NO_HANDLERS) return near;
-  return {
-    when: new Map([...far.when, ...near.when]),
-    success: near.success ?? far.success,
-    failure: near.failure ?? far.failure,
-    exception: near.exception ?? far.exception,
-  };
-}

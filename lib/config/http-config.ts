@@ -30,6 +30,7 @@ export class HttpConfig {
   constructor(readonly scope: Scope) {
     this.execution = new ExecutionConfig(scope);
     this.client = new ClientConfig(scope);
+    Object.seal(this);
   }
 
   /**

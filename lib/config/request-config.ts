@@ -31,8 +31,26 @@ export class RequestConfig {
   charset: string | undefined;
   /** `Accept`, a string or a list joined by `, `. */
   accept: string | readonly string[] | undefined;
-  /** The body; encoded by the encoder of `contentType`. `null`/`undefined`: no body. */
-  body: unknown;
+  #body: unknown;
+  #bodySet = false;
+
+  constructor() {
+    Object.seal(this); // a misspelled setting is an error, not a silently ignored property
+  }
+
+  /** The body; encoded by the encoder of `contentType`. `null`/`undefined`: no body (also over an inherited one). */
+  get body(): unknown {
+    return this.#body;
+  }
+  set body(value: unknown) {
+    this.#body = value;
+    this.#bodySet = true;
+  }
+
+  /** @internal whether this level assigned a body (even `null`). */
+  get bodySet(): boolean {
+    return this.#bodySet;
+  }
 
   /** The URI: assign a string or `URL`, or set its parts. */
   get uri(): UriConfig {

@@ -22,6 +22,10 @@ export class ResponseConfig {
   /** @internal */
   parsers: Map<string, Parser> | undefined;
 
+  constructor() {
+    Object.seal(this); // a misspelled setting is an error, not a silently ignored property
+  }
+
   /** Runs for status < 400. */
   success(handler: ResponseHandler): void {
     this.#success = handler;

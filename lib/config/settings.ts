@@ -1,12 +1,12 @@
 import type { Backend, TlsOptions } from '../backends/backend.js';
 import type { Encoder } from '../content/encoders.js';
 import type { Parser } from '../content/parsers.js';
-import type { Interceptor } from '../pipeline/interceptors.js';
 import { ConfigError } from '../errors.js';
-import { escape, SCHEME_PREFIX } from '../pipeline/build-url.js';
+import { escape } from '../pipeline/build-url.js';
+import type { Interceptor } from '../pipeline/interceptors.js';
 import { VERSION } from '../version.js';
 import type { BackendChoice } from './client-config.js';
-import { mergeHandlers, NO_HANDLERS, type HandlerTier } from './handlers.js';
+import { NO_HANDLERS, type HandlerTier } from './handlers.js';
 import type { ContextMap, HttpConfig } from './http-config.js';
 import type { Cookies, Headers } from './request-config.js';
 import type { Query, UriConfig } from './uri-config.js';
@@ -18,6 +18,8 @@ export interface UriParts {
   readonly port: string | undefined;
   readonly path: string;
   readonly query: ReadonlyMap<string, readonly string[]>;
+  /** The query of a URL string exactly as given, sent as is while no level changes the query. */
+  readonly rawQuery: string | undefined;
   readonly fragment: string | undefined;
   readonly raw: string | undefined;
 }
@@ -28,20 +30,22 @@ export interface Credentials {
   readonly password: string;
 }
 
-/** Everything resolved for a client (or, merged once more, for one request): nearest level wins. */
+/**
+ * Everything resolved for a client (or, merged once more, for one request): scalars and maps
+ * merged with the nearest level winning; registries and handlers kept as levels, nearest first.
+ */
 export interface Settings {
   readonly uri: UriParts;
-  /** lower-case name → [name as written, value] */
+  /** lower-case name → [name as written, value]; never holds Content-Type (that is `contentType`) */
   readonly headers: ReadonlyMap<string, readonly [string, string]>;
   readonly cookies: ReadonlyMap<string, string>;
   readonly contentType: string | undefined;
   readonly charset: string | undefined;
-  readonly accept: string | undefined;
   readonly body: unknown;
   readonly credentials: Credentials | undefined;
-  readonly encoders: ReadonlyMap<string, Encoder> | undefined;
-  readonly parsers: ReadonlyMap<string, Parser> | undefined;
-  readonly handlers: HandlerTier;
+  readonly encoders: ReadonlyArray<ReadonlyMap<string, Encoder>>;
+  readonly parsers: ReadonlyArray<ReadonlyMap<string, Parser>>;
+  readonly handlers: readonly HandlerTier[];
   readonly interceptors: ReadonlyArray<{ readonly methods: ReadonlySet<string>; readonly intercept: Interceptor }>;
   readonly context: ContextMap;
   readonly tls: TlsOptions | undefined;
@@ -49,7 +53,7 @@ export interface Settings {
 }
 
 export const DEFAULT_SETTINGS: Settings = Object.freeze({
-  uri: { scheme: undefined, host: undefined, port: undefined, path: '', query: new Map(), fragment: undefined, raw: undefined },
+  uri: { scheme: undefined, host: undefined, port: undefined, path: '', query: new Map(), rawQuery: undefined, fragment: undefined, raw: undefined },
   headers: new Map<string, readonly [string, string]>([
     ['user-agent', ['User-Agent', `httpbuilder-ts/${VERSION}`]],
     ['accept', ['Accept', '*/*']],
@@ -58,36 +62,35 @@ export const DEFAULT_SETTINGS: Settings = Object.freeze({
   cookies: new Map(),
   contentType: undefined,
   charset: undefined,
-  accept: undefined,
   body: undefined,
   credentials: undefined,
-  encoders: undefined,
-  parsers: undefined,
-  handlers: NO_HANDLERS,
+  encoders: [],
+  parsers: [],
+  handlers: [],
   interceptors: [],
   context: new Map(),
   tls: undefined,
   backend: undefined,
 });
 
-/** `layer` (what one block set) over `base`: scalars by nearest value, maps per name. */
-export function mergeSettings(base: Settings, layer: HttpConfig, handlers: HandlerTier = mergeHandlers(base.handlers, layer.response.tier())): Settings {
+/** `layer` (what one block set) over `base`: the same rules for a derived client and for a request. */
+export function mergeSettings(base: Settings, layer: HttpConfig): Settings {
   const request = layer.request;
   const uri = request.uriSet;
+  const tier = layer.response.tier();
   const interceptors = layer.execution.interceptors;
-  const accept = request.accept;
+  const { headers, contentType } = mergeHeaders(base, layer);
   return {
     uri: uri ? mergeUri(base.uri, uri) : base.uri,
-    headers: mergeEntries(base.headers, request.headersSet, (name, value) => [name, String(value)] as const),
-    cookies: mergeEntries(base.cookies, request.cookiesSet, (_name, value) => String(value), false),
-    contentType: request.contentType ?? base.contentType,
+    headers,
+    cookies: request.cookiesSet ? mergeEntries(base.cookies, request.cookiesSet, (_name, value) => String(value), false) : base.cookies,
+    contentType,
     charset: request.charset ?? base.charset,
-    accept: accept === undefined ? base.accept : typeof accept === 'string' ? accept : accept.join(', '),
-    body: request.body ?? base.body,
-    credentials: uri?.user !== undefined ? { user: uri.user, password: uri.password ?? '' } : base.credentials,
-    encoders: mergeMaps(base.encoders, request.encoders),
-    parsers: mergeMaps(base.parsers, layer.response.parsers),
-    handlers,
+    body: request.bodySet ? request.body : base.body,
+    credentials: credentialsOf(base, uri),
+    encoders: request.encoders ? [request.encoders, ...base.encoders] : base.encoders,
+    parsers: layer.response.parsers ? [layer.response.parsers, ...base.parsers] : base.parsers,
+    handlers: tier === NO_HANDLERS ? base.handlers : [tier, ...base.handlers],
     interceptors: interceptors ? [...base.interceptors, ...interceptors] : base.interceptors,
     context: layer.contextSet ? mergeContext(base.context, layer.contextSet) : base.context,
     tls: layer.execution.tls ?? base.tls,
@@ -95,23 +98,52 @@ export function mergeSettings(base: Settings, layer: HttpConfig, handlers: Handl
   };
 }
 
+/**
+ * Headers per name, case-insensitively. `accept` is the `Accept` header of its level, and a
+ * `Content-Type` header is the content type of its level, so the nearest level wins either way.
+ */
+function mergeHeaders(base: Settings, layer: HttpConfig): Pick<Settings, 'headers' | 'contentType'> {
+  const { headersSet, accept, contentType } = layer.request;
+  if (headersSet === undefined && accept === undefined) return { headers: base.headers, contentType: contentType ?? base.contentType };
+  const headers = mergeEntries(base.headers, headersSet, (name, value) => [name, String(value)] as const);
+  if (accept !== undefined) headers.set('accept', ['Accept', typeof accept === 'string' ? accept : accept.join(', ')]);
+  const typeHeader = Object.keys(headersSet ?? {}).find((name) => name.toLowerCase() === 'content-type');
+  headers.delete('content-type');
+  if (contentType !== undefined || typeHeader === undefined) return { headers, contentType: contentType ?? base.contentType };
+  const value = headersSet![typeHeader];
+  return { headers, contentType: value === null || value === undefined ? undefined : String(value) };
+}
+
+/** URL credentials belong to their origin: a new origin without user info drops inherited ones. */
+function credentialsOf(base: Settings, uri: UriConfig | undefined): Credentials | undefined {
+  if (uri?.user !== undefined) return { user: uri.user, password: uri.password ?? '' };
+  const movesOrigin = uri !== undefined && (uri.replacesBase || uri.scheme !== undefined || uri.host !== undefined || uri.port !== undefined);
+  return movesOrigin ? undefined : base.credentials;
+}
+
 function mergeUri(base: UriParts, layer: UriConfig): UriParts {
   const from = layer.replacesBase ? DEFAULT_SETTINGS.uri : base;
-  const touchesTarget = layer.path !== undefined || layer.querySet !== undefined;
+  const query = layer.querySet;
+  const touchesTarget = layer.path !== undefined || query !== undefined;
   return {
     scheme: layer.scheme ?? from.scheme,
     host: layer.host ?? from.host,
     port: layer.port === undefined ? from.port : String(layer.port),
     path: layer.path === undefined ? from.path : layer.pathFromUrl ? layer.path : joinPath(from.path, layer.path),
-    query: mergeQuery(from.query, layer.querySet),
+    query: mergeQuery(from.query, query),
+    // a URL's own query goes out verbatim until a level changes the query
+    rawQuery: layer.rawQuery ?? (query === undefined ? from.rawQuery : undefined),
     fragment: layer.fragment ?? from.fragment,
     raw: layer.raw ?? (touchesTarget ? undefined : from.raw),
   };
 }
 
+// what only a URL looks like: `scheme://...`, or an http(s) URL with the slashes left out
+const LOOKS_LIKE_URL = /^(?:[a-z][a-z0-9+.-]*:\/\/|https?:)/i;
+
 /** `/api` + `users` → `/api/users`; `/api` + `/health` → `/health`. A path never carries an origin. */
 function joinPath(base: string, path: string): string {
-  if (path.startsWith('//') || SCHEME_PREFIX.test(path)) {
+  if (path.startsWith('//') || LOOKS_LIKE_URL.test(path)) {
     throw new ConfigError(`uri.path '${escape(path)}' would change the origin: set request.uri to change host or scheme`);
   }
   if (path.startsWith('/') || path === '') return path;
@@ -133,22 +165,15 @@ function mergeEntries<V>(
   layer: Headers | Cookies | undefined,
   toValue: (name: string, value: string | number | boolean) => V,
   caseInsensitive = true,
-): ReadonlyMap<string, V> {
-  if (layer === undefined) return base;
-  const entries = Object.entries(layer);
-  if (entries.length === 0) return base;
+): Map<string, V> {
   const merged = new Map(base);
-  for (const [name, value] of entries) {
+  if (layer === undefined) return merged;
+  for (const [name, value] of Object.entries(layer)) {
     const key = caseInsensitive ? name.toLowerCase() : name;
     if (value === null || value === undefined) merged.delete(key);
     else merged.set(key, toValue(name, value));
   }
   return merged;
-}
-
-function mergeMaps<V>(base: ReadonlyMap<string, V> | undefined, layer: ReadonlyMap<string, V> | undefined): ReadonlyMap<string, V> | undefined {
-  if (!layer) return base;
-  return base ? new Map([...base, ...layer]) : layer;
 }
 
 function mergeContext(base: ContextMap, layer: ContextMap): ContextMap {

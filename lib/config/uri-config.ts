@@ -35,7 +35,18 @@ export class UriConfig {
   /** @internal `true` when set from a whole URL: nothing of the inherited URI is kept. */
   replacesBase = false;
   #query: Query | null | undefined;
+  #queryTouched = false;
+  #rawQuery: string | undefined;
   #pathFromUrl: string | undefined;
+
+  constructor() {
+    Object.seal(this); // a misspelled part is an error, not a silently ignored property
+  }
+
+  /** @internal the query of a whole URL as written, while nobody touched `query` since. */
+  get rawQuery(): string | undefined {
+    return this.#queryTouched ? undefined : this.#rawQuery;
+  }
 
   /** @internal `true` while the path is the one a whole URL brought (`https://h//x` may have any path). */
   get pathFromUrl(): boolean {
@@ -44,9 +55,11 @@ export class UriConfig {
 
   /** Query parameters; assign an object, or add to it in place. `null`/`{}` adds none. */
   get query(): Query {
+    this.#queryTouched = true;
     return (this.#query ??= {});
   }
   set query(value: Query | null | undefined) {
+    this.#queryTouched = true;
     this.#query = value ?? {};
   }
 
@@ -79,16 +92,40 @@ export class UriConfig {
     this.port = url.port === '' ? undefined : Number(url.port);
     this.path = this.#pathFromUrl = url.pathname;
     this.fragment = url.hash === '' ? undefined : url.hash.slice(1);
-    this.user = url.username === '' ? undefined : decodeURIComponent(url.username);
-    this.password = url.password === '' ? undefined : decodeURIComponent(url.password);
+    this.user = url.username === '' ? undefined : decodeUserInfo(url.username);
+    this.password = url.password === '' ? undefined : decodeUserInfo(url.password);
     this.raw = undefined;
     const query: Record<string, string[]> = {};
     for (const [name, item] of url.searchParams) (query[name] ??= []).push(item);
     this.#query = query;
+    this.#rawQuery = url.search === '' ? undefined : url.search.slice(1);
+    this.#queryTouched = false;
   }
 }
 
-/** `https://user:secret@host/` → `https://***@host/`, so credentials never reach a message. */
+/**
+ * A URL for a message, with anything that may be user info hidden: everything up to the last
+ * `@` before the path (`https://user:p@ss@host/x` → `https://***@host/x`), however malformed.
+ */
 export function redactUserInfo(url: string): string {
-  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#@]*@/i, '$1***@');
+  const text = url.trim();
+  const at = text.lastIndexOf('@', pathStart(text));
+  if (at < 0) return text;
+  const scheme = /^[a-z][a-z0-9+.-]*:\/*/i.exec(text)?.[0] ?? '';
+  return `${scheme}***${text.slice(at)}`;
+}
+
+/** Where the path would start: the first `/`, `?` or `#` after the scheme's slashes. */
+function pathStart(text: string): number {
+  const afterScheme = /^[a-z][a-z0-9+.-]*:\/*/i.exec(text)?.[0].length ?? 0;
+  const rest = text.slice(afterScheme).search(/[/?#]/);
+  return rest < 0 ? text.length : afterScheme + rest;
+}
+
+function decodeUserInfo(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    throw new ConfigError('the user info of request.uri has an invalid percent-encoding');
+  }
 }

@@ -1,5 +1,5 @@
 import { bufferedBody, type WireBody } from '../backends/backend.js';
-import { EncodeError } from '../errors.js';
+import { EncodeError, HttpBuilderError } from '../errors.js';
 import type { RequestRecord } from '../pipeline/request-record.js';
 import { encodeText } from './charset.js';
 import { encodeForm } from './form.js';
@@ -24,7 +24,10 @@ export type EncodedBody = string | RawUpload;
 export type Encoder = (body: unknown, request: RequestRecord) => EncodedBody | Promise<EncodedBody>;
 
 function encodeJson(body: unknown): string {
-  return typeof body === 'string' ? body : JSON.stringify(body);
+  if (typeof body === 'string') return body;
+  const json = JSON.stringify(body) as string | undefined; // a function or symbol has no JSON
+  if (json === undefined) throw new EncodeError(`a ${describe(body)} body has no JSON form`);
+  return json;
 }
 
 function encodeTextBody(body: unknown): string {
@@ -40,7 +43,7 @@ function rejectObjects(body: unknown, request: RequestRecord): string {
 }
 
 function describe(body: unknown): string {
-  return Array.isArray(body) ? 'array' : typeof body;
+  return body === null ? 'null' : Array.isArray(body) ? 'array' : typeof body;
 }
 
 /** The built-in encoders, by media type (suffix and wildcard keys allowed). */
@@ -58,7 +61,7 @@ export const DEFAULT_ENCODERS: ReadonlyMap<string, Encoder> = new Map<string, En
  */
 export async function encodeBody(
   record: RequestRecord,
-  encoders: ReadonlyArray<ReadonlyMap<string, Encoder> | undefined>,
+  encoders: ReadonlyArray<ReadonlyMap<string, Encoder>>,
 ): Promise<EncodedRequestBody | undefined> {
   const body = record.body;
   if (body === null || body === undefined) return undefined;
@@ -73,8 +76,16 @@ export async function encodeBody(
     contentType = 'text/plain';
   }
   const mediaType = contentType.split(';')[0].trim().toLowerCase();
-  const encoder = lookup(encoders, mediaType) ?? rejectObjects;
-  const encoded = await encoder(body, record);
+  const encoder = lookup(encoders, mediaType) ?? lookup([DEFAULT_ENCODERS], mediaType)!;
+  let encoded: unknown;
+  try {
+    encoded = await encoder(body, record);
+  } catch (error) {
+    if (error instanceof HttpBuilderError) throw error;
+    // circular objects, BigInt, a user encoder's bug: name the content type, keep the cause
+    throw new EncodeError(`the encoder for '${contentType}' failed: ${(error as Error).message}`, { cause: error });
+  }
   if (typeof encoded === 'string') return { body: bufferedBody(encodeText(encoded, record.charset)), contentType };
-  return { body: rawUploadBody(encoded), contentType };
+  if (isRawUpload(encoded)) return { body: rawUploadBody(encoded), contentType };
+  throw new EncodeError(`the encoder for '${contentType}' returned ${describe(encoded)}, not a string, bytes, a stream or a Blob`);
 }

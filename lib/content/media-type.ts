@@ -37,11 +37,15 @@ export function lookupKeys(type: string): string[] {
   return keys;
 }
 
-/** Finds the entry for `type` in layered registries (nearest layer first), honouring suffix and wildcard keys. */
-export function lookup<V>(layers: ReadonlyArray<ReadonlyMap<string, V> | undefined>, type: string): V | undefined {
-  for (const key of lookupKeys(type)) {
-    for (const layer of layers) {
-      const found = layer?.get(key);
+/**
+ * Finds the entry for `type` level by level (nearest first), each level by its most specific
+ * key first: a request's `*\/*` parser beats a client's `application/json` one.
+ */
+export function lookup<V>(levels: ReadonlyArray<ReadonlyMap<string, V>>, type: string): V | undefined {
+  const keys = lookupKeys(type);
+  for (const level of levels) {
+    for (const key of keys) {
+      const found = level.get(key);
       if (found !== undefined) return found;
     }
   }

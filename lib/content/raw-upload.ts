@@ -27,3 +27,14 @@ export function rawUploadBody(value: RawUpload): WireBody {
 function isBlob(value: object): value is Blob {
   return typeof (value as Blob).stream === 'function' && typeof (value as Blob).size === 'number';
 }
+
+/**
+ * Closes an upload's source when the request fails, so a file stream does not keep its
+ * descriptor open. Bytes and blobs hold nothing; a stream already finished is left alone.
+ */
+export function releaseUpload(value: unknown): void {
+  if (!isRawUpload(value) || ArrayBuffer.isView(value) || value instanceof ArrayBuffer) return;
+  const source = value as { destroy?: () => void; cancel?: () => Promise<void>; locked?: boolean };
+  if (typeof source.destroy === 'function') source.destroy();
+  else if (typeof source.cancel === 'function' && !source.locked) source.cancel().catch(() => {});
+}

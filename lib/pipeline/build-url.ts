@@ -25,15 +25,18 @@ export function buildTarget(uri: UriParts): Target {
   }
   if (scheme !== 'http' && scheme !== 'https') throw new ConfigError(`uri.scheme '${scheme}' is not supported: use http or https`);
   const host = uri.host;
-  if (/[\s/?#@\\]/.test(host) || CONTROL.test(host)) throw new ConfigError(`uri.host '${escape(host)}' is not a valid host name`);
+  // a ':' belongs only inside an IPv6 literal: 'h:9' would smuggle a port past uri.port
+  const unbracketedColon = !host.startsWith('[') && host.includes(':');
+  if (/[\s/?#@\\]/.test(host) || CONTROL.test(host) || unbracketedColon) throw new ConfigError(`uri.host '${escape(host)}' is not a valid host name`);
   const secure = scheme === 'https';
   const port = uri.port === undefined ? (secure ? 443 : 80) : Number(uri.port);
   if (!Number.isInteger(port) || port < 1 || port > 65535 || (uri.port !== undefined && !/^\d+$/.test(uri.port))) {
     throw new ConfigError(`uri.port '${escape(String(uri.port))}' is not a port number (1-65535)`);
   }
-  const target = uri.raw === undefined ? encodePath(uri.path) + queryString(uri.query) : checkRaw(uri.raw);
+  const query = uri.rawQuery === undefined ? queryString(uri.query) : uri.rawQuery === '' ? '' : `?${uri.rawQuery}`;
+  const target = uri.raw === undefined ? encodePath(uri.path) + query : checkRaw(uri.raw);
   const authority = uri.port === undefined ? host : `${host}:${port}`;
-  const fragment = uri.fragment === undefined ? '' : `#${encodeURI(uri.fragment)}`;
+  const fragment = uri.fragment === undefined ? '' : `#${percentEncode(uri.fragment, 'uri.fragment')}`;
   return { url: `${scheme}://${authority}${target}${fragment}`, secure, hostname: host, port, target };
 }
 
@@ -41,9 +44,25 @@ export function buildTarget(uri: UriParts): Target {
 function encodePath(path: string): string {
   if (CONTROL.test(path)) throw new ConfigError(`uri.path '${escape(path)}' contains a control character (CR, LF, NUL, ...)`);
   const absolute = path.startsWith('/') ? path : `/${path}`;
-  if (PATH_SAFE.test(absolute)) return absolute;
-  // encode what may not appear in a path, keeping existing %XX escapes
-  return absolute.replace(/%(?![0-9A-Fa-f]{2})|[^A-Za-z0-9\-._~!$&'()*+,;=:@/%]/gu, (c) => encodeURIComponent(c));
+  return PATH_SAFE.test(absolute) ? absolute : percentEncode(absolute, 'uri.path');
+}
+
+// RFC 3986: what must be escaped in a path (pchar and '/'), and in a fragment (which adds '?')
+const PATH_ESCAPE = /%(?![0-9A-Fa-f]{2})|[^A-Za-z0-9\-._~!$&'()*+,;=:@/%]/gu;
+const FRAGMENT_ESCAPE = /%(?![0-9A-Fa-f]{2})|[^A-Za-z0-9\-._~!$&'()*+,;=:@/?%]/gu;
+
+/** Encodes what may not appear in a path or fragment, keeping existing %XX escapes. */
+function percentEncode(text: string, part: 'uri.path' | 'uri.fragment'): string {
+  return text.replace(part === 'uri.path' ? PATH_ESCAPE : FRAGMENT_ESCAPE, (c) => encodeComponent(c, part));
+}
+
+/** encodeURIComponent, with a lone surrogate (not encodable) reported as a ConfigError naming the part. */
+function encodeComponent(text: string, part: string): string {
+  try {
+    return encodeURIComponent(text);
+  } catch {
+    throw new ConfigError(`${part} contains text that cannot be percent-encoded (a lone UTF-16 surrogate)`);
+  }
 }
 
 /** `{ a: ['1', '2'] }` → `?a=1&a=2`; empty → `` (no bare `?`). Space is `%20`, `+ & = @ #` are escaped. */
@@ -51,21 +70,23 @@ function queryString(query: ReadonlyMap<string, readonly string[]>): string {
   if (query.size === 0) return '';
   const parts: string[] = [];
   for (const [name, values] of query) {
-    const encodedName = encodeURIComponent(name);
-    for (const value of values) parts.push(`${encodedName}=${encodeURIComponent(value)}`);
+    const encodedName = encodeComponent(name, 'uri.query');
+    for (const value of values) parts.push(`${encodedName}=${encodeComponent(value, 'uri.query')}`);
   }
   return parts.length === 0 ? '' : `?${parts.join('&')}`;
 }
 
 function checkRaw(raw: string): string {
-  if (/[\r\n\0 ]/.test(raw) || CONTROL.test(raw)) throw new ConfigError(`request.raw '${escape(raw)}' contains a space or a control character`);
+  // sent byte for byte, so only printable ASCII: anything else must come pre-encoded
+  if (!/^[\x21-\x7e]*$/.test(raw)) throw new ConfigError(`request.raw '${escape(raw)}' contains a space, a control character or non-ASCII text (percent-encode it)`);
   if (raw.startsWith('//') || !raw.startsWith('/')) {
     throw new ConfigError(`request.raw '${escape(raw)}' must start with a single '/' (it cannot change the origin)`);
   }
   return raw;
 }
 
-/** Shows control characters visibly so a message never carries a raw CR/LF. */
+/** Shows control characters visibly so a message never carries a raw CR/LF; long text is cut. */
 export function escape(text: string): string {
-  return JSON.stringify(text).slice(1, -1);
+  const shown = JSON.stringify(text).slice(1, -1);
+  return shown.length > 120 ? `${shown.slice(0, 117)}...` : shown;
 }

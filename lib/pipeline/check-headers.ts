@@ -3,20 +3,29 @@ import { escape } from './build-url.js';
 
 // RFC 9110 token characters
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-const BAD_VALUE = /[\r\n\0]/;
+// RFC 9110 field-value: visible ASCII, obs-text (0x80-0xFF), space and tab; nothing else
+const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
-/** Rejects header names that are not tokens and values with CR, LF or NUL (header injection), naming the header. */
+/**
+ * Rejects header names that are not tokens and values outside the RFC 9110 field-value grammar
+ * (CR, LF, NUL and other control characters: header injection), naming the header. Runs on the
+ * final headers, so every backend sends only what passed here.
+ */
 export function checkHeaders(headers: Readonly<Record<string, string>>): void {
   for (const name in headers) {
     if (!TOKEN.test(name)) throw new ConfigError(`header name '${escape(name)}' is not a valid token`);
     const value = headers[name];
     if (typeof value !== 'string') throw new ConfigError(`header '${name}' must have a string value`);
-    if (BAD_VALUE.test(value)) throw new ConfigError(`header '${name}' has a CR, LF or NUL in its value`);
+    if (!FIELD_VALUE.test(value)) {
+      throw new ConfigError(`header '${name}' has a character not allowed in a header value (CR, LF, NUL, another control character, or beyond Latin-1)`);
+    }
   }
 }
 
 /** Rejects cookie names that are not tokens and values that would break the `Cookie` header. */
 export function checkCookie(name: string, value: string): void {
   if (!TOKEN.test(name)) throw new ConfigError(`cookie name '${escape(name)}' is not a valid token`);
-  if (/[\r\n\0;]/.test(value)) throw new ConfigError(`cookie '${name}' has a CR, LF, NUL or ';' in its value`);
+  if (!FIELD_VALUE.test(value) || value.includes(';')) {
+    throw new ConfigError(`cookie '${name}' has a character not allowed in a cookie value (';', CR, LF, NUL or another control character)`);
+  }
 }

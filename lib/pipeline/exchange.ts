@@ -1,4 +1,5 @@
-import { ConfigError, EncodeError, ResultTypeError } from '../errors.js';
+import { ConfigError, EncodeError, ParseError } from '../errors.js';
+import { releaseUpload } from '../content/raw-upload.js';
 import { encodeBody } from '../content/encoders.js';
 import { DEFAULT_PARSERS, type Parser } from '../content/parsers.js';
 import { lookup } from '../content/media-type.js';
@@ -28,15 +29,24 @@ export function exchange(record: RequestRecord, plan: Plan): Promise<unknown> {
 // Awaits only where something is really pending: each await is a trip through the microtask
 // queue, and per-request overhead is what the benchmark measures against raw node:http.
 async function exchangeOnce(record: RequestRecord, plan: Plan): Promise<unknown> {
-  const encoded = record.body === null || record.body === undefined ? undefined : await encodeBody(record, plan.encoders);
-  const wire = toWireRequest(record, plan, encoded);
   let response;
+  let url = record.url;
   try {
+    const encoded = record.body === null || record.body === undefined ? undefined : await encodeBody(record, plan.encoders);
+    const wire = toWireRequest(record, plan, encoded);
+    url = wire.url;
     response = await plan.backend.send(wire);
   } catch (error) {
-    throw toTransportError(error, wire.url);
+    releaseUpload(record.body);
+    throw toTransportError(error, url);
   }
-  const fromServer = new FromServer(response, wire.method, wire.url);
+  let fromServer;
+  try {
+    fromServer = new FromServer(response, record.method, url);
+  } catch (error) {
+    response.discard(); // e.g. an unsupported Content-Encoding: the body will never be read
+    throw error;
+  }
   try {
     const body = await readBody(fromServer, record, plan);
     return convertResult(await dispatch(fromServer, body, plan.handlers), plan.resultType);
@@ -51,14 +61,13 @@ async function readBody(fromServer: FromServer, record: RequestRecord, plan: Pla
   const raw = rawBodyKind(plan.resultType);
   if (raw === 'text') return fromServer.text();
   if (raw === 'bytes') return fromServer.bytes();
-  const parse: Parser = lookup(plan.parsers, fromServer.contentType) ?? fallbackParser;
+  const parse: Parser = lookup(plan.parsers, fromServer.contentType) ?? lookup([DEFAULT_PARSERS], fromServer.contentType)!;
   try {
     return await parse(fromServer, record);
   } catch (error) {
-    if (error instanceof ResultTypeError || fromServer.statusCode < 400) throw error;
-    // an error page in the wrong format should still surface as the HTTP error, with its text
-    return (await fromServer.bytes().catch(() => Buffer.alloc(0))).toString('utf8');
+    // an error page in the wrong format should still surface as the HTTP error, with its text;
+    // anything else (a reset, a parser's bug) is an error of its own
+    if (!(error instanceof ParseError) || fromServer.statusCode < 400 || !error.text) throw error;
+    return error.text;
   }
 }
-
-const fallbackParser: Parser = DEFAULT_PARSERS.get('*/*')!;

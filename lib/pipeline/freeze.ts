@@ -13,10 +13,10 @@ import type { RequestRecord } from './request-record.js';
 export interface Plan {
   readonly target: Target;
   readonly backend: Backend;
-  /** nearest first: request level, then client level */
+  /** every level, nearest first (request, client, its parents); the defaults come after */
   readonly handlers: readonly HandlerTier[];
-  readonly encoders: ReadonlyArray<ReadonlyMap<string, Encoder> | undefined>;
-  readonly parsers: ReadonlyArray<ReadonlyMap<string, Parser> | undefined>;
+  readonly encoders: ReadonlyArray<ReadonlyMap<string, Encoder>>;
+  readonly parsers: ReadonlyArray<ReadonlyMap<string, Parser>>;
   readonly resultType: ResultType | undefined;
 }
 
@@ -24,13 +24,7 @@ export interface Plan {
 export function freezeRecord(method: string, settings: Settings): { record: RequestRecord; target: Target } {
   const target = buildTarget(settings.uri);
   const headers: Record<string, string> = {};
-  let contentType = settings.contentType;
-  for (const [lower, [name, value]] of settings.headers) {
-    // Content-Type travels as `contentType`, so the encoder and the header cannot disagree
-    if (lower === 'content-type') contentType ??= value;
-    else headers[name] = value;
-  }
-  if (settings.accept !== undefined) setHeader(headers, 'Accept', settings.accept);
+  for (const [name, value] of settings.headers.values()) headers[name] = value;
   if (settings.cookies.size > 0) {
     const pairs: string[] = [];
     for (const [name, value] of settings.cookies) {
@@ -44,7 +38,7 @@ export function freezeRecord(method: string, settings: Settings): { record: Requ
     url: target.url,
     headers: Object.freeze(headers),
     body: settings.body,
-    contentType,
+    contentType: settings.contentType,
     charset: settings.charset,
     context: contextLookup(settings.context),
   });

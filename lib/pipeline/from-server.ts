@@ -36,6 +36,8 @@ export class FromServer {
   #untouched: boolean;
   #bytes: Buffer | undefined;
   #taken = false;
+  /** read to the end: nothing left to drain or close */
+  #complete = false;
   readonly #wire: WireResponse;
   readonly #lengthKnown: boolean;
   #cookies: ResponseCookie[] | undefined;
@@ -81,6 +83,7 @@ export class FromServer {
         for await (const chunk of this.#body) chunks.push(chunk);
         this.#bytes = chunks.length === 1 ? asBuffer(chunks[0]) : Buffer.concat(chunks);
       }
+      this.#complete = true;
     } catch (error) {
       throw this.#typed(error);
     }
@@ -122,6 +125,7 @@ export class FromServer {
     this.#untouched = false;
     if (first.done) {
       this.#hasBody = false;
+      this.#complete = true;
       return true;
     }
     const head = first.value;
@@ -132,9 +136,13 @@ export class FromServer {
     return false;
   }
 
-  /** @internal Frees the connection when nobody read the body. */
+  /**
+   * @internal Frees the connection unless the body was read to its end: drained when untouched,
+   * closed when reading stopped part way (a decoding error, a parser that read only the start).
+   * A `stream()` is read inside the handler or parser; once the exchange is over it is closed.
+   */
   discard(): void {
-    if (!this.#taken) this.#wire.discard();
+    if (!this.#complete) this.#wire.discard();
   }
 
   #claim(): void {
@@ -146,6 +154,7 @@ export class FromServer {
     if (!this.#hasBody) return;
     try {
       yield* this.#body;
+      this.#complete = true;
     } catch (error) {
       throw this.#typed(error);
     }

@@ -1,65 +1,77 @@
-import type { WireBody, WireRequest } from '../backends/backend.js';
-import { ConfigError } from '../errors.js';
+import { streamedBody, type WireBody, type WireRequest } from '../backends/backend.js';
+import { ConfigError, EncodeError } from '../errors.js';
 import type { EncodedRequestBody } from '../content/encoders.js';
-import type { Target } from './build-url.js';
-import { buildTarget } from './build-url.js';
+import { redactUserInfo } from '../config/uri-config.js';
+import { buildTarget, type Target } from './build-url.js';
 import { checkHeaders } from './check-headers.js';
 import type { Plan } from './freeze.js';
 import type { RequestRecord } from './request-record.js';
-import { redactUserInfo } from '../config/uri-config.js';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 const FRAMING = new Set(['content-type', 'content-length', 'transfer-encoding']);
 
 /**
- * Turns the record (possibly changed by an interceptor) into what goes on the wire: checked
- * headers, encoded body, and the framing headers every backend sends the same way.
+ * Turns the record (possibly changed by an interceptor) into what goes on the wire, and checks
+ * all of it once, here, for every backend: the target, every header (the derived ones too) and
+ * the framing (`Content-Length` when the size is known, chunked otherwise).
  */
 export function toWireRequest(record: RequestRecord, plan: Plan, encoded: EncodedRequestBody | undefined): WireRequest {
   if (typeof record !== 'object' || record === null || typeof record.method !== 'string' || typeof record.url !== 'string') {
     throw new ConfigError('an interceptor passed something other than a request record to next()');
   }
   const target = record.url === plan.target.url ? plan.target : targetOf(record.url);
-  checkHeaders(record.headers);
   const headers: Record<string, string> = {};
   let callerLength: string | undefined;
   for (const name in record.headers) {
     const lower = name.toLowerCase();
-    if (!FRAMING.has(lower)) headers[name] = record.headers[name]!;
+    if (!FRAMING.has(lower)) headers[name] = record.headers[name];
     else if (lower === 'content-length') callerLength = record.headers[name];
   }
   const contentType = encoded?.contentType ?? record.contentType;
   if (contentType !== undefined) {
     headers['Content-Type'] = record.charset === undefined ? contentType : `${contentType}; charset=${record.charset}`;
   }
-  frame(headers, record.method, encoded?.body, callerLength);
-  return {
-    method: record.method,
-    url: target.url,
-    secure: target.secure,
-    hostname: target.hostname,
-    port: target.port,
-    target: target.target,
-    headers,
-    body: encoded?.body,
-    signal: undefined,
-  };
+  const body = frame(headers, record.method, encoded?.body, callerLength);
+  checkHeaders(headers);
+  return { method: record.method, url: target.url, secure: target.secure, hostname: target.hostname, port: target.port, target: target.target, headers, body };
 }
 
-/** `Content-Length` when the size is known, chunked otherwise; POST/PUT/PATCH without body send `Content-Length: 0`. */
-function frame(headers: Record<string, string>, method: string, body: WireBody | undefined, callerLength: string | undefined): void {
+/** Sets the framing headers; a caller's `Content-Length` on a stream is held to its word. */
+function frame(headers: Record<string, string>, method: string, body: WireBody | undefined, callerLength: string | undefined): WireBody | undefined {
   if (body === undefined) {
     if (BODY_METHODS.has(method)) headers['Content-Length'] = '0';
   } else if (body.length !== undefined) {
     headers['Content-Length'] = String(body.length);
   } else if (callerLength !== undefined) {
-    headers['Content-Length'] = callerLength; // the caller knows the stream's size
+    if (!/^\d{1,15}$/.test(callerLength)) throw new ConfigError(`header 'Content-Length' must be a number of bytes`);
+    headers['Content-Length'] = callerLength;
+    return exactly(Number(callerLength), body);
   } else {
     headers['Transfer-Encoding'] = 'chunked';
   }
+  return body;
 }
 
-/** An interceptor changed the URL: parse it again, with the same rules as a configured one. */
+/**
+ * A stream that must be exactly `length` bytes: a longer one would smuggle its excess bytes in
+ * as the next request on the connection, a shorter one would leave the server waiting.
+ */
+function exactly(length: number, body: WireBody): WireBody {
+  return streamedBody(
+    (async function* () {
+      let sent = 0;
+      for await (const chunk of body) {
+        sent += chunk.byteLength;
+        if (sent > length) throw new EncodeError(`the request body is longer than its Content-Length (${length} bytes)`);
+        yield chunk;
+      }
+      if (sent !== length) throw new EncodeError(`the request body is ${sent} bytes, shorter than its Content-Length (${length})`);
+    })(),
+    length,
+  );
+}
+
+/** An interceptor changed the URL: parse it the WHATWG way, then apply the same rules as a configured one. */
 function targetOf(url: string): Target {
   let parsed: URL;
   try {
@@ -68,16 +80,15 @@ function targetOf(url: string): Target {
     // no cause: node's TypeError keeps the raw input, credentials included
     throw new ConfigError(`an interceptor set an invalid URL: '${redactUserInfo(url)}'`);
   }
-  const rest = url.slice(url.indexOf('//') + 2);
-  const slash = rest.search(/[/?#]/);
-  const pathAndQuery = slash < 0 ? '/' : rest.slice(slash).split('#')[0];
+  if (parsed.username !== '' || parsed.password !== '') throw new ConfigError('an interceptor set a URL with credentials: use auth settings instead');
   return buildTarget({
     scheme: parsed.protocol.slice(0, -1),
     host: parsed.hostname,
     port: parsed.port === '' ? undefined : parsed.port,
-    path: '',
+    path: parsed.pathname,
     query: new Map(),
+    rawQuery: parsed.search === '' ? undefined : parsed.search.slice(1),
     fragment: undefined,
-    raw: pathAndQuery.startsWith('?') ? `/${pathAndQuery}` : pathAndQuery,
+    raw: undefined,
   });
 }

@@ -82,7 +82,9 @@ export function describe(value: unknown): string {
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'function') return `${value.name || 'an anonymous'} function`;
   if (typeof value === 'object') return `an instance of ${(value).constructor?.name ?? 'Object'}`;
-  return `a ${typeof value} (${JSON.stringify(value)})`;
+  // a message names the value's kind, with only the start of it: a response may be megabytes
+  const shown = JSON.stringify(value);
+  return `a ${typeof value} (${shown.length > 60 ? `${shown.slice(0, 57)}...` : shown})`;
 }
 
 /** Whether this type takes the body as text or bytes, skipping the content-type parser. */

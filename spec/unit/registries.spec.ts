@@ -12,7 +12,7 @@ describe('media types and registry lookup', () => {
     expect(lookupKeys('text/csv')).toEqual(['text/csv', 'text/*', '*/*']);
   });
 
-  it('a nearer layer wins only for the same key; a more specific key wins across layers', () => {
+  it('levels are searched nearest first, each by its most specific key first', () => {
     const request = new Map([['*/*+json', 'request suffix']]);
     const defaults = new Map([
       ['application/json', 'default json'],
@@ -21,7 +21,8 @@ describe('media types and registry lookup', () => {
     ]);
     expect(lookup([request, defaults], 'application/vnd.acme+json')).toBe('request suffix');
     expect(lookup([request, defaults], 'application/json')).toBe('default json');
-    expect(lookup([undefined, defaults], 'image/png')).toBe('fallback');
+    expect(lookup([new Map([['*/*', 'request any']]), defaults], 'application/json')).toBe('request any');
+    expect(lookup([defaults], 'image/png')).toBe('fallback');
   });
 });
 
