@@ -119,8 +119,8 @@ export class HttpBuilder {
 
   #send(method: string, type: ResultType | undefined, layer: HttpConfig | undefined): Promise<unknown> {
     const base = this.#settings;
-    let settings = base;
-    let frozen;
+    let settings: Settings;
+    let frozen: ReturnType<typeof freezeRecord>;
     try {
       settings = layer ? mergeSettings(base, layer) : base;
       frozen = freezeRecord(method, settings);
