@@ -60,8 +60,9 @@ export interface WireResponse {
   /** `true` when the transport already undid `Content-Encoding` (fetch does, and cannot be told not to). */
   readonly decoded: boolean;
   /**
-   * Give up the body: drain it when nothing was read yet (the connection stays reusable),
-   * otherwise close the connection. Called whenever the pipeline is done with the response.
+   * Give up the body: drain it when nothing was read yet and little is left (the connection
+   * stays reusable), otherwise close the connection. Called whenever the pipeline is done
+   * with a response it did not read to the end.
    */
   discard(): void;
   /** Optional: the whole body in one piece, when the transport can do that faster than iterating `body`. */

@@ -2,6 +2,9 @@ import http from 'node:http';
 import https from 'node:https';
 import type { Backend, TlsOptions, WireRequest, WireResponse } from './backend.js';
 
+/** Bytes worth draining to keep a connection instead of closing it. */
+const DRAIN_LIMIT = 64 * 1024;
+
 /**
  * The default backend: Node's own `node:http`/`node:https`, one keep-alive pool per client.
  * Transport only: every header and the body arrive decided; this writes them and hands back
@@ -41,12 +44,13 @@ export class NativeBackend implements Backend {
           body: res,
           decoded: false,
           discard: () => {
-            // the socket goes back to the pool on 'end': drain an untouched body to get there;
-            // once a reader attached, resume() is ignored (a 'readable' listener wins), so only
-            // closing frees the socket
             if (res.readableEnded) return;
-            if (res.readableDidRead || res.listenerCount('readable') > 0) res.destroy();
-            else res.resume();
+            // the socket goes back to the pool on 'end': drain a small untouched rest to get
+            // there; a large or unknown one costs more than a new connection, and once a reader
+            // attached resume() is ignored (a 'readable' listener wins): close instead
+            const untouched = !res.readableDidRead && res.listenerCount('readable') === 0;
+            if (untouched && (res.complete || Number(res.headers['content-length']) <= DRAIN_LIMIT)) res.resume();
+            else res.destroy();
           },
           readAll: () => readAll(res),
         });

@@ -33,7 +33,12 @@ describe('transport faults', () => {
   let resetMidBody: Awaited<ReturnType<typeof rawServer>>;
   let resetBeforeHead: Awaited<ReturnType<typeof rawServer>>;
   let truncatedGzip: Awaited<ReturnType<typeof rawServer>>;
+  let resetInErrorBody: Awaited<ReturnType<typeof rawServer>>;
   beforeAll(async () => {
+    resetInErrorBody = await rawServer((socket) => {
+      socket.write('HTTP/1.1 500 Internal Server Error\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"par');
+      setTimeout(() => socket.resetAndDestroy(), 20);
+    });
     resetMidBody = await rawServer((socket) => {
       socket.write(`${HEAD_200}partial`);
       setTimeout(() => socket.resetAndDestroy(), 20);
@@ -46,7 +51,7 @@ describe('transport faults', () => {
     });
   });
   afterAll(async () => {
-    await Promise.all([resetMidBody.close(), resetBeforeHead.close(), truncatedGzip.close()]);
+    await Promise.all([resetMidBody.close(), resetBeforeHead.close(), truncatedGzip.close(), resetInErrorBody.close()]);
   });
 
   for (const backend of BACKENDS) {
@@ -81,6 +86,10 @@ describe('transport faults', () => {
         });
         expect(result).toBe('200 body ignored');
         await new Promise((resolve) => setTimeout(resolve, 60)); // the reset arrives after we returned
+      });
+
+      it('a reset inside an error body is a NetworkError, not an HttpException', async () => {
+        await expect(client(resetInErrorBody.url).get()).rejects.toMatchObject({ name: 'NetworkError', reason: 'reset' });
       });
 
       it('a truncated gzip body rejects with ParseError', async () => {

@@ -146,6 +146,23 @@ conformance('what goes on the wire', (kit) => {
     expect(kit.server.requests[0].matched).toBe(true);
   });
 
+  it("a caller's Content-Length on a stream is sent instead of chunked, and held to its word", async () => {
+    kit.server.expect({ method: 'PUT', path: '/sized', body: 'abc', respond: OK });
+    const client = kit.client((c) => void (c.request.uri.path = '/sized'));
+    const sized = (length: string, ...chunks: string[]) =>
+      client.put((c) => {
+        c.request.headers['Content-Length'] = length;
+        c.request.body = Readable.from(chunks.map((chunk) => Buffer.from(chunk)));
+      });
+    await sized('3', 'a', 'bc');
+    expect([kit.server.requests[0]!.chunked, kit.server.requests[0]!.headers['content-length']]).toEqual([false, '3']);
+    // a longer body would smuggle its excess in as a second request on the connection
+    await expect(sized('3', 'abc', 'GET /smuggled HTTP/1.1\r\nHost: x\r\n\r\n')).rejects.toThrow(/longer than its Content-Length \(3 bytes\)/);
+    await expect(sized('5', 'abc')).rejects.toThrow(/3 bytes, shorter than its Content-Length \(5\)/);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(kit.server.requests.map((r) => r.target)).not.toContain('/smuggled');
+  });
+
   it('keeps connections alive: two requests in a row reuse one connection', async () => {
     kit.server.expect({ method: 'GET', path: '/ka', respond: OK });
     const client = kit.client((c) => void (c.request.uri.path = '/ka'));

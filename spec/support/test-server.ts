@@ -32,6 +32,11 @@ const serverOptions = { requireHostHeader: false, joinDuplicateHeaders: true } a
  * every request. Unmatched requests get a 404 whose text/plain body explains why.
  */
 export class TestServer {
+  /** Connections open right now (both listeners): a leaked client socket stays counted. */
+  get openConnections(): number {
+    return this.#sockets.size;
+  }
+
   /** Every request received, in order (cleared in place by {@link reset}). */
   readonly requests: RecordedRequest[] = [];
   /** The PEM certificate of the HTTPS listener; clients pass it as `ca`. */

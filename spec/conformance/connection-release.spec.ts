@@ -1,0 +1,109 @@
+import { expect, it } from '@jest/globals';
+import { PassThrough } from 'node:stream';
+import zlib from 'node:zlib';
+import { ConfigError, NetworkError, ParseError, type HttpBuilder } from '../../lib/index.js';
+import { TestServer } from '../support/test-server.js';
+import { conformance } from './kit.js';
+
+const BIG = 'y'.repeat(4 * 1024 * 1024);
+const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
+
+conformance('connections are released after every outcome', (kit) => {
+  /** After `failing`, one good request: a leaked socket would leave two connections open. */
+  async function expectNoLeak(client: HttpBuilder, failing: () => Promise<unknown>): Promise<unknown> {
+    kit.server.expect({ method: 'GET', path: '/after', respond: { headers: { 'Content-Type': 'text/plain' }, body: 'ok' } });
+    const outcome = await failing().catch((e: unknown) => e);
+    expect(await client.get((c) => void (c.request.uri.path = '/after'))).toBe('ok');
+    await settle();
+    expect(kit.server.openConnections).toBe(1);
+    return outcome;
+  }
+
+  it('after an unsupported Content-Encoding', async () => {
+    kit.server.expect({ method: 'GET', path: '/compress', respond: { headers: { 'Content-Type': 'text/plain', 'Content-Encoding': 'compress' }, body: BIG } });
+    const client = kit.client();
+    const error = await expectNoLeak(client, () => client.get((c) => void (c.request.uri.path = '/compress')));
+    expect(error).toBeInstanceOf(ParseError);
+  });
+
+  it('after six stacked codings', async () => {
+    kit.server.expect({ method: 'GET', path: '/stacked', respond: { headers: { 'Content-Encoding': 'gzip, gzip, gzip, gzip, gzip, gzip' }, body: BIG } });
+    const client = kit.client();
+    expect(await expectNoLeak(client, () => client.get((c) => void (c.request.uri.path = '/stacked')))).toBeInstanceOf(ParseError);
+  });
+
+  it('after a large body that is not the gzip it claims', async () => {
+    kit.server.expect({ method: 'GET', path: '/bad-gzip', respond: { headers: { 'Content-Type': 'text/plain', 'Content-Encoding': 'gzip' }, body: BIG } });
+    const client = kit.client();
+    expect(await expectNoLeak(client, () => client.get((c) => void (c.request.uri.path = '/bad-gzip')))).toBeInstanceOf(ParseError);
+  });
+
+  it('after a chunked body that the parser never reads', async () => {
+    kit.server.expect({
+      method: 'GET',
+      path: '/unread',
+      respond: (_req, res) => {
+        res.writeHead(200, { 'Content-Type': 'text/date' });
+        res.write('2016.08.25 ');
+        res.end('14:43');
+      },
+    });
+    const client = kit.client();
+    const result = await expectNoLeak(client, () =>
+      client.get((c) => {
+        c.request.uri.path = '/unread';
+        c.response.parser('text/date', () => 'not read');
+      }),
+    );
+    expect(result).toBe('not read');
+  });
+
+  it('after a gzip body whose parser reads only the start', async () => {
+    kit.server.expect({
+      method: 'GET',
+      path: '/partial',
+      respond: { headers: { 'Content-Type': 'text/plain', 'Content-Encoding': 'gzip' }, body: zlib.gzipSync(BIG) },
+    });
+    const client = kit.client();
+    const result = await expectNoLeak(client, () =>
+      client.get((c) => {
+        c.request.uri.path = '/partial';
+        c.response.parser('text/plain', async (fromServer) => {
+          for await (const chunk of fromServer.stream()) return (chunk as Buffer).length > 0;
+          return false;
+        });
+      }),
+    );
+    expect(result).toBe(true);
+  });
+});
+
+conformance('upload sources are closed when the request fails', (kit) => {
+  it('on bad input found before sending', async () => {
+    const source = new PassThrough();
+    const error = await kit
+      .client()
+      .post((c) => {
+        c.request.headers['X-Bad'] = 'a\r\nb';
+        c.request.body = source;
+      })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(source.destroyed).toBe(true);
+  });
+
+  it('on a refused connection', async () => {
+    const closed = await TestServer.start();
+    await closed.close();
+    const source = new PassThrough();
+    const error = await kit
+      .client()
+      .post((c) => {
+        c.request.uri = `${closed.httpUrl}/x`;
+        c.request.body = source;
+      })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(source.destroyed).toBe(true);
+  });
+});
