@@ -36,8 +36,8 @@ conformance('how levels merge', (kit) => {
       c.request.body = 'plain words';
     });
     const [request] = kit.server.requests;
-    expect([request!.headers['content-type'], request!.headers.accept]).toEqual(['text/plain', 'text/html']);
-    expect(request!.body.toString()).toBe('plain words');
+    expect([request.headers['content-type'], request.headers.accept]).toEqual(['text/plain', 'text/html']);
+    expect(request.body.toString()).toBe('plain words');
   });
 
   it('Content-Type: null in a request removes the inherited content type', async () => {
@@ -47,7 +47,7 @@ conformance('how levels merge', (kit) => {
       c.request.uri.path = '/no-type';
       c.request.headers['Content-Type'] = null;
     });
-    expect(kit.server.requests[0]!.headers['content-type']).toBeUndefined();
+    expect(kit.server.requests[0].headers['content-type']).toBeUndefined();
   });
 
   it('a request body of null clears an inherited body', async () => {
@@ -98,6 +98,6 @@ conformance('how levels merge', (kit) => {
       c.execution.interceptor('GET', (request, next) => next({ ...request, url: `${scheme}:/127.0.0.1:${port}/moved?a=b` }));
     });
     expect(await client.get()).toBe('ok-text');
-    expect(kit.server.requests[0]!.target).toBe('/moved?a=b');
+    expect(kit.server.requests[0].target).toBe('/moved?a=b');
   });
 });
