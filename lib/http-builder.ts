@@ -1,5 +1,5 @@
 import type { Backend } from './backends/backend.js';
-import { NativeBackend } from './backends/native.js';
+import { backendFor } from './backends/registry.js';
 import { ConfigError } from './errors.js';
 import { HttpConfig, type ConfigBlock } from './config/http-config.js';
 import { DEFAULT_SETTINGS, mergeSettings, type Settings } from './config/settings.js';
@@ -154,8 +154,5 @@ function applyClientBlock(base: Settings, block: ConfigBlock | undefined): Setti
 }
 
 function makeBackend(settings: Settings): Backend {
-  const choice = settings.backend;
-  if (choice === undefined || choice === 'native') return new NativeBackend({ tls: settings.tls });
-  if (typeof choice === 'object' && typeof choice.send === 'function') return choice;
-  throw new ConfigError(`client.backend ${JSON.stringify(choice)} is not a known backend: use 'native' or a Backend object`);
+  return backendFor(settings.backend, settings.tls);
 }

@@ -1,8 +1,9 @@
 import type { Backend } from '../backends/backend.js';
+import type { BackendName } from '../backends/registry.js';
 import { assertClientLevel, type Scope } from './scope.js';
 
 /** A backend by name, or your own {@link Backend} object. */
-export type BackendChoice = 'native' | Backend;
+export type BackendChoice = BackendName | Backend;
 
 /**
  * Client-level settings: `c.client` in `HttpBuilder.configure()`.
@@ -17,7 +18,10 @@ export class ClientConfig {
     Object.seal(this);
   }
 
-  /** The transport: `'native'` (default, `node:http`/`node:https`) or a {@link Backend} object. */
+  /**
+   * The transport: `'native'` (default, `node:http`/`node:https`), `'axios'`, `'got'`, `'fetch'`
+   * (the package is loaded on first use; install it yourself), or a {@link Backend} object.
+   */
   get backend(): BackendChoice | undefined {
     return this.#backend;
   }

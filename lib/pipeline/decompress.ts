@@ -4,28 +4,38 @@ import { ParseError } from '../errors.js';
 
 const MAX_CODINGS = 5;
 
-/** Undoes `Content-Encoding` (applied in order, so undone in reverse): gzip, x-gzip, deflate, br. */
-export function decompress(body: AsyncIterable<Uint8Array>, contentEncoding: string | null, statusCode: number): AsyncIterable<Uint8Array> {
-  if (contentEncoding === null) return body;
+/**
+ * The codings of a `Content-Encoding` header, checked: at most 5, each one we can undo. Runs
+ * even when the transport decoded the body itself, so every backend refuses the same bodies.
+ */
+export function contentCodings(contentEncoding: string, statusCode: number): string[] {
   const codings = contentEncoding
     .split(',')
     .map((coding) => coding.trim().toLowerCase())
     .filter((coding) => coding !== '' && coding !== 'identity');
   if (codings.length > MAX_CODINGS) {
-    throw new ParseError(`Content-Encoding stacks ${codings.length} codings; at most ${MAX_CODINGS} are accepted`, {
-      statusCode,
-      contentType: '',
-      text: '',
-    });
+    throw new ParseError(`Content-Encoding stacks ${codings.length} codings; at most ${MAX_CODINGS} are accepted`, { statusCode, contentType: '', text: '' });
   }
+  for (const coding of codings) {
+    if (!SUPPORTED.has(coding)) {
+      throw new ParseError(`Content-Encoding '${coding}' is not supported (gzip, x-gzip, deflate, br are)`, { statusCode, contentType: '', text: '' });
+    }
+  }
+  return codings;
+}
+
+const SUPPORTED = new Set(['gzip', 'x-gzip', 'deflate', 'br']);
+
+/** Undoes checked codings (applied in order, so undone in reverse). */
+export function decompress(body: AsyncIterable<Uint8Array>, codings: readonly string[]): AsyncIterable<Uint8Array> {
   let decoded = body;
-  for (const coding of codings.reverse()) decoded = through(decoded, decoderFor(coding, statusCode));
+  for (const coding of [...codings].reverse()) decoded = through(decoded, decoderFor(coding));
   return decoded;
 }
 
 type DecoderFactory = (first: Uint8Array) => Transform;
 
-function decoderFor(coding: string, statusCode: number): DecoderFactory {
+function decoderFor(coding: string): DecoderFactory {
   switch (coding) {
     case 'gzip':
     case 'x-gzip':
@@ -34,14 +44,8 @@ function decoderFor(coding: string, statusCode: number): DecoderFactory {
     case 'deflate':
       // RFC 9110 says zlib-wrapped, but some servers send raw deflate: tell by the header bytes
       return (first) => (isZlibHeader(first) ? zlib.createInflate() : zlib.createInflateRaw());
-    case 'br':
+    default: // 'br': contentCodings() let nothing else through
       return () => zlib.createBrotliDecompress();
-    default:
-      throw new ParseError(`Content-Encoding '${coding}' is not supported (gzip, x-gzip, deflate, br are)`, {
-        statusCode,
-        contentType: '',
-        text: '',
-      });
   }
 }
 

@@ -3,7 +3,7 @@ import type { WireResponse } from '../backends/backend.js';
 import { HttpBuilderError, ParseError } from '../errors.js';
 import { decodeText } from '../content/charset.js';
 import { parseMediaType } from '../content/media-type.js';
-import { decompress } from './decompress.js';
+import { contentCodings, decompress } from './decompress.js';
 import { toTransportError } from './transport-error.js';
 import { ResponseHeaders } from './response-headers.js';
 import { parseSetCookie, type ResponseCookie } from './set-cookie.js';
@@ -53,11 +53,13 @@ export class FromServer {
     this.contentType = mediaType.type === '' ? 'application/octet-stream' : mediaType.type;
     this.charset = mediaType.params.charset ?? 'utf-8';
     const length = this.headers.get('content-length');
-    const encoding = wire.decoded ? null : this.headers.get('content-encoding');
     this.#hasBody = method !== 'HEAD' && !BODILESS_STATUS.has(wire.status) && wire.status >= 200 && length !== '0';
-    this.#lengthKnown = length !== null && encoding === null;
-    this.#untouched = encoding === null;
-    this.#body = this.#hasBody && encoding !== null ? decompress(wire.body, encoding, wire.status) : wire.body;
+    const header = this.#hasBody ? this.headers.get('content-encoding') : null;
+    const codings = header === null ? [] : contentCodings(header, wire.status);
+    const encoded = codings.length > 0 && !wire.decoded;
+    this.#lengthKnown = length !== null && !encoded;
+    this.#untouched = !encoded;
+    this.#body = encoded ? decompress(wire.body, codings) : wire.body;
   }
 
   /** `false` for HEAD, 204, 205, 304 and empty bodies. */

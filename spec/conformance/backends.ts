@@ -1,4 +1,39 @@
 import type { BackendChoice } from '../../lib/index.js';
 
-/** Every backend the conformance kit runs on. A new backend adds itself here and nowhere else. */
-export const BACKENDS: ReadonlyArray<{ readonly name: string; readonly choice: BackendChoice }> = [{ name: 'native', choice: 'native' }];
+/**
+ * What a transport does that cannot be switched off, as data: the tests read it, so each
+ * difference is stated once here and shown by a test (docs/backends.md explains them).
+ */
+export interface BackendTraits {
+  /** Request headers the transport always adds, beyond Host and Connection. */
+  readonly forcedHeaders: readonly string[];
+  /** Whether GET/HEAD may carry a body (fetch refuses one: ConfigError before sending). */
+  readonly bodyOnGetAndHead: boolean;
+  /** Whether a truncated gzip body is an error (fetch returns it short, without one). */
+  readonly detectsTruncatedGzip: boolean;
+  /** How many sockets sequential requests may spread over (undici frees a socket a tick late). */
+  readonly sequentialSockets: number;
+  /** Whether a connection whose body was abandoned closes at once (undici leaves it to its keep-alive timer). */
+  readonly closesAbandonedAtOnce: boolean;
+}
+
+const TRANSPORT_ONLY: BackendTraits = { forcedHeaders: [], bodyOnGetAndHead: true, detectsTruncatedGzip: true, sequentialSockets: 1, closesAbandonedAtOnce: true };
+
+/**
+ * Every backend the conformance kit runs on; each scenario runs once per entry, over HTTP
+ * and HTTPS. A new backend adds itself here and nowhere else. Filter with `npm test -- -t got`.
+ */
+export const BACKENDS: ReadonlyArray<{ readonly name: string; readonly choice: BackendChoice; readonly traits: BackendTraits }> = [
+  { name: 'native', choice: 'native', traits: TRANSPORT_ONLY },
+  {
+    name: 'fetch',
+    choice: 'fetch',
+    traits: {
+      forcedHeaders: ['accept-language', 'sec-fetch-mode'],
+      bodyOnGetAndHead: false,
+      detectsTruncatedGzip: false,
+      sequentialSockets: 2,
+      closesAbandonedAtOnce: false,
+    },
+  },
+];

@@ -3,19 +3,30 @@ import { PassThrough } from 'node:stream';
 import zlib from 'node:zlib';
 import { ConfigError, NetworkError, ParseError, type HttpBuilder } from '../../lib/index.js';
 import { TestServer } from '../support/test-server.js';
+import { untilClosed } from '../support/until-closed.js';
 import { conformance } from './kit.js';
 
 const BIG = 'y'.repeat(4 * 1024 * 1024);
 const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
 
+
 conformance('connections are released after every outcome', (kit) => {
-  /** After `failing`, one good request: a leaked socket would leave two connections open. */
+  /**
+   * After `failing`, good requests in a row: they must find the pool as a fresh client would,
+   * so a leaked (forever busy) socket shows as one connection more than the pool ever uses;
+   * then close() must end every connection, which a request still holding one would block.
+   */
   async function expectNoLeak(client: HttpBuilder, failing: () => Promise<unknown>): Promise<unknown> {
     kit.server.expect({ method: 'GET', path: '/after', respond: { headers: { 'Content-Type': 'text/plain' }, body: 'ok' } });
+    // connections an earlier test left to a transport's keep-alive timer are not this test's
+    const before = kit.server.openConnections;
     const outcome = await failing().catch((e: unknown) => e);
-    expect(await client.get((c) => void (c.request.uri.path = '/after'))).toBe('ok');
+    for (let i = 0; i < 4; i++) expect(await client.get((c) => void (c.request.uri.path = '/after'))).toBe('ok');
     await settle();
-    expect(kit.server.openConnections).toBe(1);
+    const lingering = before + (kit.traits.closesAbandonedAtOnce ? 0 : 1);
+    expect(kit.server.openConnections).toBeLessThanOrEqual(kit.traits.sequentialSockets + lingering);
+    await client.close();
+    await untilClosed(kit.server, lingering);
     return outcome;
   }
 

@@ -92,8 +92,10 @@ describe('transport faults', () => {
         await expect(client(resetInErrorBody.url).get()).rejects.toMatchObject({ name: 'NetworkError', reason: 'reset' });
       });
 
-      it('a truncated gzip body rejects with ParseError', async () => {
-        await expect(client(truncatedGzip.url).get()).rejects.toBeInstanceOf(ParseError);
+      it(`a truncated gzip body ${backend.traits.detectsTruncatedGzip ? 'rejects with ParseError' : 'comes back short, without an error (documented)'}`, async () => {
+        const result = client(truncatedGzip.url).get(String);
+        if (backend.traits.detectsTruncatedGzip) await expect(result).rejects.toBeInstanceOf(ParseError);
+        else expect(await result).toBe('a'); // what the 2 deflate bytes hold: the body, cut short
       });
     });
   }

@@ -2,12 +2,14 @@ import { afterEach, describe } from '@jest/globals';
 import { HttpBuilder, type ConfigBlock } from '../../lib/index.js';
 import type { TestServer } from '../support/test-server.js';
 import { useTestServer } from '../support/use-test-server.js';
-import { BACKENDS } from './backends.js';
+import { BACKENDS, type BackendTraits } from './backends.js';
 
 /** What a conformance scenario gets: the server, and clients bound to it over one backend and protocol. */
 export interface Kit {
   readonly server: TestServer;
   readonly backend: string;
+  /** What this backend's transport does that cannot be switched off. */
+  readonly traits: BackendTraits;
   readonly secure: boolean;
   /** A client whose URI is the server's (HTTP or HTTPS), trusting its CA, on this backend; closed after each test. */
   client(block?: ConfigBlock): HttpBuilder;
@@ -36,6 +38,7 @@ export function conformance(title: string, define: (kit: Kit) => void): void {
               return holder.server;
             },
             backend: backend.name,
+            traits: backend.traits,
             secure,
             client(block) {
               const server = holder.server;

@@ -1,0 +1,158 @@
+import { ConfigError, ParseError } from '../errors.js';
+import type { Backend, TlsOptions, WireBody, WireRequest, WireResponse } from './backend.js';
+import { importPeer } from './optional-peer.js';
+
+// No `node:` import here, at load time or later: this backend is meant to run in browsers too.
+
+/** What this backend needs of an undici 7 `Agent`: a dispatcher that can be destroyed. */
+interface Dispatcher {
+  destroy(): Promise<void>;
+}
+
+/** A fetch function and the pool it runs on. */
+interface Transport {
+  readonly fetch: typeof globalThis.fetch;
+  readonly dispatcher: Dispatcher | undefined;
+}
+
+/**
+ * The `fetch` backend: undici 7's `fetch` with an undici `Agent` for the client's own pool and
+ * its TLS settings. Without undici installed it uses the global `fetch` on the global pool, as
+ * long as no TLS settings are asked for. (Node 20's global fetch is undici 6: with an undici 7
+ * Agent it strands connections it refuses, which then outlive `close()`.)
+ *
+ * fetch cannot be made transport-only: it decodes gzip/deflate/br itself (the pipeline then
+ * skips decompression), adds `accept-language` and `sec-fetch-mode`, refuses a body on GET
+ * and HEAD, and normalises `.`/`..` path segments. `docs/backends.md` lists each difference.
+ */
+export async function createFetchBackend(options: { tls: TlsOptions | undefined }): Promise<Backend> {
+  const transport = await loadTransport(options.tls);
+  const dispatcher = transport.dispatcher;
+  let closed: Promise<void> | undefined;
+  return {
+    name: 'fetch',
+    send: (request) => send(request, transport),
+    // destroy, not close: undici's graceful close waits for requests it stranded itself (a
+    // response it refused); derived clients share the pool, so this may come more than once
+    close: () => (closed ??= dispatcher?.destroy() ?? Promise.resolve()),
+  };
+}
+
+async function loadTransport(tls: TlsOptions | undefined): Promise<Transport> {
+  try {
+    const undici = await importPeer('undici', 'fetch', () => import('undici'));
+    // Uint8Array works where undici's types say Buffer
+    const connect = { ...tls } as unknown as NonNullable<ConstructorParameters<typeof undici.Agent>[0]>['connect'];
+    return { fetch: undici.fetch as unknown as typeof globalThis.fetch, dispatcher: new undici.Agent({ connect }) };
+  } catch (error) {
+    if (tls === undefined && error instanceof ConfigError) return { fetch: globalThis.fetch, dispatcher: undefined };
+    throw error;
+  }
+}
+
+async function send(request: WireRequest, { fetch, dispatcher }: Transport): Promise<WireResponse> {
+  if (request.body !== undefined && (request.method === 'GET' || request.method === 'HEAD')) {
+    throw new ConfigError(`the fetch backend cannot send a body with ${request.method} (fetch refuses it): use another backend or method`);
+  }
+  if (/(?:^|\/)\.{1,2}(?:[/?#]|$)/.test(request.target.split('?')[0])) {
+    throw new ConfigError(`request.raw '${request.target}' has '.' or '..' segments, which fetch would resolve away: use another backend`);
+  }
+  // aborting is what makes undici close a connection whose body we give up at once
+  const abandon = new AbortController();
+  let response: Response;
+  try {
+    response = await fetch(request.url, {
+      signal: abandon.signal,
+      method: request.method,
+      headers: fetchHeaders(request),
+      body: fetchBody(request.body),
+      redirect: 'manual',
+      // undici's own option (an undici 7 Agent works with Node's fetch)
+      ...({ dispatcher, duplex: 'half' } as object),
+    });
+  } catch (error) {
+    throw transportError(error);
+  }
+  const body = response.body ? new BodyReader(response.body) : undefined;
+  return {
+    status: response.status,
+    reason: response.statusText,
+    headers: [...response.headers],
+    body: body ?? emptyBody(),
+    decoded: true,
+    discard: () => {
+      body?.cancel();
+      abandon.abort();
+    },
+    readAll: async () => {
+      try {
+        return new Uint8Array(await response.arrayBuffer());
+      } catch (error) {
+        throw transportError(error);
+      }
+    },
+  };
+}
+
+/** The pipeline's headers, less the framing fetch does itself (it refuses a Transfer-Encoding header). */
+function fetchHeaders(request: WireRequest): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers)) {
+    const lower = name.toLowerCase();
+    if (lower === 'transfer-encoding') continue;
+    // fetch frames bytes and bodiless requests itself (refusing to be told); a stream's
+    // declared length must go along
+    const streamed = request.body !== undefined && request.body.bytes === undefined;
+    if (lower === 'content-length' && !streamed) continue;
+    headers[name] = value;
+  }
+  return headers;
+}
+
+function fetchBody(body: WireBody | undefined): RequestInit['body'] {
+  if (body === undefined) return undefined;
+  if (body.bytes !== undefined) return body.bytes as Uint8Array<ArrayBuffer>;
+  return ReadableStream.from(body) as ReadableStream<Uint8Array<ArrayBuffer>>;
+}
+
+/**
+ * The response body as the pipeline reads it. It keeps its reader so that giving up the body
+ * cancels through it: once a reader holds the stream, `stream.cancel()` only rejects (locked),
+ * and the connection would stay busy.
+ */
+class BodyReader implements AsyncIterable<Uint8Array> {
+  #reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+
+  constructor(private readonly stream: ReadableStream<Uint8Array>) {}
+
+  async *[Symbol.asyncIterator](): AsyncIterator<Uint8Array> {
+    const reader = (this.#reader = this.stream.getReader());
+    try {
+      for (let next = await reader.read(); !next.done; next = await reader.read()) yield next.value;
+    } catch (error) {
+      throw transportError(error);
+    }
+  }
+
+  cancel(): void {
+    (this.#reader ?? this.stream).cancel().catch(() => {});
+  }
+}
+
+async function* emptyBody(): AsyncIterable<Uint8Array> {}
+
+/**
+ * fetch hides the real failure in `cause` (`TypeError: fetch failed`, cause ECONNREFUSED):
+ * surface its code, and keep nothing of the request, so no header can leak through it.
+ */
+function transportError(error: unknown): Error {
+  if (error instanceof ConfigError || error instanceof ParseError) return error;
+  const outer = (error ?? {}) as { message?: unknown; name?: unknown; cause?: unknown };
+  const inner = (outer.cause ?? outer) as { message?: unknown; code?: unknown; name?: unknown };
+  const message = typeof inner.message === 'string' ? inner.message : 'fetch failed';
+  // fetch refuses such a response before handing it back, so its status is not known
+  if (/too many content-encodings/i.test(message)) return new ParseError(`Content-Encoding: ${message}`, { statusCode: 0, contentType: '', text: '' });
+  const code = typeof inner.code === 'string' ? inner.code : outer.name === 'AbortError' ? 'ABORT_ERR' : 'UND_ERR_SOCKET';
+  const plain = new Error(message === 'fetch failed' || message === 'terminated' ? `fetch failed: ${code}` : message);
+  return Object.assign(plain, { code, name: outer.name === 'AbortError' ? 'AbortError' : 'Error' });
+}

@@ -1,0 +1,46 @@
+import { ConfigError } from '../errors.js';
+import type { Backend, TlsOptions } from './backend.js';
+import { NativeBackend } from './native.js';
+
+/** The backends that come with the library, by name. */
+export type BackendName = 'native' | 'fetch';
+
+type Factory = (options: { tls: TlsOptions | undefined }) => Promise<Backend>;
+
+// Loaded on first use, so a client that never picks axios, got or fetch never loads them.
+const LOADERS: Readonly<Record<Exclude<BackendName, 'native'>, () => Promise<Factory>>> = {
+  fetch: () => import('./fetch.js').then((module) => module.createFetchBackend),
+};
+
+/** The backend for `client.backend`: a name, or a Backend object used as it is. */
+export function backendFor(choice: BackendName | Backend | undefined, tls: TlsOptions | undefined): Backend {
+  if (choice === undefined || choice === 'native') return new NativeBackend({ tls });
+  if (typeof choice === 'object' && choice !== null && typeof choice.send === 'function') return choice;
+  if (typeof choice === 'string' && Object.hasOwn(LOADERS, choice)) return new LazyBackend(choice, LOADERS[choice], tls);
+  throw new ConfigError(`client.backend ${JSON.stringify(choice)} is not a backend: use 'native', 'fetch' or a Backend object`);
+}
+
+/** Loads its backend (and the backend's package) on the first request, then delegates. */
+class LazyBackend implements Backend {
+  #backend: Promise<Backend> | undefined;
+
+  constructor(
+    readonly name: string,
+    private readonly load: () => Promise<Factory>,
+    private readonly tls: TlsOptions | undefined,
+  ) {}
+
+  async send(request: Parameters<Backend['send']>[0]): ReturnType<Backend['send']> {
+    this.#backend ??= this.load().then((create) => create({ tls: this.tls }));
+    const backend = await this.#backend.catch((error: unknown) => {
+      this.#backend = undefined; // a package installed later can still be picked up
+      throw error;
+    });
+    return backend.send(request);
+  }
+
+  async close(): Promise<void> {
+    const backend = await this.#backend?.catch(() => undefined);
+    await backend?.close();
+  }
+}
