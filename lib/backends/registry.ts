@@ -3,12 +3,14 @@ import type { Backend, TlsOptions } from './backend.js';
 import { NativeBackend } from './native.js';
 
 /** The backends that come with the library, by name. */
-export type BackendName = 'native' | 'fetch';
+export type BackendName = 'native' | 'axios' | 'got' | 'fetch';
 
 type Factory = (options: { tls: TlsOptions | undefined }) => Promise<Backend>;
 
 // Loaded on first use, so a client that never picks axios, got or fetch never loads them.
 const LOADERS: Readonly<Record<Exclude<BackendName, 'native'>, () => Promise<Factory>>> = {
+  axios: () => import('./axios.js').then((module) => module.createAxiosBackend),
+  got: () => import('./got.js').then((module) => module.createGotBackend),
   fetch: () => import('./fetch.js').then((module) => module.createFetchBackend),
 };
 
@@ -17,7 +19,7 @@ export function backendFor(choice: BackendName | Backend | undefined, tls: TlsOp
   if (choice === undefined || choice === 'native') return new NativeBackend({ tls });
   if (typeof choice === 'object' && choice !== null && typeof choice.send === 'function') return choice;
   if (typeof choice === 'string' && Object.hasOwn(LOADERS, choice)) return new LazyBackend(choice, LOADERS[choice], tls);
-  throw new ConfigError(`client.backend ${JSON.stringify(choice)} is not a backend: use 'native', 'fetch' or a Backend object`);
+  throw new ConfigError(`client.backend ${JSON.stringify(choice)} is not a backend: use 'native', 'axios', 'got', 'fetch' or a Backend object`);
 }
 
 /** Loads its backend (and the backend's package) on the first request, then delegates. */

@@ -25,6 +25,8 @@ const TRANSPORT_ONLY: BackendTraits = { forcedHeaders: [], bodyOnGetAndHead: tru
  */
 export const BACKENDS: ReadonlyArray<{ readonly name: string; readonly choice: BackendChoice; readonly traits: BackendTraits }> = [
   { name: 'native', choice: 'native', traits: TRANSPORT_ONLY },
+  { name: 'axios', choice: 'axios', traits: TRANSPORT_ONLY },
+  { name: 'got', choice: 'got', traits: TRANSPORT_ONLY },
   {
     name: 'fetch',
     choice: 'fetch',

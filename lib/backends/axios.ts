@@ -1,0 +1,220 @@
+import http from 'node:http';
+import https from 'node:https';
+import { Readable } from 'node:stream';
+import type { AxiosInstance, AxiosRequestConfig } from 'axios';
+import { ConfigError } from '../errors.js';
+import type { Backend, TlsOptions, WireRequest, WireResponse } from './backend.js';
+import { importPeer } from './optional-peer.js';
+
+/** Bytes worth draining to keep a connection instead of closing it. */
+const DRAIN_LIMIT = 64 * 1024;
+
+const EVERY_STATUS = () => true;
+const NO_TRANSFORMS: [] = [];
+
+/** Headers axios adds on its own, by lower-case name: sent as `null` (axios's "remove") unless the caller set them. */
+const AXIOS_DEFAULTS: ReadonlyMap<string, string> = new Map(['User-Agent', 'Accept', 'Accept-Encoding', 'Content-Type'].map((name) => [name.toLowerCase(), name]));
+
+/**
+ * The `'axios'` backend: a private axios instance with keep-alive agents (TLS settings on the
+ * https one), loaded on first use. `close()` destroys those agents.
+ */
+export async function createAxiosBackend(options: { tls: TlsOptions | undefined }): Promise<Backend> {
+  const { default: axios } = await importPeer('axios', 'axios', () => import('axios'));
+  const httpAgent = new http.Agent({ keepAlive: true });
+  const httpsAgent = new https.Agent({ keepAlive: true, ...nodeTls(options.tls) });
+  const instance = axios.create({ httpAgent, httpsAgent });
+  // without axios's default Accept/Content-Type entries, header names go out as the pipeline wrote them
+  instance.defaults.headers.common = {};
+  return new AxiosBackend(instance, () => {
+    httpAgent.destroy();
+    httpsAgent.destroy();
+  });
+}
+
+/**
+ * A backend around your own axios instance: its request and response interceptors run, and its
+ * agents, `lookup` and `socketPath` carry the connections. Each request still switches off what
+ * the pipeline does once for every backend (redirects, decompression, status checks, body
+ * transforms, env proxies) and sends exactly the pipeline's headers, plus any other headers
+ * your instance's defaults or interceptors add. Response interceptors see the response, and may
+ * reject it by throwing, but what they return is not used: the pipeline reads the raw response.
+ * `execution.tls` does not apply: TLS is your agent's. `close()` leaves your agents alone.
+ *
+ * @example
+ * const instance = axios.create({ httpsAgent: new https.Agent({ keepAlive: true, ca }) });
+ * instance.interceptors.request.use((config) => {
+ *   config.headers.set('X-Request-Id', crypto.randomUUID());
+ *   return config;
+ * });
+ * const http = HttpBuilder.configure((c) => {
+ *   c.request.uri = 'https://api.example.com';
+ *   c.client.backend = axiosBackend(instance);
+ * });
+ */
+export function axiosBackend(instance: AxiosInstance): Backend {
+  return new AxiosBackend(instance, () => {});
+}
+
+class AxiosBackend implements Backend {
+  readonly name = 'axios';
+
+  constructor(
+    private readonly instance: AxiosInstance,
+    private readonly release: () => void,
+  ) {}
+
+  async send(request: WireRequest): Promise<WireResponse> {
+    let res: http.IncomingMessage | undefined;
+    let bodyError: Error | undefined;
+    const body = request.body;
+    // in memory: one Buffer (axios refuses a bare Uint8Array); else a stream, never buffered
+    const upload = body === undefined || body.bytes !== undefined ? undefined : Readable.from(body, { objectMode: false });
+    upload?.once('error', (error: Error) => (bodyError = error));
+    // axios builds the path with WHATWG URL, which resolves dot segments and re-encodes some
+    // bytes; a transport of our own puts the target back byte for byte (unless an interceptor
+    // changed the URL) and hands us the raw response, whatever the interceptors return
+    const transport = {
+      request: (options: http.RequestOptions, callback: (res: http.IncomingMessage) => void) => {
+        if (options.path !== request.target && options.path === whatwgTarget(request.url)) options.path = request.target;
+        return (options.protocol === 'https:' ? https : http).request(options, (response) => {
+          // an error on a body nobody reads must not crash the process
+          response.on('error', () => {});
+          res = response;
+          callback(response);
+        });
+      },
+    };
+    const config: AxiosRequestConfig = {
+      url: request.url,
+      method: request.method,
+      headers: toHeaders(request.headers),
+      data: upload ?? (body?.bytes && toBuffer(body.bytes)),
+      adapter: 'http',
+      httpVersion: 1,
+      transport,
+      maxRedirects: 0,
+      decompress: false,
+      responseType: 'stream',
+      validateStatus: EVERY_STATUS,
+      transformRequest: NO_TRANSFORMS, // axios copies these arrays: sharing one is safe
+      transformResponse: NO_TRANSFORMS,
+      proxy: false,
+      // progress or a rate limit on the download would pipe `res` into a stream nobody reads
+      // (it would buffer the whole body); uploads keep theirs
+      onDownloadProgress: null as unknown as undefined,
+      maxRate: [uploadRate(this.instance.defaults.maxRate), 0] as [number, number],
+      // -1 is axios's "no limit" that adds no counting stream in between
+      maxBodyLength: -1,
+      maxContentLength: -1,
+    };
+    try {
+      await this.instance.request(config);
+    } catch (error) {
+      if (res) discard(res); // a response interceptor rejected it: nobody will read the body
+      upload?.destroy();
+      throw bodyError ?? stripped(error);
+    }
+    if (res === undefined) throw new ConfigError("axiosBackend: the request did not go through axios's http adapter (did an interceptor change adapter, transport or httpVersion?)");
+    return wireResponse(res);
+  }
+
+  close(): Promise<void> {
+    this.release();
+    return Promise.resolve();
+  }
+}
+
+/** The pipeline's headers, and `null` for each axios default the caller did not set. */
+function toHeaders(headers: Readonly<Record<string, string>>): Record<string, string | null> {
+  const out: Record<string, string | null> = {};
+  for (const name of AXIOS_DEFAULTS.values()) out[name] = null;
+  for (const name in headers) {
+    const preset = AXIOS_DEFAULTS.get(name.toLowerCase());
+    if (preset !== undefined && preset !== name) delete out[preset];
+    out[name] = headers[name];
+  }
+  return out;
+}
+
+/** The upload half of axios's `maxRate` (a number sets both halves). */
+function uploadRate(rate: AxiosRequestConfig['maxRate']): number | undefined {
+  return typeof rate === 'number' ? rate : rate?.[0];
+}
+
+function toBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+function whatwgTarget(url: string): string | undefined {
+  try {
+    const parsed = new URL(url);
+    return parsed.pathname + parsed.search;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * axios errors carry `config` (headers, Authorization included), `request` and `response`:
+ * keep only what the pipeline maps by (`code`, `name`, `message`) on a fresh error.
+ */
+function stripped(error: unknown): Error {
+  const { name, message, code, stack } = (error ?? {}) as { name?: unknown; message?: unknown; code?: unknown; stack?: unknown };
+  const clean = new Error(typeof message === 'string' ? message : String(error));
+  // non-enumerable, as on any Error, so logs and JSON stay as short as node's own errors
+  if (typeof name === 'string' && name !== clean.name) Object.defineProperty(clean, 'name', { value: name, writable: true, configurable: true });
+  if (typeof code === 'string') Object.assign(clean, { code });
+  if (typeof stack === 'string') clean.stack = stack;
+  return clean;
+}
+
+function wireResponse(res: http.IncomingMessage): WireResponse {
+  return {
+    status: res.statusCode ?? 0,
+    reason: res.statusMessage ?? '',
+    headers: pairs(res.rawHeaders),
+    body: res,
+    decoded: false,
+    discard: () => discard(res),
+    readAll: () => readAll(res),
+  };
+}
+
+/** As native: drain a small untouched rest to keep the connection, else close it. */
+function discard(res: http.IncomingMessage): void {
+  if (res.readableEnded) return;
+  const untouched = !res.readableDidRead && res.listenerCount('readable') === 0;
+  if (untouched && (res.complete || Number(res.headers['content-length']) <= DRAIN_LIMIT)) res.resume();
+  else res.destroy();
+}
+
+function readAll(res: http.IncomingMessage): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    res.on('data', (chunk: Buffer) => chunks.push(chunk));
+    res.once('end', () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
+    res.once('error', reject);
+    res.once('close', () => {
+      if (!res.complete) reject(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }));
+    });
+  });
+}
+
+/** node's agent wants Buffers where the contract allows any Uint8Array. */
+function nodeTls(tls: TlsOptions | undefined): https.AgentOptions {
+  if (!tls) return {};
+  const bytes = (value: string | Uint8Array) => (typeof value === 'string' ? value : Buffer.from(value));
+  return {
+    ...tls,
+    ca: tls.ca === undefined ? undefined : typeof tls.ca === 'string' || tls.ca instanceof Uint8Array ? bytes(tls.ca) : tls.ca.map(bytes),
+    cert: tls.cert === undefined ? undefined : bytes(tls.cert),
+    key: tls.key === undefined ? undefined : bytes(tls.key),
+  };
+}
+
+function pairs(raw: string[]): Array<readonly [string, string]> {
+  const out: Array<readonly [string, string]> = [];
+  for (let i = 0; i < raw.length; i += 2) out.push([raw[i], raw[i + 1]]);
+  return out;
+}

@@ -1,0 +1,54 @@
+import type http from 'node:http';
+import type { NormalizedOptions } from 'got';
+import type { WireRequest } from './backend.js';
+
+/** Where a request's wire record travels through got's options to the hook (`options.context`). */
+export const STATE = 'httpbuilder-ts';
+
+/** Per request, shared by the got backend and its hook. */
+export interface State {
+  readonly request: WireRequest;
+  /** the reason phrase as sent: got fills an empty one in from `http.STATUS_CODES` */
+  reason?: string;
+  /** the upload source's own error (e.g. an `EncodeError`), not got's wrapper of it */
+  uploadError?: Error;
+}
+
+/**
+ * beforeRequest hook: got lower-cases header names and sends the WHATWG-normalised path; put
+ * back the caller's names and the target byte for byte, unless a user hook changed the URL.
+ */
+export function exactWire(options: NormalizedOptions): void {
+  const state = options.context[STATE] as State | undefined;
+  const base = options.getRequestFunction();
+  // a cache calls the request function with other arguments: leave it as got made it
+  if (state === undefined || base === undefined || options.url === undefined || options.cache) return;
+  const { headers, target } = state.request;
+  const path = targetAfterHooks(options.url, target);
+  options.request = (url, native, callback) =>
+    base(url, { ...native, path, headers: casedAs(headers, (native.headers ?? {}) as http.OutgoingHttpHeaders) }, (response) => {
+      state.reason = (response as { statusMessage?: string }).statusMessage; // before got fills it in
+      callback?.(response);
+    });
+}
+
+function targetAfterHooks(url: URL, target: string): string {
+  const sent = url.pathname + url.search;
+  if (sent === target) return target;
+  const parsed = new URL(target, url); // only normalisation tells them apart: then ours is the one meant
+  return parsed.pathname + parsed.search === sent ? target : sent;
+}
+
+/** Final headers (hooks applied) in the caller's order and spelling; hook-added ones after. */
+function casedAs(names: Readonly<Record<string, string>>, final: http.OutgoingHttpHeaders): http.OutgoingHttpHeaders {
+  const rest = { ...final };
+  const out: http.OutgoingHttpHeaders = {};
+  for (const name in names) {
+    const lower = name.toLowerCase();
+    if (lower in rest) {
+      out[name] = rest[lower];
+      delete rest[lower];
+    }
+  }
+  return Object.assign(out, rest);
+}

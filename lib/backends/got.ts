@@ -1,0 +1,165 @@
+import http from 'node:http';
+import https from 'node:https';
+import type { ExtendOptions, Got, Method, Request } from 'got';
+import { ConfigError } from '../errors.js';
+import type { Backend, TlsOptions, WireBody, WireRequest, WireResponse } from './backend.js';
+import { exactWire, STATE, type State } from './got-wire.js';
+import { importPeer } from './optional-peer.js';
+
+/** Bytes worth draining to keep a connection instead of closing it (as the native backend). */
+const DRAIN_LIMIT = 64 * 1024;
+
+/** Applied over every instance: got only moves bytes, the pipeline does the rest once. */
+const TRANSPORT_ONLY: ExtendOptions = {
+  followRedirect: false,
+  decompress: false,
+  throwHttpErrors: false,
+  retry: { limit: 0 },
+  allowGetBody: true,
+  strictContentLength: false,
+  // clears the instance's; the pipeline's timeouts apply
+  timeout: { lookup: undefined, connect: undefined, secureConnect: undefined, socket: undefined, send: undefined, response: undefined, read: undefined, request: undefined },
+  headers: { 'user-agent': undefined }, // got's own default; `undefined` removes it
+  hooks: { beforeRequest: [exactWire] }, // appended: runs after the user's hooks
+};
+
+/**
+ * The `'got'` backend: its own got instance over a keep-alive agent pair (`close()` destroys them).
+ * Loads got on first use.
+ */
+export async function createGotBackend(options: { tls: TlsOptions | undefined }): Promise<Backend> {
+  const { default: got } = await importPeer('got', 'got', () => import('got'));
+  const agent = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
+  const backend = gotBackend(got.extend({ agent, https: gotTls(options.tls) }));
+  return {
+    ...backend,
+    close: () => {
+      agent.http.destroy();
+      agent.https.destroy();
+      return Promise.resolve();
+    },
+  };
+}
+
+/**
+ * A backend around your own got instance: its agents, `init`, `beforeRequest` and `beforeError`
+ * hooks keep working. Each request is still transport only (no redirects, decompression,
+ * retries, status errors or got timeouts) and is sent with the pipeline's headers and target.
+ * Got's stream mode runs neither `afterResponse` nor `beforeRetry` hooks. TLS is the
+ * instance's (`https` option or agent), not `execution.tls`; `close()` leaves its agents alone.
+ *
+ * @example
+ * import got from 'got';
+ * import { HttpBuilder } from 'httpbuilder-ts';
+ * import { gotBackend } from 'httpbuilder-ts/got';
+ * const instance = got.extend({ hooks: { beforeRequest: [(o) => void (o.headers['x-trace'] = newId())] } });
+ * const http = HttpBuilder.configure((c) => {
+ *   c.request.uri = 'https://api.example.com';
+ *   c.client.backend = gotBackend(instance);
+ * });
+ */
+export function gotBackend(instance: Got): Backend {
+  const transport = instance.extend(TRANSPORT_ONLY);
+  return { name: 'got', send: (request) => send(transport, request), close: () => Promise.resolve() };
+}
+
+function send(got: Got, request: WireRequest): Promise<WireResponse> {
+  return new Promise((resolve, reject) => {
+    const state: State = { request };
+    const body = request.body;
+    // got refuses it outright (`allowGetBody` covers GET only): say so before sending anything
+    if (request.method === 'HEAD' && body !== undefined) {
+      reject(new ConfigError("the 'got' backend cannot send a body with HEAD: remove request.body or use another backend"));
+      return;
+    }
+    let stream: Request;
+    try {
+      stream = got.stream(request.url, {
+        method: request.method as Method,
+        headers: request.headers,
+        body: body === undefined ? undefined : (body.bytes ?? watched(body, state)),
+        context: { [STATE]: state },
+      });
+    } catch (error) {
+      reject(clean(error));
+      return;
+    }
+    // stays for the stream's life: a body nobody reads may still fail, and must not crash the process
+    stream.on('error', (error) => reject(state.uploadError ?? clean(error)));
+    stream.once('response', (res: http.IncomingMessage) => resolve(wireResponse(stream, res, state.reason ?? res.statusMessage ?? '')));
+    // got ends a HEAD itself; anything else without body waits for the stream's end
+    if (body === undefined && request.method !== 'HEAD') stream.end();
+  });
+}
+
+async function* watched(body: WireBody, state: State): AsyncGenerator<Uint8Array> {
+  try {
+    yield* body;
+  } catch (error) {
+    state.uploadError = error as Error;
+    throw error;
+  }
+}
+
+function wireResponse(stream: Request, res: http.IncomingMessage, reason: string): WireResponse {
+  const headers: Array<readonly [string, string]> = [];
+  for (let i = 0; i < res.rawHeaders.length; i += 2) headers.push([res.rawHeaders[i], res.rawHeaders[i + 1]]);
+  return {
+    status: res.statusCode ?? 0,
+    reason,
+    headers,
+    // the got stream, not `res`: destroying it closes the request and socket, and it reports resets
+    body: { [Symbol.asyncIterator]: () => cleanIterator(stream) },
+    decoded: false,
+    discard: () => {
+      if (stream.readableEnded) return;
+      // as native: drain a small untouched rest to keep the connection, else close it
+      const untouched = !stream.readableDidRead && stream.listenerCount('readable') === 0;
+      if (untouched && (res.complete || Number(res.headers['content-length']) <= DRAIN_LIMIT)) stream.resume();
+      else stream.destroy();
+    },
+    readAll: () => readAll(stream),
+  };
+}
+
+function cleanIterator(stream: Request): AsyncIterator<Uint8Array> {
+  const inner = stream[Symbol.asyncIterator]() as AsyncIterator<Uint8Array>;
+  return {
+    next: () => inner.next().catch(rethrowClean),
+    return: (value?: unknown) => inner.return!(value),
+  };
+}
+
+function readAll(stream: Request): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+    stream.once('end', () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
+    stream.once('error', (error) => reject(clean(error)));
+    stream.once('close', () => reject(Object.assign(new Error('aborted'), { code: 'ECONNRESET' })));
+  });
+}
+
+/**
+ * got's errors carry `options` (headers, Authorization included), `request` and `response`:
+ * hand on only what the pipeline maps by (`code`) and what a reader needs.
+ */
+function rethrowClean(error: unknown): never {
+  throw clean(error);
+}
+
+function clean(error: unknown): Error {
+  const { name, message, code, stack } = (typeof error === 'object' && error !== null ? error : {}) as Record<string, unknown>;
+  const fresh = Object.assign(new Error(typeof message === 'string' ? message : String(error)), typeof code === 'string' ? { code } : {});
+  if (typeof name === 'string') fresh.name = name;
+  if (typeof stack === 'string') fresh.stack = stack;
+  return fresh;
+}
+
+/** `execution.tls` in got's terms; node wants Buffers where the contract allows any Uint8Array. */
+function gotTls(tls: TlsOptions | undefined): ExtendOptions['https'] {
+  if (!tls) return {};
+  const pem = (value: string | Uint8Array) => (typeof value === 'string' ? value : Buffer.from(value));
+  const ca = tls.ca === undefined ? undefined : typeof tls.ca === 'string' || tls.ca instanceof Uint8Array ? pem(tls.ca) : tls.ca.map(pem);
+  return { certificateAuthority: ca, certificate: tls.cert && pem(tls.cert), key: tls.key && pem(tls.key), rejectUnauthorized: tls.rejectUnauthorized, serverName: tls.servername };
+}
