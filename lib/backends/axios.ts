@@ -4,10 +4,10 @@ import { Readable } from 'node:stream';
 import type { AxiosInstance, AxiosRequestConfig } from 'axios';
 import { ConfigError } from '../errors.js';
 import type { Backend, TlsOptions, WireRequest, WireResponse } from './backend.js';
+import { agentTls, cleanError, nodeResponse } from './node-response.js';
 import { importPeer } from './optional-peer.js';
 
 /** Bytes worth draining to keep a connection instead of closing it. */
-const DRAIN_LIMIT = 64 * 1024;
 
 const EVERY_STATUS = () => true;
 const NO_TRANSFORMS: [] = [];
@@ -22,7 +22,7 @@ const AXIOS_DEFAULTS: ReadonlyMap<string, string> = new Map(['User-Agent', 'Acce
 export async function createAxiosBackend(options: { tls: TlsOptions | undefined }): Promise<Backend> {
   const { default: axios } = await importPeer('axios', 'axios', () => import('axios'));
   const httpAgent = new http.Agent({ keepAlive: true });
-  const httpsAgent = new https.Agent({ keepAlive: true, ...nodeTls(options.tls) });
+  const httpsAgent = new https.Agent({ keepAlive: true, ...agentTls(options.tls) });
   const instance = axios.create({ httpAgent, httpsAgent });
   // without axios's default Accept/Content-Type entries, header names go out as the pipeline wrote them
   instance.defaults.headers.common = {};
@@ -111,12 +111,12 @@ class AxiosBackend implements Backend {
     try {
       await this.instance.request(config);
     } catch (error) {
-      if (res) discard(res); // a response interceptor rejected it: nobody will read the body
+      if (res) nodeResponse(res).discard(); // a response interceptor rejected it: nobody will read the body
       upload?.destroy();
-      throw bodyError ?? stripped(error);
+      throw bodyError ?? cleanError(error);
     }
     if (res === undefined) throw new ConfigError("axiosBackend: the request did not go through axios's http adapter (did an interceptor change adapter, transport or httpVersion?)");
-    return wireResponse(res);
+    return nodeResponse(res);
   }
 
   close(): Promise<void> {
@@ -153,68 +153,4 @@ function whatwgTarget(url: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/**
- * axios errors carry `config` (headers, Authorization included), `request` and `response`:
- * keep only what the pipeline maps by (`code`, `name`, `message`) on a fresh error.
- */
-function stripped(error: unknown): Error {
-  const { name, message, code, stack } = (error ?? {}) as { name?: unknown; message?: unknown; code?: unknown; stack?: unknown };
-  const clean = new Error(typeof message === 'string' ? message : String(error));
-  // non-enumerable, as on any Error, so logs and JSON stay as short as node's own errors
-  if (typeof name === 'string' && name !== clean.name) Object.defineProperty(clean, 'name', { value: name, writable: true, configurable: true });
-  if (typeof code === 'string') Object.assign(clean, { code });
-  if (typeof stack === 'string') clean.stack = stack;
-  return clean;
-}
-
-function wireResponse(res: http.IncomingMessage): WireResponse {
-  return {
-    status: res.statusCode ?? 0,
-    reason: res.statusMessage ?? '',
-    headers: pairs(res.rawHeaders),
-    body: res,
-    decoded: false,
-    discard: () => discard(res),
-    readAll: () => readAll(res),
-  };
-}
-
-/** As native: drain a small untouched rest to keep the connection, else close it. */
-function discard(res: http.IncomingMessage): void {
-  if (res.readableEnded) return;
-  const untouched = !res.readableDidRead && res.listenerCount('readable') === 0;
-  if (untouched && (res.complete || Number(res.headers['content-length']) <= DRAIN_LIMIT)) res.resume();
-  else res.destroy();
-}
-
-function readAll(res: http.IncomingMessage): Promise<Uint8Array> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    res.on('data', (chunk: Buffer) => chunks.push(chunk));
-    res.once('end', () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
-    res.once('error', reject);
-    res.once('close', () => {
-      if (!res.complete) reject(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }));
-    });
-  });
-}
-
-/** node's agent wants Buffers where the contract allows any Uint8Array. */
-function nodeTls(tls: TlsOptions | undefined): https.AgentOptions {
-  if (!tls) return {};
-  const bytes = (value: string | Uint8Array) => (typeof value === 'string' ? value : Buffer.from(value));
-  return {
-    ...tls,
-    ca: tls.ca === undefined ? undefined : typeof tls.ca === 'string' || tls.ca instanceof Uint8Array ? bytes(tls.ca) : tls.ca.map(bytes),
-    cert: tls.cert === undefined ? undefined : bytes(tls.cert),
-    key: tls.key === undefined ? undefined : bytes(tls.key),
-  };
-}
-
-function pairs(raw: string[]): Array<readonly [string, string]> {
-  const out: Array<readonly [string, string]> = [];
-  for (let i = 0; i < raw.length; i += 2) out.push([raw[i], raw[i + 1]]);
-  return out;
 }

@@ -4,10 +4,10 @@ import type { ExtendOptions, Got, Method, Request } from 'got';
 import { ConfigError } from '../errors.js';
 import type { Backend, TlsOptions, WireBody, WireRequest, WireResponse } from './backend.js';
 import { exactWire, STATE, type State } from './got-wire.js';
+import { cleanError, nodeResponse, tlsMaterial } from './node-response.js';
 import { importPeer } from './optional-peer.js';
 
 /** Bytes worth draining to keep a connection instead of closing it (as the native backend). */
-const DRAIN_LIMIT = 64 * 1024;
 
 /** Applied over every instance: got only moves bytes, the pipeline does the rest once. */
 const TRANSPORT_ONLY: ExtendOptions = {
@@ -81,12 +81,12 @@ function send(got: Got, request: WireRequest): Promise<WireResponse> {
         context: { [STATE]: state },
       });
     } catch (error) {
-      reject(clean(error));
+      reject(cleanError(error));
       return;
     }
     // stays for the stream's life: a body nobody reads may still fail, and must not crash the process
-    stream.on('error', (error) => reject(state.uploadError ?? clean(error)));
-    stream.once('response', (res: http.IncomingMessage) => resolve(wireResponse(stream, res, state.reason ?? res.statusMessage ?? '')));
+    stream.on('error', (error) => reject(state.uploadError ?? cleanError(error)));
+    stream.once('response', (res: http.IncomingMessage) => resolve(nodeResponse(res, { body: stream, reason: state.reason, cleanErrors: true })));
     // got ends a HEAD itself; anything else without body waits for the stream's end
     if (body === undefined && request.method !== 'HEAD') stream.end();
   });
@@ -101,65 +101,9 @@ async function* watched(body: WireBody, state: State): AsyncGenerator<Uint8Array
   }
 }
 
-function wireResponse(stream: Request, res: http.IncomingMessage, reason: string): WireResponse {
-  const headers: Array<readonly [string, string]> = [];
-  for (let i = 0; i < res.rawHeaders.length; i += 2) headers.push([res.rawHeaders[i], res.rawHeaders[i + 1]]);
-  return {
-    status: res.statusCode ?? 0,
-    reason,
-    headers,
-    // the got stream, not `res`: destroying it closes the request and socket, and it reports resets
-    body: { [Symbol.asyncIterator]: () => cleanIterator(stream) },
-    decoded: false,
-    discard: () => {
-      if (stream.readableEnded) return;
-      // as native: drain a small untouched rest to keep the connection, else close it
-      const untouched = !stream.readableDidRead && stream.listenerCount('readable') === 0;
-      if (untouched && (res.complete || Number(res.headers['content-length']) <= DRAIN_LIMIT)) stream.resume();
-      else stream.destroy();
-    },
-    readAll: () => readAll(stream),
-  };
-}
-
-function cleanIterator(stream: Request): AsyncIterator<Uint8Array> {
-  const inner = stream[Symbol.asyncIterator]() as AsyncIterator<Uint8Array>;
-  return {
-    next: () => inner.next().catch(rethrowClean),
-    return: (value?: unknown) => inner.return!(value),
-  };
-}
-
-function readAll(stream: Request): Promise<Uint8Array> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-    stream.once('end', () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
-    stream.once('error', (error) => reject(clean(error)));
-    stream.once('close', () => reject(Object.assign(new Error('aborted'), { code: 'ECONNRESET' })));
-  });
-}
-
-/**
- * got's errors carry `options` (headers, Authorization included), `request` and `response`:
- * hand on only what the pipeline maps by (`code`) and what a reader needs.
- */
-function rethrowClean(error: unknown): never {
-  throw clean(error);
-}
-
-function clean(error: unknown): Error {
-  const { name, message, code, stack } = (typeof error === 'object' && error !== null ? error : {}) as Record<string, unknown>;
-  const fresh = Object.assign(new Error(typeof message === 'string' ? message : String(error)), typeof code === 'string' ? { code } : {});
-  if (typeof name === 'string') fresh.name = name;
-  if (typeof stack === 'string') fresh.stack = stack;
-  return fresh;
-}
-
 /** `execution.tls` in got's terms; node wants Buffers where the contract allows any Uint8Array. */
 function gotTls(tls: TlsOptions | undefined): ExtendOptions['https'] {
   if (!tls) return {};
-  const pem = (value: string | Uint8Array) => (typeof value === 'string' ? value : Buffer.from(value));
-  const ca = tls.ca === undefined ? undefined : typeof tls.ca === 'string' || tls.ca instanceof Uint8Array ? pem(tls.ca) : tls.ca.map(pem);
-  return { certificateAuthority: ca, certificate: tls.cert && pem(tls.cert), key: tls.key && pem(tls.key), rejectUnauthorized: tls.rejectUnauthorized, serverName: tls.servername };
+  const { ca, cert, key } = tlsMaterial(tls);
+  return { certificateAuthority: ca, certificate: cert, key, rejectUnauthorized: tls.rejectUnauthorized, serverName: tls.servername };
 }

@@ -1,0 +1,102 @@
+import type http from 'node:http';
+import type https from 'node:https';
+import type { Readable } from 'node:stream';
+import type { TlsOptions, WireResponse } from './backend.js';
+
+/** Bytes worth draining to keep a connection instead of closing it. */
+const DRAIN_LIMIT = 64 * 1024;
+
+/** How a transport hands its response over, when it is not plain node. */
+export interface NodeResponseOptions {
+  /** What the pipeline reads: a stream wrapping `res` (got's); `res` itself by default. */
+  readonly body?: Readable;
+  /** The reason phrase as sent, when the transport may have filled an empty one in. */
+  readonly reason?: string;
+  /** Errors from the body carry the request's options (got's do): hand on clean copies only. */
+  readonly cleanErrors?: boolean;
+}
+
+/** A node response as the contract wants it. */
+export function nodeResponse(res: http.IncomingMessage, options: NodeResponseOptions = {}): WireResponse {
+  const body = options.body ?? res;
+  // an error on a body nobody reads (discarded, or after a handler failed) must not crash the
+  // process; readers still see it through iteration
+  body.on('error', () => {});
+  const clean = options.cleanErrors ? cleanError : (error: unknown) => error;
+  return {
+    status: res.statusCode ?? 0,
+    reason: options.reason ?? res.statusMessage ?? '',
+    headers: headerPairs(res.rawHeaders),
+    body: options.cleanErrors ? { [Symbol.asyncIterator]: () => cleanIterator(body) } : body,
+    decoded: false,
+    discard: () => discard(body, res),
+    readAll: () => readAll(body, res).catch((error: unknown) => Promise.reject(clean(error) as Error)),
+  };
+}
+
+function cleanIterator(body: Readable): AsyncIterator<Uint8Array> {
+  const inner = body[Symbol.asyncIterator]() as AsyncIterator<Uint8Array>;
+  return {
+    next: () => inner.next().catch((error: unknown) => Promise.reject(cleanError(error))),
+    return: (value?: unknown) => inner.return?.(value) ?? Promise.resolve({ done: true, value: undefined }),
+  };
+}
+
+/**
+ * The socket goes back to the pool on 'end': drain a small untouched rest to get there; a
+ * large or unknown one costs more than a new connection, and once a reader attached resume()
+ * is ignored (a 'readable' listener wins): close instead.
+ */
+function discard(body: Readable, res: http.IncomingMessage): void {
+  if (body.readableEnded) return;
+  const untouched = !body.readableDidRead && body.listenerCount('readable') === 0;
+  if (untouched && (res.complete || Number(res.headers['content-length']) <= DRAIN_LIMIT)) body.resume();
+  else body.destroy();
+}
+
+/** The whole body with plain events: one promise instead of one per chunk through the stream iterator. */
+function readAll(body: Readable, res: http.IncomingMessage): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    body.on('data', (chunk: Buffer) => chunks.push(chunk));
+    body.once('end', () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
+    body.once('error', reject);
+    // 'end' never comes for a body cut short without an error on some node versions
+    body.once('close', () => {
+      if (!res.complete) reject(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }));
+    });
+  });
+}
+
+function headerPairs(raw: string[]): Array<readonly [string, string]> {
+  const pairs: Array<readonly [string, string]> = [];
+  for (let i = 0; i < raw.length; i += 2) pairs.push([raw[i], raw[i + 1]]);
+  return pairs;
+}
+
+/** `execution.tls` as options of a node https Agent. */
+export function agentTls(tls: TlsOptions | undefined): https.AgentOptions {
+  if (!tls) return {};
+  return { rejectUnauthorized: tls.rejectUnauthorized, servername: tls.servername, ...tlsMaterial(tls) };
+}
+
+/** `execution.tls` certificates as node's TLS wants them: Buffers where the contract allows any Uint8Array. */
+export function tlsMaterial(tls: TlsOptions): { ca?: string | Buffer | Array<string | Buffer>; cert?: string | Buffer; key?: string | Buffer } {
+  const pem = (value: string | Uint8Array) => (typeof value === 'string' ? value : Buffer.from(value));
+  const ca = tls.ca === undefined ? undefined : typeof tls.ca === 'string' || tls.ca instanceof Uint8Array ? pem(tls.ca) : tls.ca.map(pem);
+  return { ca, cert: tls.cert && pem(tls.cert), key: tls.key && pem(tls.key) };
+}
+
+/**
+ * A transport's error as a fresh Error with only what the pipeline maps by (`code`, `name`,
+ * `message`): axios's and got's errors carry the request's options, Authorization included.
+ */
+export function cleanError(error: unknown): Error {
+  const { name, message, code, stack } = (typeof error === 'object' && error !== null ? error : {}) as Record<string, unknown>;
+  const clean = new Error(typeof message === 'string' ? message : 'transport error');
+  // non-enumerable, as on any Error, so logs and JSON stay as short as node's own errors
+  if (typeof name === 'string' && name !== clean.name) Object.defineProperty(clean, 'name', { value: name, writable: true, configurable: true });
+  if (typeof code === 'string') Object.assign(clean, { code });
+  if (typeof stack === 'string') clean.stack = stack;
+  return clean;
+}
