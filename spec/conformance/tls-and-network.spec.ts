@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { inspect } from 'node:util';
 import { HttpBuilder, NetworkError } from '../../lib/index.js';
 import { TestServer } from '../support/test-server.js';
 import { BACKENDS } from './backends.js';
@@ -60,6 +61,26 @@ describe('TLS and network failures', () => {
         const client = clientFor(server.httpsUrl, { rejectUnauthorized: false });
         try {
           expect(await client.get((c) => void (c.request.uri.path = '/tls'))).toBe('unchecked');
+        } finally {
+          await client.close();
+        }
+      });
+
+      it('no credential reaches the error, its cause chain, inspect or JSON', async () => {
+        const closed = await TestServer.start();
+        await closed.close();
+        const client = clientFor(closed.httpsUrl);
+        try {
+          const error = await client
+            .get((c) => {
+              c.request.headers.Authorization = 'Basic c2VjcmV0LXRva2Vu';
+              c.request.cookies = { session: 'cookie-secret' };
+            })
+            .catch((e: unknown) => e);
+          expect(error).toBeInstanceOf(NetworkError);
+          for (const text of [inspect(error, { depth: 10, showHidden: true }), JSON.stringify(error)]) {
+            expect(text).not.toMatch(/c2VjcmV0LXRva2Vu|cookie-secret/);
+          }
         } finally {
           await client.close();
         }
