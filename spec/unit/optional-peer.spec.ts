@@ -5,7 +5,8 @@ import { importPeer } from '../../lib/backends/optional-peer.js';
 describe('importPeer: a missing optional package says which one to install', () => {
   it('maps node\'s "cannot find package" for that package to a ConfigError', async () => {
     // node's own error for a package that is not there: a real miss, reworded for 'axios'
-    const miss = (await import('httpbuilder-ts-no-such-package').catch((e: unknown) => e)) as Error & { code: string };
+    const absent: string = 'httpbuilder-ts-no-such-package';
+    const miss = (await import(absent).catch((e: unknown) => e)) as Error & { code: string };
     expect(['ERR_MODULE_NOT_FOUND', 'MODULE_NOT_FOUND']).toContain(miss.code); // node's ESM loader, or jest's resolver
     const notInstalled = Object.assign(new Error(miss.message.replace('httpbuilder-ts-no-such-package', 'axios')), { code: miss.code });
     const error = await importPeer('axios', 'axios', () => Promise.reject(notInstalled)).catch((e: unknown) => e);
