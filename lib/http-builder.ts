@@ -1,3 +1,4 @@
+import { AuthCache } from './auth/auth-cache.js';
 import type { Backend } from './backends/backend.js';
 import { backendFor } from './backends/registry.js';
 import { ConfigError } from './errors.js';
@@ -15,9 +16,10 @@ import { verbArguments, type ResultFor, type ResultType, type VerbArgument } fro
  */
 export type Verb = <A extends VerbArgument>(first?: A, block?: ConfigBlock) => Promise<ResultFor<A>>;
 
-/** The connection pool a client owns and the clients derived from it share. */
+/** The connection pool a client owns and the clients derived from it share, with what its servers challenged. */
 interface Pool {
   readonly backend: Backend;
+  readonly authCache: AuthCache;
 }
 
 /**
@@ -49,7 +51,7 @@ export class HttpBuilder {
    */
   static configure(block?: ConfigBlock): HttpBuilder {
     const settings = applyClientBlock(DEFAULT_SETTINGS, block);
-    return new HttpBuilder(settings, { backend: makeBackend(settings) });
+    return new HttpBuilder(settings, { backend: makeBackend(settings), authCache: new AuthCache() });
   }
 
   /**
@@ -62,7 +64,7 @@ export class HttpBuilder {
   configure(block: ConfigBlock): HttpBuilder {
     const settings = applyClientBlock(this.#settings, block);
     const samePool = settings.backend === this.#settings.backend && settings.tls === this.#settings.tls;
-    return new HttpBuilder(settings, samePool ? this.#pool : { backend: makeBackend(settings) });
+    return new HttpBuilder(settings, samePool ? this.#pool : { backend: makeBackend(settings), authCache: new AuthCache() });
   }
 
   /** Releases the connection pool (shared with clients derived from this one). */
@@ -136,6 +138,7 @@ export class HttpBuilder {
       encoders: settings.encoders,
       parsers: settings.parsers,
       resultType: type,
+      auth: { credentials: settings.credentials, cache: this.#pool.authCache },
     };
     return chain(settings.interceptors, method, (request) => exchange(request, plan))(record);
   }

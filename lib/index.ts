@@ -15,6 +15,8 @@ export { ResponseConfig } from './config/response-config.js';
 export { ExecutionConfig } from './config/execution-config.js';
 export { ClientConfig, type BackendChoice } from './config/client-config.js';
 export { UriConfig, type Query, type QueryValue } from './config/uri-config.js';
+export { AuthConfig, type AuthOptions } from './config/auth-config.js';
+export type { Credentials } from './auth/credentials.js';
 export type { ResponseHandler, ExceptionHandler, HandlerTier } from './config/handlers.js';
 export type { Encoder, EncodedBody } from './content/encoders.js';
 export type { Parser } from './content/parsers.js';

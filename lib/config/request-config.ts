@@ -1,4 +1,6 @@
 import type { Encoder } from '../content/encoders.js';
+import type { Credentials } from '../auth/credentials.js';
+import { AuthConfig } from './auth-config.js';
 import { UriConfig } from './uri-config.js';
 
 /** Header values by name; `null` removes an inherited header. */
@@ -33,6 +35,17 @@ export class RequestConfig {
   accept: string | readonly string[] | undefined;
   #body: unknown;
   #bodySet = false;
+  #auth: AuthConfig | undefined;
+
+  /** Credentials for Basic or Digest authentication. */
+  get auth(): AuthConfig {
+    return (this.#auth ??= new AuthConfig());
+  }
+
+  /** @internal the credentials this level set, if any. */
+  get credentialsSet(): Credentials | undefined {
+    return this.#auth?.credentials;
+  }
 
   constructor() {
     Object.seal(this); // a misspelled setting is an error, not a silently ignored property

@@ -1,4 +1,5 @@
 import type { Backend, TlsOptions } from '../backends/backend.js';
+import type { Credentials } from '../auth/credentials.js';
 import type { Encoder } from '../content/encoders.js';
 import type { Parser } from '../content/parsers.js';
 import { ConfigError } from '../errors.js';
@@ -24,11 +25,6 @@ export interface UriParts {
   readonly raw: string | undefined;
 }
 
-/** Credentials for Basic auth, from a URL's user info. */
-export interface Credentials {
-  readonly user: string;
-  readonly password: string;
-}
 
 /**
  * Everything resolved for a client (or, merged once more, for one request): scalars and maps
@@ -87,7 +83,7 @@ export function mergeSettings(base: Settings, layer: HttpConfig): Settings {
     contentType,
     charset: request.charset ?? base.charset,
     body: request.bodySet ? request.body : base.body,
-    credentials: credentialsOf(base, uri),
+    credentials: request.credentialsSet ?? credentialsOf(base, uri),
     encoders: request.encoders ? [request.encoders, ...base.encoders] : base.encoders,
     parsers: layer.response.parsers ? [layer.response.parsers, ...base.parsers] : base.parsers,
     handlers: tier === NO_HANDLERS ? base.handlers : [tier, ...base.handlers],
@@ -114,9 +110,9 @@ function mergeHeaders(base: Settings, layer: HttpConfig): Pick<Settings, 'header
   return { headers, contentType: value === null || value === undefined ? undefined : String(value) };
 }
 
-/** URL credentials belong to their origin: a new origin without user info drops inherited ones. */
+/** URL credentials (Basic) belong to their origin: a new origin without user info drops inherited ones. */
 function credentialsOf(base: Settings, uri: UriConfig | undefined): Credentials | undefined {
-  if (uri?.user !== undefined) return { user: uri.user, password: uri.password ?? '' };
+  if (uri?.user !== undefined) return { scheme: 'basic', user: uri.user, password: uri.password ?? '', preemptive: false };
   const movesOrigin = uri !== undefined && (uri.replacesBase || uri.scheme !== undefined || uri.host !== undefined || uri.port !== undefined);
   return movesOrigin ? undefined : base.credentials;
 }

@@ -1,3 +1,4 @@
+import { sendAuthorized } from '../auth/auth-stage.js';
 import { ConfigError, EncodeError, ParseError } from '../errors.js';
 import { releaseUpload } from '../content/raw-upload.js';
 import { encodeBody } from '../content/encoders.js';
@@ -35,7 +36,7 @@ async function exchangeOnce(record: RequestRecord, plan: Plan): Promise<unknown>
     const encoded = record.body === null || record.body === undefined ? undefined : await encodeBody(record, plan.encoders);
     const wire = toWireRequest(record, plan, encoded);
     url = wire.url;
-    response = await plan.backend.send(wire);
+    response = await sendAuthorized(plan.backend, wire, plan.auth);
   } catch (error) {
     releaseUpload(record.body);
     throw toTransportError(error, url);

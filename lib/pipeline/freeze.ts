@@ -1,3 +1,4 @@
+import type { AuthPlan } from '../auth/auth-stage.js';
 import type { Backend } from '../backends/backend.js';
 import type { HandlerTier } from '../config/handlers.js';
 import type { ContextMap } from '../config/http-config.js';
@@ -18,6 +19,7 @@ export interface Plan {
   readonly encoders: ReadonlyArray<ReadonlyMap<string, Encoder>>;
   readonly parsers: ReadonlyArray<ReadonlyMap<string, Parser>>;
   readonly resultType: ResultType | undefined;
+  readonly auth: AuthPlan;
 }
 
 /** Freezes resolved settings into the immutable record interceptors see. */

@@ -1,0 +1,102 @@
+import type { Backend, WireRequest, WireResponse } from '../backends/backend.js';
+import { ConfigError, NetworkError } from '../errors.js';
+import type { AuthCache, SpaceState } from './auth-cache.js';
+import { basicAuthorization, type Credentials } from './credentials.js';
+import { parseChallenges } from './challenges.js';
+import { digestAuthorization, pickDigest } from './digest.js';
+
+/** What the auth stage needs: the credentials (when any) and the client's protection spaces. */
+export interface AuthPlan {
+  readonly credentials: Credentials | undefined;
+  readonly cache: AuthCache;
+}
+
+/**
+ * Sends `wire`, answering a `401` challenge with the credentials: Basic, or Digest with the
+ * strongest algorithm offered. A protection space that challenged before is answered up front.
+ * One try per fresh challenge (wrong credentials get the 401 back, never a loop), plus one
+ * more when the server says the nonce was `stale`.
+ */
+export async function sendAuthorized(backend: Backend, wire: WireRequest, plan: AuthPlan): Promise<WireResponse> {
+  const credentials = plan.credentials;
+  // a caller's own Authorization header is theirs to manage
+  if (!credentials || Object.keys(wire.headers).some((name) => name.toLowerCase() === 'authorization')) return backend.send(wire);
+  const url = new URL(wire.url);
+  const space = plan.cache.find(url);
+  let expected: string | undefined;
+  let header: string | undefined;
+  if (space) ({ header, expected } = answer(space.state, credentials, wire));
+  else if (credentials.preemptive && credentials.scheme === 'basic') header = basicAuthorization(credentials);
+  let response = await backend.send(withAuthorization(wire, header));
+  let answeredFresh = false;
+  let answeredStale = false;
+  while (response.status === 401) {
+    const challenges = parseChallenges(headerValues(response, 'www-authenticate'));
+    const state = stateFor(challenges, credentials);
+    const stale = challenges.some((c) => c.scheme === 'digest' && c.params.stale?.toLowerCase() === 'true');
+    // answered a fresh challenge already: the credentials are wrong (or, once, the nonce went stale)
+    if (!state || (answeredFresh && (!stale || answeredStale))) break;
+    if (wire.body !== undefined && wire.body.bytes === undefined) {
+      response.discard();
+      throw new ConfigError(
+        'the server asked for credentials, but the request body is a stream that cannot be sent again: send it as bytes, or answer up front with auth.basic(user, password, { preemptive: true })',
+      );
+    }
+    answeredStale ||= answeredFresh;
+    answeredFresh = true;
+    response.discard();
+    const remembered = plan.cache.remember(url, state);
+    ({ header, expected } = answer(remembered.state, credentials, wire));
+    response = await backend.send(withAuthorization(wire, header));
+  }
+  if (response.status < 400) verifyInfo(response, plan.cache, url, expected);
+  return response;
+}
+
+/** The state to remember for a challenge we can answer with these credentials, if any. */
+function stateFor(challenges: ReturnType<typeof parseChallenges>, credentials: Credentials): SpaceState | undefined {
+  if (credentials.scheme !== 'basic') {
+    const challenge = pickDigest(challenges);
+    if (challenge) return { scheme: 'digest', challenge, nc: 0 };
+  }
+  if (credentials.scheme !== 'digest' && challenges.some((c) => c.scheme === 'basic')) return { scheme: 'basic' };
+  return undefined;
+}
+
+function answer(state: SpaceState, credentials: Credentials, wire: WireRequest): { header: string; expected?: string } {
+  if (state.scheme === 'basic') return { header: basicAuthorization(credentials) };
+  state.nc += 1; // counted before sending: concurrent requests on one nonce each get their own nc
+  const { header, rspauth } = digestAuthorization(state.challenge, {
+    user: credentials.user,
+    password: credentials.password,
+    method: wire.method,
+    uri: wire.target,
+    nc: state.nc,
+    body: wire.body?.bytes,
+  });
+  return { header, expected: rspauth };
+}
+
+/** `Authentication-Info` (RFC 7616 §3.5): the next nonce to use, and proof the server knows the password. */
+function verifyInfo(response: WireResponse, cache: AuthCache, url: URL, expected: string | undefined): void {
+  const value = headerValues(response, 'authentication-info').join(', ');
+  if (!value || expected === undefined) return;
+  // the same auth-param grammar as a challenge, under a made-up scheme name
+  const info = parseChallenges([`info ${value}`])[0]?.params ?? {};
+  if (info.rspauth !== undefined && info.rspauth.toLowerCase() !== expected) {
+    response.discard();
+    throw new NetworkError(`the server's Authentication-Info does not prove it knows the password (rspauth mismatch) (${url.origin})`, 'other');
+  }
+  const space = cache.find(url);
+  if (info.nextnonce && space?.state.scheme === 'digest') {
+    space.state = { scheme: 'digest', challenge: { ...space.state.challenge, nonce: info.nextnonce }, nc: 0 };
+  }
+}
+
+function withAuthorization(wire: WireRequest, header: string | undefined): WireRequest {
+  return header === undefined ? wire : { ...wire, headers: { ...wire.headers, Authorization: header } };
+}
+
+function headerValues(response: WireResponse, name: string): string[] {
+  return response.headers.filter(([key]) => key.toLowerCase() === name).map(([, value]) => value);
+}

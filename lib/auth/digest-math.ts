@@ -1,0 +1,60 @@
+import { createHash } from 'node:crypto';
+
+/** The Digest algorithms of RFC 7616, strongest last. */
+export const DIGEST_ALGORITHMS = ['MD5', 'MD5-sess', 'SHA-256', 'SHA-256-sess', 'SHA-512-256', 'SHA-512-256-sess'] as const;
+export type DigestAlgorithm = (typeof DIGEST_ALGORITHMS)[number];
+
+const HASHES: Readonly<Record<string, string>> = { 'MD5': 'md5', 'SHA-256': 'sha256', 'SHA-512-256': 'sha512-256' };
+
+/** H(data) as lower-case hex, for the algorithm (without `-sess`). */
+export function digestHash(algorithm: DigestAlgorithm, data: string | Uint8Array): string {
+  return createHash(HASHES[algorithm.replace(/-sess$/i, '')]).update(data).digest('hex');
+}
+
+/** How strong an algorithm is, to pick among several challenges (RFC 7616 §3.7: prefer the strongest). */
+export function strength(algorithm: DigestAlgorithm): number {
+  return algorithm.startsWith('SHA-512-256') ? 3 : algorithm.startsWith('SHA-256') ? 2 : 1;
+}
+
+/** Everything the response hash depends on (RFC 7616 §3.4.1, RFC 2617 §3.2.2). */
+export interface DigestInput {
+  readonly algorithm: DigestAlgorithm;
+  readonly username: string;
+  readonly realm: string;
+  readonly password: string;
+  readonly method: string;
+  readonly uri: string;
+  readonly nonce: string;
+  readonly nc: string;
+  readonly cnonce: string;
+  /** `auth`, `auth-int`, or undefined for an RFC 2069 server that names no qop. */
+  readonly qop: 'auth' | 'auth-int' | undefined;
+  /** H(entity-body), for `auth-int`. */
+  readonly bodyHash?: string;
+}
+
+/** H(A1): the secret part, `-sess` variants mixing in the nonces. */
+function ha1(input: DigestInput): string {
+  const base = digestHash(input.algorithm, `${input.username}:${input.realm}:${input.password}`);
+  return /-sess$/i.test(input.algorithm) ? digestHash(input.algorithm, `${base}:${input.nonce}:${input.cnonce}`) : base;
+}
+
+function ha2(input: DigestInput, method: string): string {
+  const a2 = input.qop === 'auth-int' ? `${method}:${input.uri}:${input.bodyHash ?? ''}` : `${method}:${input.uri}`;
+  return digestHash(input.algorithm, a2);
+}
+
+function combine(input: DigestInput, secret: string, hashedA2: string): string {
+  if (input.qop === undefined) return digestHash(input.algorithm, `${secret}:${input.nonce}:${hashedA2}`);
+  return digestHash(input.algorithm, `${secret}:${input.nonce}:${input.nc}:${input.cnonce}:${input.qop}:${hashedA2}`);
+}
+
+/** The `response` parameter of `Authorization: Digest`. */
+export function digestResponse(input: DigestInput): string {
+  return combine(input, ha1(input), ha2(input, input.method));
+}
+
+/** The `rspauth` the server must send back: the same with an empty method (RFC 7616 §3.5). */
+export function expectedRspauth(input: DigestInput): string {
+  return combine(input, ha1(input), ha2(input, ''));
+}
