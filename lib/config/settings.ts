@@ -76,14 +76,15 @@ export function mergeSettings(base: Settings, layer: HttpConfig): Settings {
   const tier = layer.response.tier();
   const interceptors = layer.execution.interceptors;
   const { headers, contentType } = mergeHeaders(base, layer);
+  const mergedUri = uri ? mergeUri(base.uri, uri) : base.uri;
   return {
-    uri: uri ? mergeUri(base.uri, uri) : base.uri,
+    uri: mergedUri,
     headers,
     cookies: request.cookiesSet ? mergeEntries(base.cookies, request.cookiesSet, (_name, value) => String(value), false) : base.cookies,
     contentType,
     charset: request.charset ?? base.charset,
     body: request.bodySet ? request.body : base.body,
-    credentials: request.credentialsSet ?? credentialsOf(base, uri),
+    credentials: request.credentialsSet ?? credentialsOf(base, uri, mergedUri),
     encoders: request.encoders ? [request.encoders, ...base.encoders] : base.encoders,
     parsers: layer.response.parsers ? [layer.response.parsers, ...base.parsers] : base.parsers,
     handlers: tier === NO_HANDLERS ? base.handlers : [tier, ...base.handlers],
@@ -110,11 +111,15 @@ function mergeHeaders(base: Settings, layer: HttpConfig): Pick<Settings, 'header
   return { headers, contentType: value === null || value === undefined ? undefined : String(value) };
 }
 
-/** URL credentials (Basic) belong to their origin: a new origin without user info drops inherited ones. */
-function credentialsOf(base: Settings, uri: UriConfig | undefined): Credentials | undefined {
+/** Credentials belong to their origin: a level that moves to another one, without credentials of its own, drops them. */
+function credentialsOf(base: Settings, uri: UriConfig | undefined, merged: UriParts): Credentials | undefined {
   if (uri?.user !== undefined) return { scheme: 'basic', user: uri.user, password: uri.password ?? '', preemptive: false };
-  const movesOrigin = uri !== undefined && (uri.replacesBase || uri.scheme !== undefined || uri.host !== undefined || uri.port !== undefined);
-  return movesOrigin ? undefined : base.credentials;
+  return origin(merged) === origin(base.uri) ? base.credentials : undefined;
+}
+
+function origin(uri: UriParts): string {
+  const scheme = uri.scheme?.toLowerCase();
+  return `${scheme}://${uri.host?.toLowerCase()}:${uri.port ?? (scheme === 'https' ? '443' : '80')}`;
 }
 
 function mergeUri(base: UriParts, layer: UriConfig): UriParts {

@@ -1,0 +1,153 @@
+import { expect, it } from '@jest/globals';
+import { Readable } from 'node:stream';
+import { ConfigError, HttpException, NetworkError } from '../../lib/index.js';
+import { basicRoute, digestRoute, DIGEST_ALGORITHMS } from '../support/auth/index.js';
+import { conformance, VERBS } from './kit.js';
+
+const USER = { user: 'alice', password: 'wonderland' };
+
+conformance('Basic authentication', (kit) => {
+  for (const [verb, method] of VERBS) {
+    it(`${method} /basic: right credentials after one challenge, wrong ones rejected after one try`, async () => {
+      const route = basicRoute(kit.server, { ...USER, methods: [method] });
+      const right = kit.client((c) => c.request.auth.basic('alice', 'wonderland'));
+      expect(await right[verb]((c) => void (c.request.uri.path = '/basic'))).toBe(method === 'HEAD' ? null : 'ok-text');
+      const wrong = kit.client((c) => c.request.auth.basic('alice', 'looking-glass'));
+      const error = await wrong[verb]((c) => void (c.request.uri.path = '/basic')).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(HttpException);
+      expect([(error as HttpException).message, (error as HttpException).statusCode]).toEqual(['Unauthorized', 401]);
+      // right: challenge + answer; wrong: challenge + one rejected answer
+      expect([route.authorized, route.challenges, route.rejected, route.requests.length]).toEqual([1, 3, 1, 4]);
+    });
+  }
+
+  it('preemptive: the first request already carries the credentials', async () => {
+    const route = basicRoute(kit.server, USER);
+    await kit.client((c) => c.request.auth.basic('alice', 'wonderland', { preemptive: true })).get((c) => void (c.request.uri.path = '/basic'));
+    expect([route.challenges, route.authorized]).toEqual([0, 1]);
+  });
+
+  it('once challenged, later requests into the space answer up front', async () => {
+    const route = basicRoute(kit.server, USER);
+    const client = kit.client((c) => c.request.auth.basic('alice', 'wonderland'));
+    for (let i = 0; i < 3; i++) await client.get((c) => void (c.request.uri.path = '/basic'));
+    expect([route.challenges, route.authorized]).toEqual([1, 3]);
+  });
+
+  it('credentials in the URL are Basic credentials', async () => {
+    const route = basicRoute(kit.server, USER);
+    const origin = new URL(kit.server.url(kit.secure));
+    expect(await kit.client().get((c) => void (c.request.uri = `${origin.protocol}//alice:wonderland@${origin.host}/basic`))).toBe('ok-text');
+    expect(route.authorized).toBe(1);
+  });
+
+  it('a one-shot stream body cannot answer a challenge (ConfigError); preemptive sends it', async () => {
+    basicRoute(kit.server, USER);
+    const lazy = kit.client((c) => c.request.auth.basic('alice', 'wonderland'));
+    const error = await lazy.post((c) => Object.assign(c.request, { uri: kit.server.url(kit.secure) + '/basic', body: Readable.from([Buffer.from('once')]) })).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toMatch(/stream that cannot be sent again.*preemptive/);
+    const eager = kit.client((c) => c.request.auth.basic('alice', 'wonderland', { preemptive: true }));
+    expect(await eager.post((c) => Object.assign(c.request, { uri: kit.server.url(kit.secure) + '/basic', body: Readable.from([Buffer.from('once')]) }))).toBe('ok-text');
+  });
+});
+
+conformance('Digest authentication', (kit) => {
+  const digest = (options: Partial<Parameters<typeof digestRoute>[1]> = {}) => digestRoute(kit.server, { ...USER, ...options });
+  const client = (password = 'wonderland') => kit.client((c) => c.request.auth.digest('alice', password));
+
+  for (const [verb, method] of VERBS) {
+    it(`${method} /digest: right credentials after one challenge, wrong ones rejected after one try`, async () => {
+      const route = digest({ methods: [method] });
+      expect(await client()[verb]((c) => void (c.request.uri.path = '/digest'))).toBe(method === 'HEAD' ? null : 'ok-text');
+      await expect(client('looking-glass')[verb]((c) => void (c.request.uri.path = '/digest'))).rejects.toMatchObject({ message: 'Unauthorized', statusCode: 401 });
+      expect([route.authorized, route.challenges, route.rejected, route.requests.length]).toEqual([1, 3, 1, 4]);
+      expect(route.lastAuthorization).toMatchObject({ username: 'alice', uri: '/digest', qop: 'auth', nc: '00000001', algorithm: 'MD5' });
+    });
+  }
+
+  for (const algorithm of DIGEST_ALGORITHMS) {
+    it(`algorithm ${algorithm}`, async () => {
+      const route = digest({ algorithm });
+      expect(await client().get((c) => void (c.request.uri.path = '/digest'))).toBe('ok-text');
+      expect(route.lastAuthorization?.algorithm).toBe(algorithm);
+    });
+  }
+
+  it('ten requests in a row: one challenge, nc 00000001 to 0000000a on one nonce', async () => {
+    const route = digest({ nextnonce: false });
+    const http = client();
+    for (let i = 0; i < 10; i++) await http.get((c) => void (c.request.uri.path = '/digest'));
+    expect([route.challenges, route.authorized]).toEqual([1, 10]);
+    expect(route.ncSeen.map((seen) => seen.nc)).toEqual(Array.from({ length: 10 }, (_, i) => (i + 1).toString(16).padStart(8, '0')));
+  });
+
+  it('concurrent requests on one nonce never share an nc', async () => {
+    const route = digest({ nextnonce: false });
+    const http = client();
+    await http.get((c) => void (c.request.uri.path = '/digest'));
+    await Promise.all(Array.from({ length: 8 }, () => http.get((c) => void (c.request.uri.path = '/digest'))));
+    expect(new Set(route.ncSeen.map((seen) => `${seen.nonce}/${seen.nc}`)).size).toBe(9);
+    expect([route.challenges, route.authorized]).toEqual([1, 9]);
+  });
+
+  it('Authentication-Info nextnonce is used for the next request', async () => {
+    const route = digest();
+    const http = client();
+    for (let i = 0; i < 3; i++) await http.get((c) => void (c.request.uri.path = '/digest'));
+    const used = route.ncSeen.map((seen) => seen.nonce);
+    expect(used[1]).toBe(route.issuedNonces[1]); // the nextnonce of the first success
+    expect(route.ncSeen.map((seen) => seen.nc)).toEqual(['00000001', '00000001', '00000001']);
+    expect(route.challenges).toBe(1);
+  });
+
+  it('uri is the request-target with its query', async () => {
+    const route = digest();
+    await client().get((c) => {
+      c.request.uri.path = '/digest';
+      c.request.uri.query = { a: 'b c', d: ['1', '2'] };
+    });
+    expect(route.lastAuthorization?.uri).toBe('/digest?a=b%20c&d=1&d=2');
+    expect(route.authorized).toBe(1);
+  });
+
+  it('the strongest of several Digest challenges is answered', async () => {
+    const route = digest({ algorithm: 'MD5', challenges: ['Digest realm="digest-realm", nonce="sha256nonce", algorithm=SHA-256, qop="auth"'] });
+    await client().get((c) => void (c.request.uri.path = '/digest'));
+    expect(route.lastAuthorization?.algorithm).toBe('SHA-256');
+  });
+
+  it('qop auth-int, when it is the only one offered, hashes the body', async () => {
+    const route = digest({ qop: 'auth-int', methods: ['POST'] });
+    const result = await client().post((c) => {
+      c.request.uri.path = '/digest';
+      c.request.contentType = 'application/json';
+      c.request.body = { alpha: 'bravo' };
+    });
+    expect(result).toBe('ok-text');
+    expect(route.lastAuthorization?.qop).toBe('auth-int');
+  });
+
+  it('userhash, and username* for a non-ASCII user name', async () => {
+    const hashed = digest({ userhash: true });
+    await client().get((c) => void (c.request.uri.path = '/digest'));
+    expect(hashed.lastAuthorization?.userhash).toBe('true');
+    kit.server.reset();
+    const route = digestRoute(kit.server, { user: 'Jäsøn', password: 'pw' });
+    expect(await kit.client((c) => c.request.auth.digest('Jäsøn', 'pw')).get((c) => void (c.request.uri.path = '/digest'))).toBe('ok-text');
+    expect(route.lastAuthorization?.['username*']).toBe("UTF-8''J%C3%A4s%C3%B8n");
+  });
+
+  it('stale=true is answered once with the new nonce, without a failure', async () => {
+    const route = digest({ stale: 'once' });
+    expect(await client().get((c) => void (c.request.uri.path = '/digest'))).toBe('ok-text');
+    expect([route.challenges, route.authorized]).toEqual([2, 1]);
+  });
+
+  it('a wrong rspauth rejects: the answer did not come from a server that knows the password', async () => {
+    digest({ badRspauth: true });
+    const error = await client().get((c) => void (c.request.uri.path = '/digest')).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect((error as Error).message).toMatch(/rspauth/);
+  });
+});
