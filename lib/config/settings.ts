@@ -114,6 +114,7 @@ function mergeHeaders(base: Settings, layer: HttpConfig): Pick<Settings, 'header
 /** Credentials belong to their origin: a level that moves to another one, without credentials of its own, drops them. */
 function credentialsOf(base: Settings, uri: UriConfig | undefined, merged: UriParts): Credentials | undefined {
   if (uri?.user !== undefined) return { scheme: 'basic', user: uri.user, password: uri.password ?? '', preemptive: false };
+  if (base.credentials === undefined || uri === undefined) return base.credentials; // the common case: nothing to compare
   return origin(merged) === origin(base.uri) ? base.credentials : undefined;
 }
 
