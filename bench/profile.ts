@@ -7,9 +7,7 @@
  *
  * Same settings as `run.ts` (`BENCH_REQUESTS`, `BENCH_ROUNDS`, `BENCH_WARMUP`, `BENCH_CONCURRENCY`,
  * or `--requests N` ...): warm-up, then `rounds × requests` requests in one stretch.
- * `BENCH_CONTENDER` picks the contender: its exact name, else the first whose name contains it
- * (default `httpbuilder-ts (native)`), e.g. `BENCH_CONTENDER='httpbuilder-ts (axios)'` or
- * `BENCH_CONTENDER='raw got'`.
+ * `BENCH_CONTENDER=raw` profiles the contender whose name contains "raw" (default: httpbuilder-ts).
  * tsx runs lib/ as minified one-line modules, so this also saves their source maps
  * (`sourcemaps.json` in the `--cpu-prof-dir`) for `profile-summary.ts` to name `.ts` lines.
  *
@@ -19,7 +17,7 @@ import { readdirSync, mkdirSync, writeFileSync } from 'node:fs';
 import { findSourceMap } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { CONTENDERS, type Session } from './contenders.js';
+import { CONTENDERS } from './contenders.js';
 import { measureRun } from './measure.js';
 import { parseOptions } from './options.js';
 import { pinSelf } from './pinning.js';
@@ -28,21 +26,19 @@ import { startServer } from './server-process.js';
 
 async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2), process.env);
-  const wanted = process.env.BENCH_CONTENDER ?? 'httpbuilder-ts (native)';
-  const contender = CONTENDERS.find((c) => c.name === wanted) ?? CONTENDERS.find((c) => c.name.includes(wanted));
-  if (!contender) throw new Error(`no contender matches '${wanted}' (names: ${CONTENDERS.map((c) => c.name).join(', ')})`);
+  const wanted = process.env.BENCH_CONTENDER ?? 'httpbuilder-ts';
+  const contender = CONTENDERS.find((c) => c.name.includes(wanted));
+  if (!contender) throw new Error(`no contender matches '${wanted}'`);
   console.log(pinSelf().status);
   const server = await startServer();
-  let session: Session | undefined;
+  const session = contender.open(server.origin);
   try {
-    session = await contender.open(server.origin);
-    const open = session;
-    if (options.warmup > 0) await measureRun(() => SMALL_JSON.run(open), SMALL_JSON.check, options.warmup, options.concurrency);
+    if (options.warmup > 0) await measureRun(() => SMALL_JSON.run(session), SMALL_JSON.check, options.warmup, options.concurrency);
     const total = options.rounds * options.requests;
-    const result = await measureRun(() => SMALL_JSON.run(open), SMALL_JSON.check, total, options.concurrency);
+    const result = await measureRun(() => SMALL_JSON.run(session), SMALL_JSON.check, total, options.concurrency);
     console.log(`${contender.name}: ${total} requests, ${result.reqPerSec.toFixed(0)} req/s, ${result.cpuUsPerReq.toFixed(1)} CPU µs/req`);
   } finally {
-    await session?.close();
+    await session.close();
     await server.stop();
   }
   saveSourceMaps();
