@@ -28,7 +28,7 @@ export { ResponseHeaders } from './pipeline/response-headers.js';
 export type { ResponseCookie } from './pipeline/set-cookie.js';
 export type { ResultType, ResultOf, ResultFor, VerbArgument, FromJson } from './result/result-type.js';
 export type { StandardSchemaV1, StandardResult } from './result/standard-schema.js';
-export type { Backend, BackendFactory, WireRequest, WireResponse, WireBody, TlsOptions } from './backends/backend.js';
+export type { Backend, WireRequest, WireResponse, WireBody, TlsOptions } from './backends/backend.js';
 export { bufferedBody, streamedBody } from './backends/backend.js';
 export { VERSION } from './version.js';
 export * from './errors.js';

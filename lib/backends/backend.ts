@@ -87,9 +87,6 @@ export interface Backend {
   close(): Promise<void>;
 }
 
-/** Builds a backend for one client's pool. */
-export type BackendFactory = (options: { tls: TlsOptions | undefined }) => Backend;
-
 /** A body already in memory. */
 export function bufferedBody(bytes: Uint8Array): WireBody {
   return {

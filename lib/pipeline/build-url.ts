@@ -14,8 +14,6 @@ export interface Target {
 const PATH_SAFE = /^(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/]|%[0-9A-Fa-f]{2})*$/;
 // eslint-disable-next-line no-control-regex -- finding control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f]/;
-/** A URI scheme at the start: `http:`, `javascript:` ... */
-export const SCHEME_PREFIX = /^[a-z][a-z0-9+.-]*:/i;
 
 /** Builds the URL from resolved parts, rejecting anything that would change the origin or inject bytes. */
 export function buildTarget(uri: UriParts): Target {
