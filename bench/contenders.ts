@@ -1,96 +1,45 @@
 /**
- * The clients being compared. Each does the same work per request: send the same request,
- * read the whole body, parse it as JSON. Add axios/got/undici or another backend by adding
- * an entry to {@link CONTENDERS}.
+ * The clients being compared, in pairs: the library on a backend next to the raw client that
+ * backend uses, so that the two run back to back in every round. Add a contender by adding it
+ * to {@link CONTENDERS}.
  *
  * @module
  */
-import http from 'node:http';
-import { HttpBuilder } from '../lib/index.js';
+import type { Contender } from './contender.js';
+import { libraryContender } from './contenders/library.js';
+import { rawAxios } from './contenders/raw-axios.js';
+import { rawFetch, rawGlobalFetch } from './contenders/raw-fetch.js';
+import { rawGot } from './contenders/raw-got.js';
+import { rawNodeHttp } from './contenders/raw-node-http.js';
 
-/** One open client (its own connection pool). */
-export interface Session {
-  /** GET `path` on the server, read the whole body and resolve to `JSON.parse` of it. */
-  getJson(path: string): Promise<unknown>;
-  /** Releases sockets so the process can exit. */
-  close(): Promise<void>;
-}
-
-/** A client under test. */
-export interface Contender {
-  readonly name: string;
-  /** What it does per request, for the report. */
-  readonly description: string;
-  /** The reference the others are compared against (exactly one contender). */
-  readonly baseline?: boolean;
-  /** Upper bound for `CPU µs/req ÷ baseline CPU µs/req` this contender aims for, if any. */
-  readonly cpuRatioTarget?: number;
-  open(origin: string): Session;
-}
-
-/** Request headers the library sends by default; the raw client sends the same so the server's work is identical. */
-const LIBRARY_LIKE_HEADERS = { 'User-Agent': 'raw-node-http', Accept: '*/*', 'Accept-Encoding': 'gzip, deflate, br' };
-
-const httpbuilderNative: Contender = {
-  name: 'httpbuilder-ts (native)',
-  description: "HttpBuilder.configure(origin) + http.get((c) => { c.request.uri.path = path; }), default 'native' backend",
-  cpuRatioTarget: 1.5,
-  open(origin) {
-    const client = HttpBuilder.configure((c) => {
-      c.request.uri = origin;
-    });
-    return {
-      // written the way a user writes it: a fresh block per call
-      getJson: (path) =>
-        client.get((c) => {
-          c.request.uri.path = path;
-        }),
-      close: () => client.close(),
-    };
-  },
-};
-
-const rawNodeHttp: Contender = {
-  name: 'raw node:http',
-  description: 'http.request + http.Agent({ keepAlive: true }), collect chunks, JSON.parse',
-  baseline: true,
-  open(origin) {
-    const agent = new http.Agent({ keepAlive: true });
-    const { hostname, port } = new URL(origin);
-    return {
-      getJson: (path) => rawGetJson(agent, hostname, Number(port), path),
-      close: () => {
-        agent.destroy();
-        return Promise.resolve();
-      },
-    };
-  },
-};
-
-function rawGetJson(agent: http.Agent, hostname: string, port: number, path: string): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    const req = http.request({ method: 'GET', hostname, port, path, agent, headers: LIBRARY_LIKE_HEADERS }, (res) => {
-      // the library would reject these too; failing loudly keeps the comparison honest
-      if (res.statusCode !== 200 || res.headers['content-encoding'] !== undefined) {
-        res.resume();
-        reject(new Error(`raw node:http: unexpected ${res.statusCode} ${res.headers['content-encoding'] ?? ''}`));
-        return;
-      }
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.once('error', reject);
-      res.once('end', () => {
-        try {
-          resolve(JSON.parse((chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)).toString('utf8')));
-        } catch (error) {
-          reject(error instanceof Error ? error : new Error(String(error)));
-        }
-      });
-    });
-    req.once('error', reject);
-    req.end();
-  });
-}
+export type { Contender, Session } from './contender.js';
 
 /** Everything measured, in this order in round 1 (later rounds rotate it). */
-export const CONTENDERS: readonly Contender[] = [httpbuilderNative, rawNodeHttp];
+export const CONTENDERS: readonly Contender[] = [
+  libraryContender('native', rawNodeHttp.name, 1.5),
+  rawNodeHttp,
+  libraryContender('axios', rawAxios.name, 1.0),
+  rawAxios,
+  libraryContender('got', rawGot.name, 1.1),
+  rawGot,
+  libraryContender('fetch', rawFetch.name, 1.1),
+  rawFetch,
+  rawGlobalFetch,
+];
+
+/**
+ * The contenders whose name contains one of `only` (case-insensitive; all when `only` is empty),
+ * plus their counterparts and the baseline, in {@link CONTENDERS} order.
+ *
+ * @example
+ * selectContenders(CONTENDERS, ['axios']); // httpbuilder-ts (axios), raw node:http, raw axios
+ */
+export function selectContenders(all: readonly Contender[], only: readonly string[]): Contender[] {
+  if (only.length === 0) return [...all];
+  const words = only.map((w) => w.toLowerCase());
+  const matched = all.filter((c) => words.some((w) => c.name.toLowerCase().includes(w)));
+  if (matched.length === 0) throw new Error(`BENCH_ONLY=${only.join(',')} matches no contender (names: ${all.map((c) => c.name).join(', ')})`);
+  const counterparts = matched.map((c) => all.find((other) => other.name === c.comparedWith));
+  const picked = new Set([...matched, ...counterparts, ...all.filter((c) => c.baseline)]);
+  return all.filter((c) => picked.has(c));
+}

@@ -21,17 +21,35 @@ export interface RunResult {
 }
 
 /**
- * Runs `total` calls of `op`, `concurrency` at a time (each loop awaits one call before the
- * next), and checks every result. Rejects on the first failure or bad result.
+ * Requests started and completed, added to across runs: the server's own count must match
+ * (`succeeded ≤ served ≤ attempted` once a run failed, exactly `succeeded` otherwise).
  */
-export async function measureRun(op: () => Promise<unknown>, check: (value: unknown) => boolean, total: number, concurrency: number): Promise<RunResult> {
+export interface Tally {
+  attempted: number;
+  succeeded: number;
+}
+
+/**
+ * Runs `total` calls of `op`, `concurrency` at a time (each loop awaits one call before the
+ * next), and checks every result. Rejects on the first failure or bad result. Counts into
+ * `tally` when given (no extra promise per request, so no cost to the figures).
+ */
+export async function measureRun(
+  op: () => Promise<unknown>,
+  check: (value: unknown) => boolean,
+  total: number,
+  concurrency: number,
+  tally: Tally = { attempted: 0, succeeded: 0 },
+): Promise<RunResult> {
   let issued = 0;
   let failed = false;
   const worker = async (): Promise<void> => {
     while (issued < total && !failed) {
       issued++;
+      tally.attempted++;
       try {
         const value = await op();
+        tally.succeeded++;
         if (!check(value)) throw new Error(`unexpected result: ${JSON.stringify(value)?.slice(0, 200)}`);
       } catch (error) {
         failed = true; // stop the other loops from issuing more

@@ -13,21 +13,11 @@
  *
  * @module
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { SourceMap, type SourceMapPayload } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-
-interface ProfileNode {
-  readonly id: number;
-  readonly callFrame: { readonly functionName: string; readonly url: string; readonly lineNumber: number; readonly columnNumber: number };
-  readonly children?: readonly number[];
-}
-interface CpuProfile {
-  readonly nodes: readonly ProfileNode[];
-  readonly samples: readonly number[];
-  readonly timeDeltas: readonly number[];
-}
+import { newestProfile, readProfile, selfTimes, type ProfileNode } from './profile-files.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const LIB_URL = `file://${path.join(ROOT, 'lib')}/`;
@@ -43,30 +33,17 @@ function category(frame: ProfileNode['callFrame']): string {
   return 'other JS (node_modules, tsx)';
 }
 
-/** The newest main-thread profile (`CPU.<date>.<time>.<pid>.0.<seq>.cpuprofile`); thread 1+ is tsx's loader worker. */
-function newestProfile(dir: string): string {
-  const files = readdirSync(dir).filter((f) => /\.0\.\d+\.cpuprofile$/.test(f));
-  if (files.length === 0) throw new Error(`no main-thread .cpuprofile in ${dir}`);
-  files.sort((a, b) => statSync(path.join(dir, b)).mtimeMs - statSync(path.join(dir, a)).mtimeMs);
-  return path.join(dir, files[0]);
-}
-
 function main(): void {
   const dir = process.argv[2] ?? path.join(ROOT, 'bench/results/profile');
   const top = Number(process.argv[3] ?? 20);
   const file = newestProfile(dir);
-  const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
+  const profile = readProfile(file);
   const mapsFile = path.join(path.dirname(file), 'sourcemaps.json');
   const payloads = existsSync(mapsFile) ? (JSON.parse(readFileSync(mapsFile, 'utf8')) as Record<string, SourceMapPayload>) : {};
   sourceMaps = new Map(Object.entries(payloads).map(([url, payload]) => [url, new SourceMap(payload)]));
-  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, ProfileNode>();
   for (const n of profile.nodes) for (const child of n.children ?? []) parent.set(child, n);
-  const selfUs = new Map<ProfileNode, number>();
-  profile.samples.forEach((id, i) => {
-    const node = byId.get(id)!;
-    selfUs.set(node, (selfUs.get(node) ?? 0) + (profile.timeDeltas[i] ?? 0));
-  });
+  const selfUs = selfTimes(profile);
   const total = [...selfUs.values()].reduce((a, b) => a + b, 0);
   const busy = total - [...selfUs].filter(([n]) => n.callFrame.functionName === '(idle)').reduce((a, [, us]) => a + us, 0);
   const pct = (us: number, of: number) => `${((100 * us) / of).toFixed(1).padStart(5)}%`;

@@ -1,53 +1,14 @@
 /**
- * Turns run results into medians and ratios, prints them as a table and writes
+ * Prints the summaries (`summary.ts`) as tables: results, ratios against each contender's
+ * counterpart and the baseline with the targets met or not, failures, fairness checks; writes
  * `bench/results/latest.md` and `latest.json`.
  *
  * @module
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { Contender } from './contenders.js';
-import { median, type RunResult } from './measure.js';
 import type { BenchOptions } from './options.js';
-
-/** One measured run as recorded by `run.ts`. */
-export type RunRecord = RunResult & {
-  readonly round: number;
-  /** Position within its round (0 = first). */
-  readonly order: number;
-  /** TCP connections the server accepted during the run (0 when every request reused a pooled socket). */
-  readonly newConnections: number;
-  /** The server process's CPU µs per request during the run (same work per request; differs only through batching). */
-  readonly serverCpuUsPerReq: number;
-};
-
-/** One contender's runs of one scenario, summarised. */
-export interface ContenderSummary {
-  readonly name: string;
-  readonly description: string;
-  readonly baseline: boolean;
-  readonly medianReqPerSec: number;
-  readonly minReqPerSec: number;
-  readonly maxReqPerSec: number;
-  readonly medianCpuUsPerReq: number;
-  readonly minCpuUsPerReq: number;
-  readonly maxCpuUsPerReq: number;
-  /** The user / system split of CPU µs/req (medians of each, so they need not add up exactly). */
-  readonly medianUserUsPerReq: number;
-  readonly medianSystemUsPerReq: number;
-  readonly medianServerCpuUsPerReq: number;
-  /** Highest sampled RSS during this contender's measured runs (the process is shared, so it includes the others' leftovers). */
-  readonly peakRssBytes: number;
-  /** median CPU µs/req ÷ baseline's (absent for the baseline). */
-  readonly cpuRatio?: number;
-  /** median req/s ÷ baseline's. */
-  readonly reqPerSecRatio?: number;
-  /** Per-round CPU ratios against the baseline's run of the same round: how stable the ratio is. */
-  readonly roundCpuRatios?: readonly number[];
-  readonly cpuRatioTarget?: number;
-  /** Rounds in order. */
-  readonly runs: readonly RunRecord[];
-}
+import type { ContenderSummary, Ratio } from './summary.js';
 
 /** One scenario's results. */
 export interface ScenarioReport {
@@ -70,84 +31,82 @@ export interface BenchReport {
   readonly clientMaxRssBytes: number;
   /** Requests the server counted per route against what the clients issued. */
   readonly serverCheck: string;
-}
-
-/** Summarises each contender's runs and its ratios against the baseline. */
-export function summarise(
-  contenders: readonly Contender[],
-  runs: ReadonlyMap<Contender, readonly RunRecord[]>,
-): ContenderSummary[] {
-  const baseline = contenders.find((c) => c.baseline);
-  const baseRuns = baseline ? (runs.get(baseline) ?? []) : [];
-  const baseCpu = median(baseRuns.map((r) => r.cpuUsPerReq));
-  const baseRate = median(baseRuns.map((r) => r.reqPerSec));
-  return contenders.map((contender) => {
-    const own = runs.get(contender) ?? [];
-    const cpu = own.map((r) => r.cpuUsPerReq);
-    const rate = own.map((r) => r.reqPerSec);
-    const compared = baseline !== undefined && contender !== baseline;
-    return {
-      name: contender.name,
-      description: contender.description,
-      baseline: contender === baseline,
-      medianReqPerSec: median(rate),
-      minReqPerSec: Math.min(...rate),
-      maxReqPerSec: Math.max(...rate),
-      medianCpuUsPerReq: median(cpu),
-      minCpuUsPerReq: Math.min(...cpu),
-      maxCpuUsPerReq: Math.max(...cpu),
-      medianUserUsPerReq: median(own.map((r) => r.cpuUserUs / r.requests)),
-      medianSystemUsPerReq: median(own.map((r) => r.cpuSystemUs / r.requests)),
-      medianServerCpuUsPerReq: median(own.map((r) => r.serverCpuUsPerReq)),
-      peakRssBytes: Math.max(...own.map((r) => r.peakRssBytes)),
-      cpuRatio: compared ? median(cpu) / baseCpu : undefined,
-      reqPerSecRatio: compared ? median(rate) / baseRate : undefined,
-      roundCpuRatios: compared ? own.map((r) => r.cpuUsPerReq / (baseRuns.find((b) => b.round === r.round)?.cpuUsPerReq ?? NaN)) : undefined,
-      cpuRatioTarget: contender.cpuRatioTarget,
-      runs: own,
-    };
-  });
+  /** Wall time of the whole invocation, server start to report. */
+  readonly durationSeconds: number;
+  /** With `--isolate`: the contenders of each process, in run order. */
+  readonly processes?: readonly (readonly string[])[];
 }
 
 const fmt = (value: number, digits = 0): string => value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 const mib = (bytes: number): string => `${fmt(bytes / 2 ** 20, 1)} MiB`;
 
+const DASH = '—';
+
 function resultRows(scenario: ScenarioReport): string[][] {
   const header = ['contender', 'req/s (median)', 'CPU µs/req (median)', 'CPU µs/req min–max', 'user / sys µs/req'];
-  const rows = scenario.contenders.map((c) => [
-    c.name + (c.baseline ? ' [baseline]' : ''),
-    fmt(c.medianReqPerSec),
-    fmt(c.medianCpuUsPerReq, 1),
-    `${fmt(c.minCpuUsPerReq, 1)}–${fmt(c.maxCpuUsPerReq, 1)}`,
-    `${fmt(c.medianUserUsPerReq, 1)} / ${fmt(c.medianSystemUsPerReq, 1)}`,
-  ]);
+  const rows = scenario.contenders.map((c) => {
+    const name = c.name + (c.baseline ? ' [baseline]' : '');
+    const m = c.medians;
+    if (c.failure || !m) return [name, 'FAILED', DASH, DASH, DASH];
+    return [name, fmt(m.reqPerSec), fmt(m.cpuUsPerReq, 1), `${fmt(m.minCpuUsPerReq, 1)}–${fmt(m.maxCpuUsPerReq, 1)}`, `${fmt(m.userUsPerReq, 1)} / ${fmt(m.systemUsPerReq, 1)}`];
+  });
   return [header, ...rows];
+}
+
+/** `1.23 (1.10–1.40)`: median of the per-round ratios, then their range. */
+function ratioCell(ratio: Ratio | undefined): string {
+  if (!ratio) return DASH;
+  return `${fmt(ratio.cpu, 2)} (${fmt(Math.min(...ratio.roundCpu), 2)}–${fmt(Math.max(...ratio.roundCpu), 2)})`;
+}
+
+function targetCell(c: ContenderSummary): string {
+  const r = c.vsCounterpart;
+  if (r?.target !== undefined) return `≤ ${r.target}: ${r.met ? 'met' : 'NOT met'}`;
+  // a target that could not be judged: one of the two did not run
+  if (c.comparedWith !== undefined && !r) return 'not measured';
+  return DASH;
+}
+
+function ratioRows(scenario: ScenarioReport): string[][] {
+  const baseline = scenario.contenders.find((c) => c.baseline)?.name ?? 'baseline';
+  const header = ['contender', 'counterpart', 'CPU ÷ counterpart (rounds min–max)', 'target', `CPU ÷ ${baseline} (rounds min–max)`, 'req/s ÷ counterpart'];
+  const rows = scenario.contenders
+    .filter((c) => !c.baseline)
+    .map((c) => [
+      c.name,
+      c.comparedWith ?? DASH,
+      ratioCell(c.vsCounterpart),
+      targetCell(c),
+      ratioCell(c.vsBaseline),
+      c.vsCounterpart ? fmt(c.vsCounterpart.reqPerSec, 2) : DASH,
+    ]);
+  return [header, ...rows];
+}
+
+function failureLines(scenario: ScenarioReport): string[] {
+  return scenario.contenders.flatMap((c) => (c.failure ? [`FAILED ${c.name} (at ${c.failure.stage}): ${c.failure.error}`] : []));
+}
+
+function targetLine(scenario: ScenarioReport): string {
+  const judged = scenario.contenders.filter((c) => c.vsCounterpart?.target !== undefined || (c.comparedWith !== undefined && !c.vsCounterpart));
+  const parts = judged.map((c) => {
+    const r = c.vsCounterpart;
+    if (!r || r.target === undefined) return `${c.name}: not measured`;
+    // three digits: 1.503 must not read as "1.50 > 1.5"
+    return `${c.name} ${fmt(r.cpu, 3)} ${r.met ? '≤' : '>'} ${r.target} ${r.met ? 'met' : 'NOT met'}`;
+  });
+  return `targets (CPU µs/req ÷ counterpart, median of per-round ratios): ${parts.join('; ')}`;
 }
 
 // checks that the comparison is fair rather than results: server work, socket reuse, memory
 function diagnosticRows(scenario: ScenarioReport): string[][] {
   const header = ['contender', 'req/s min–max', 'server CPU µs/req', 'new conns/run (max)', 'peak RSS (sampled)'];
-  const rows = scenario.contenders.map((c) => [
-    c.name,
-    `${fmt(c.minReqPerSec)}–${fmt(c.maxReqPerSec)}`,
-    fmt(c.medianServerCpuUsPerReq, 1),
-    fmt(Math.max(...c.runs.map((r) => r.newConnections))),
-    mib(c.peakRssBytes),
-  ]);
-  return [header, ...rows];
-}
-
-function ratioLines(scenario: ScenarioReport): string[] {
-  const baseline = scenario.contenders.find((c) => c.baseline)?.name ?? 'baseline';
-  return scenario.contenders.flatMap((c) => {
-    if (c.cpuRatio === undefined || c.reqPerSecRatio === undefined) return [];
-    const rounds = c.roundCpuRatios ?? [];
-    const target = c.cpuRatioTarget === undefined ? '' : ` (target ≤ ${c.cpuRatioTarget}: ${c.cpuRatio <= c.cpuRatioTarget ? 'met' : 'NOT met'})`;
-    return [
-      `${c.name} ÷ ${baseline}: CPU µs/req ratio ${fmt(c.cpuRatio, 2)}${target}; ` +
-        `per-round ${fmt(Math.min(...rounds), 2)}–${fmt(Math.max(...rounds), 2)}; req/s ratio ${fmt(c.reqPerSecRatio, 2)}`,
-    ];
+  const rows = scenario.contenders.flatMap((c) => {
+    const m = c.medians;
+    if (c.failure || !m) return [];
+    return [[c.name, `${fmt(m.minReqPerSec)}–${fmt(m.maxReqPerSec)}`, fmt(m.serverCpuUsPerReq, 1), fmt(m.maxNewConnections), mib(m.peakRssBytes)]];
   });
+  return [header, ...rows];
 }
 
 function textTable(rows: readonly string[][]): string {
@@ -167,18 +126,31 @@ function environmentLines(report: BenchReport): string[] {
     `date: ${report.date}`,
     `node: ${report.node} (${report.platform}), CPU: ${report.cpuModel} × ${report.cpuCount}`,
     `pinning: ${report.pinning.client}; ${report.pinning.server}`,
-    `rounds: ${o.rounds} (order rotated per round), requests per run: ${fmt(o.requests)}, concurrency: ${o.concurrency}, warm-up: ${fmt(o.warmup)} per contender`,
+    `rounds: ${o.rounds} (order rotated per round), requests per run: ${fmt(o.requests)}, concurrency: ${o.concurrency}, warm-up: ${fmt(o.warmup)} per contender` +
+      (o.only.length > 0 ? `, only: ${o.only.join(',')} (+ counterparts and baseline)` : ''),
+    `duration: ${fmt(report.durationSeconds)} s; ${shortestRun(report)}`,
+    report.processes
+      ? `isolation: one process per group (${report.processes.map((g, i) => `${i + 1}) ${g.join(', ')}`).join('; ')}); ratios pair runs of the same round in the same process; the baseline's row is from the first process`
+      : 'isolation: none, every contender in this one process (the pipeline code the backends share is compiled for all of them)',
     `client process peak RSS (maxRSS, whole run): ${mib(report.clientMaxRssBytes)}`,
     `server check: ${report.serverCheck}`,
   ];
+}
+
+/** Measured runs should last long enough (≥ 0.3 s) for timer and scheduler noise to stay small. */
+function shortestRun(report: BenchReport): string {
+  const runs = report.scenarios.flatMap((s) => s.contenders.flatMap((c) => c.runs.map((r) => ({ name: c.name, ms: r.wallMs }))));
+  if (runs.length === 0) return 'no run measured';
+  const shortest = runs.reduce((a, b) => (b.ms < a.ms ? b : a));
+  return `shortest measured run ${fmt(shortest.ms / 1000, 2)} s (${shortest.name})`;
 }
 
 /** The human-readable table for stdout. */
 export function formatText(report: BenchReport): string {
   const parts = environmentLines(report);
   for (const scenario of report.scenarios) {
-    parts.push('', `Scenario (${scenario.id}) ${scenario.title}`, textTable(resultRows(scenario)), ...ratioLines(scenario));
-    parts.push('', textTable(diagnosticRows(scenario)));
+    parts.push('', `Scenario (${scenario.id}) ${scenario.title}`, textTable(resultRows(scenario)), '', textTable(ratioRows(scenario)));
+    parts.push(targetLine(scenario), ...failureLines(scenario), '', textTable(diagnosticRows(scenario)));
   }
   return parts.join('\n');
 }
@@ -191,19 +163,28 @@ export function formatMarkdown(report: BenchReport): string {
     'CPU is `process.cpuUsage()` (user + system, all threads) of the client process only; the server runs in a separate process.',
     'Medians across rounds; a full GC runs before every measured run. Absolute numbers drift between invocations on a shared VM;',
     'the per-round ratios (contenders measured seconds apart, order rotated) are the figure to compare.',
+    'Each ratio is the median over rounds of (contender ÷ other, both runs of the same round), with the range of those per-round ratios;',
+    "a contender's counterpart is the raw client its backend uses underneath, and each pair runs back to back in every round.",
     '"server CPU µs/req" is the same server work per request: it differs between contenders only through batching',
     '(a slower client leaves the server idle more often, so each request pays more wake-ups), which also affects client CPU.',
   );
   for (const scenario of report.scenarios) {
     parts.push('', `## Scenario (${scenario.id}) ${scenario.title}`, '', markdownTable(resultRows(scenario)), '');
-    parts.push(...ratioLines(scenario).map((l) => `- ${l}`), '', '### Fairness checks', '', markdownTable(diagnosticRows(scenario)), '');
-    parts.push('Peak RSS is sampled while each contender runs, but all contenders share one process: the process-wide peak above is the figure to quote.');
+    parts.push('### Ratios', '', markdownTable(ratioRows(scenario)), '', `- ${targetLine(scenario)}`, ...failureLines(scenario).map((l) => `- ${l}`));
+    parts.push('', '### Fairness checks', '', markdownTable(diagnosticRows(scenario)), '');
+    parts.push(
+      report.processes
+        ? 'Peak RSS is sampled while each contender runs, in its own process shared only with its group (see isolation above).'
+        : 'Peak RSS is sampled while each contender runs, but all contenders share one process: the process-wide peak above is the figure to quote.',
+    );
     parts.push('', '### Contenders', '');
     parts.push(...scenario.contenders.map((c) => `- **${c.name}**: ${c.description}`), '', '### Every run', '');
-    const runRows = [['round', 'order', 'contender', 'wall ms', 'req/s', 'CPU µs/req', 'user ms', 'system ms', 'server CPU µs/req', 'new conns', 'peak RSS']];
-    const all = scenario.contenders.flatMap((c) => c.runs.map((r) => ({ c, r }))).sort((a, b) => a.r.round - b.r.round || a.r.order - b.r.order);
+    const runRows = [['process', 'round', 'order', 'contender', 'wall ms', 'req/s', 'CPU µs/req', 'user ms', 'system ms', 'server CPU µs/req', 'new conns', 'peak RSS']];
+    const all = scenario.contenders
+      .flatMap((c) => c.runs.map((r) => ({ c, r })))
+      .sort((a, b) => (a.c.process ?? 1) - (b.c.process ?? 1) || a.r.round - b.r.round || a.r.order - b.r.order);
     for (const { c, r } of all) {
-      runRows.push([String(r.round), String(r.order), c.name, fmt(r.wallMs), fmt(r.reqPerSec), fmt(r.cpuUsPerReq, 1), fmt(r.cpuUserUs / 1000), fmt(r.cpuSystemUs / 1000), fmt(r.serverCpuUsPerReq, 1), fmt(r.newConnections), mib(r.peakRssBytes)]);
+      runRows.push([String(c.process ?? 1), String(r.round), String(r.order), c.name, fmt(r.wallMs), fmt(r.reqPerSec), fmt(r.cpuUsPerReq, 1), fmt(r.cpuUserUs / 1000), fmt(r.cpuSystemUs / 1000), fmt(r.serverCpuUsPerReq, 1), fmt(r.newConnections), mib(r.peakRssBytes)]);
     }
     parts.push(markdownTable(runRows));
   }

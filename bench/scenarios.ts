@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Session } from './contenders.js';
+import type { Session } from './contender.js';
 
 /** One workload. */
 export interface Scenario {

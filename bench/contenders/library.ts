@@ -1,0 +1,39 @@
+/**
+ * The library itself, once per backend. Each is written the way a user writes it and is compared
+ * with the raw client its backend uses underneath.
+ *
+ * @module
+ */
+import { HttpBuilder, type BackendChoice } from '../../lib/index.js';
+import type { Contender } from '../contender.js';
+
+type BackendName = Extract<BackendChoice, string>;
+
+/**
+ * `HttpBuilder.configure(origin, backend)` + `http.get((c) => { c.request.uri.path = path; })`.
+ * A backend that cannot load (package or module missing) rejects the first request, which the
+ * run reports as this contender's failure.
+ */
+export function libraryContender(backend: BackendName, comparedWith: string, cpuRatioTarget: number): Contender {
+  const choice = backend === 'native' ? "default 'native' backend" : `c.client.backend = '${backend}'`;
+  return {
+    name: `httpbuilder-ts (${backend})`,
+    description: `HttpBuilder.configure(origin) + http.get((c) => { c.request.uri.path = path; }), ${choice}`,
+    comparedWith,
+    cpuRatioTarget,
+    open(origin) {
+      const client = HttpBuilder.configure((c) => {
+        c.request.uri = origin;
+        if (backend !== 'native') c.client.backend = backend;
+      });
+      return Promise.resolve({
+        // written the way a user writes it: a fresh block per call
+        getJson: (path: string) =>
+          client.get((c) => {
+            c.request.uri.path = path;
+          }),
+        close: () => client.close(),
+      });
+    },
+  };
+}

@@ -1,0 +1,102 @@
+/**
+ * One scenario: warm every contender up, then interleaved rounds (every contender once per
+ * round, order rotated), with the server's CPU and connection counts read around each run.
+ * A contender that throws (or hangs) is reported as failed and left out from then on; the
+ * others carry on.
+ *
+ * @module
+ */
+import type { Contender, Session } from './contender.js';
+import { describeError, type Failure } from './failure.js';
+import { measureRun, settle, type RunResult, type Tally } from './measure.js';
+import type { BenchOptions } from './options.js';
+import type { ScenarioReport } from './report.js';
+import type { Scenario } from './scenarios.js';
+import { serverStats } from './server-process.js';
+import { summarise, type RunRecord } from './summary.js';
+
+/** A scenario's report plus what the server should have counted for it. */
+export interface ScenarioOutcome {
+  readonly report: ScenarioReport;
+  /** Requests of this scenario's route, over all contenders, warm-up included. */
+  readonly tally: Tally;
+  /** Whether any contender failed during the scenario (the server count is then a range). */
+  readonly anyFailed: boolean;
+}
+
+/** A run that takes longer than this has hung (a normal run takes a few seconds). */
+const RUN_TIMEOUT_MS = 120_000;
+
+/**
+ * Runs `scenario` for `contenders` in order (`sessions` holds the ones that opened;
+ * `openFailures` the ones that did not, reported as failed at `open`).
+ */
+export async function runScenario(
+  scenario: Scenario,
+  contenders: readonly Contender[],
+  sessions: ReadonlyMap<Contender, Session>,
+  openFailures: ReadonlyMap<Contender, Failure>,
+  origin: string,
+  options: BenchOptions,
+): Promise<ScenarioOutcome> {
+  console.log(`\nScenario (${scenario.id}) ${scenario.title}`);
+  const failures = new Map(openFailures);
+  const tally: Tally = { attempted: 0, succeeded: 0 };
+  const fail = (contender: Contender, stage: string, error: unknown) => {
+    const failure = { stage, error: describeError(error) };
+    failures.set(contender, failure);
+    console.log(`  FAILED ${contender.name} at ${stage}: ${failure.error}`);
+  };
+  const run = (session: Session, requests: number) =>
+    withTimeout(measureRun(() => scenario.run(session), scenario.check, requests, options.concurrency, tally), RUN_TIMEOUT_MS);
+
+  for (const [contender, session] of sessions) {
+    if (options.warmup === 0) break;
+    try {
+      await run(session, options.warmup);
+      console.log(`  warm-up ${contender.name}: ${options.warmup} requests`);
+    } catch (error) {
+      fail(contender, 'warm-up', error);
+    }
+  }
+  const runs = new Map<Contender, RunRecord[]>(contenders.map((c) => [c, []]));
+  for (let round = 1; round <= options.rounds; round++) {
+    // rotation: every contender runs first, second, ... equally often (with rounds = a multiple of the count)
+    const order = contenders.map((_, i) => contenders[(i + round - 1) % contenders.length]).filter((c) => !failures.has(c));
+    for (const [position, contender] of order.entries()) {
+      // stats requests sit outside the measured window; each opens one connection of its own
+      const before = await serverStats(origin);
+      await settle();
+      let result: RunResult;
+      try {
+        result = await run(sessions.get(contender)!, options.requests);
+      } catch (error) {
+        fail(contender, `round ${round}`, error);
+        continue;
+      }
+      const after = await serverStats(origin);
+      const serverCpuUs = after.cpu.user + after.cpu.system - before.cpu.user - before.cpu.system;
+      runs.get(contender)!.push({
+        ...result,
+        round,
+        order: position,
+        newConnections: after.connections - before.connections - 1,
+        serverCpuUsPerReq: serverCpuUs / result.requests,
+      });
+      console.log(
+        `  round ${round}/${options.rounds}  ${contender.name.padEnd(26)} ${result.reqPerSec.toFixed(0).padStart(7)} req/s  ${result.cpuUsPerReq.toFixed(1).padStart(6)} CPU µs/req`,
+      );
+    }
+  }
+  const report = { id: scenario.id, title: scenario.title, contenders: summarise(contenders, runs, failures) };
+  return { report, tally, anyFailed: [...failures.keys()].some((c) => !openFailures.has(c)) };
+}
+
+/** `promise`, or a rejection once `ms` have passed. */
+export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`did not finish within ${ms / 1000} s`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
