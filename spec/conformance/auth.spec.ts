@@ -34,6 +34,17 @@ conformance('Basic authentication', (kit) => {
     expect([route.challenges, route.authorized]).toEqual([1, 3]);
   });
 
+  it('credentials set in a request block apply to that request only, and replace the client\'s', async () => {
+    const route = basicRoute(kit.server, USER);
+    const client = kit.client((c) => c.request.auth.basic('alice', 'looking-glass'));
+    expect(await client.get((c) => {
+      c.request.uri.path = '/basic';
+      c.request.auth.basic('alice', 'wonderland');
+    })).toBe('ok-text');
+    await expect(kit.client().get((c) => void (c.request.uri.path = '/basic'))).rejects.toMatchObject({ statusCode: 401 });
+    expect([route.authorized, route.rejected]).toEqual([1, 0]);
+  });
+
   it('credentials in the URL are Basic credentials', async () => {
     const route = basicRoute(kit.server, USER);
     const origin = new URL(kit.server.url(kit.secure));
