@@ -138,7 +138,7 @@ export class HttpBuilder {
       encoders: settings.encoders,
       parsers: settings.parsers,
       resultType: type,
-      auth: { credentials: settings.credentials, cache: this.#pool.authCache },
+      auth: { credentials: settings.credentials, origin: target, cache: this.#pool.authCache },
     };
     return chain(settings.interceptors, method, (request) => exchange(request, plan))(record);
   }

@@ -1,7 +1,7 @@
 import type { DigestChallenge } from './digest.js';
 
-/** What a protection space asked for last: Basic, or Digest with its nonce and how often it was used. */
-export type SpaceState = { readonly scheme: 'basic' } | { readonly scheme: 'digest'; challenge: DigestChallenge; nc: number };
+/** What a protection space asked for last: Basic, or Digest with its challenge. */
+export type SpaceState = { readonly scheme: 'basic' } | { readonly scheme: 'digest'; readonly challenge: DigestChallenge };
 
 interface Space {
   readonly origin: string;
@@ -10,13 +10,18 @@ interface Space {
   state: SpaceState;
 }
 
+/** How many nonces' counters to keep: servers rotate nonces, the map must not grow forever. */
+const MAX_NONCES = 256;
+
 /**
  * The protection spaces a client's requests were challenged in (RFC 7235 §2.2): the origin,
  * narrowed to the challenge's `domain` URIs when it lists any. Later requests into a space
- * answer at once, without waiting for a new challenge.
+ * answer at once, without waiting for a new challenge. Digest `nc` counts per nonce, however
+ * often that nonce is challenged again or sent as `nextnonce`.
  */
 export class AuthCache {
   readonly #spaces: Space[] = [];
+  readonly #nonceCounts = new Map<string, number>();
 
   /** The space `url` falls in; the one with the longest matching `domain` prefix when several do. */
   find(url: URL): Space | undefined {
@@ -41,6 +46,16 @@ export class AuthCache {
     const space = { origin: url.origin, prefixes, state };
     this.#spaces.push(space);
     return space;
+  }
+
+  /** The next `nc` for a nonce of an origin, taken before sending: concurrent requests never share one. */
+  nextNonceCount(origin: string, nonce: string): number {
+    const key = `${origin} ${nonce}`;
+    const count = (this.#nonceCounts.get(key) ?? 0) + 1;
+    this.#nonceCounts.delete(key); // re-inserted last: the oldest nonce is the first to go
+    this.#nonceCounts.set(key, count);
+    if (this.#nonceCounts.size > MAX_NONCES) this.#nonceCounts.delete(this.#nonceCounts.keys().next().value!);
+    return count;
   }
 }
 

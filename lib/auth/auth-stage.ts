@@ -5,9 +5,11 @@ import { basicAuthorization, type Credentials } from './credentials.js';
 import { parseChallenges } from './challenges.js';
 import { digestAuthorization, pickDigest } from './digest.js';
 
-/** What the auth stage needs: the credentials (when any) and the client's protection spaces. */
+/** What the auth stage needs: the credentials (when any), where they belong, and the client's protection spaces. */
 export interface AuthPlan {
   readonly credentials: Credentials | undefined;
+  /** The origin the request was configured for: credentials are never sent anywhere else. */
+  readonly origin: { readonly secure: boolean; readonly hostname: string; readonly port: number };
   readonly cache: AuthCache;
 }
 
@@ -19,16 +21,21 @@ export interface AuthPlan {
  */
 export async function sendAuthorized(backend: Backend, wire: WireRequest, plan: AuthPlan): Promise<WireResponse> {
   const credentials = plan.credentials;
-  // a caller's own Authorization header is theirs to manage
-  if (!credentials || Object.keys(wire.headers).some((name) => name.toLowerCase() === 'authorization')) return backend.send(wire);
+  // a caller's own Authorization header is theirs to manage; an interceptor that moved the
+  // request to another origin takes it out of the credentials' reach
+  if (!credentials || !sameOrigin(wire, plan.origin) || Object.keys(wire.headers).some((name) => name.toLowerCase() === 'authorization')) {
+    return backend.send(wire);
+  }
   const url = new URL(wire.url);
   const space = plan.cache.find(url);
   let expected: string | undefined;
   let header: string | undefined;
-  if (space) ({ header, expected } = answer(space.state, credentials, wire));
-  else if (credentials.preemptive && credentials.scheme === 'basic') header = basicAuthorization(credentials);
+  // answer up front only in the scheme these credentials are for: never a Digest password as Basic
+  if (space && space.state.scheme === credentials.scheme) ({ header, expected } = answer(space.state, credentials, wire, plan.cache, url));
+  else if (!space && credentials.preemptive && credentials.scheme === 'basic') header = basicAuthorization(credentials);
   let response = await backend.send(withAuthorization(wire, header));
-  let answeredFresh = false;
+  // a Basic answer sent up front was the one try (a cached Digest nonce may just have expired)
+  let answeredFresh = header !== undefined && credentials.scheme === 'basic';
   let answeredStale = false;
   while (response.status === 401) {
     const challenges = parseChallenges(headerValues(response, 'www-authenticate'));
@@ -46,7 +53,7 @@ export async function sendAuthorized(backend: Backend, wire: WireRequest, plan: 
     answeredFresh = true;
     response.discard();
     const remembered = plan.cache.remember(url, state);
-    ({ header, expected } = answer(remembered.state, credentials, wire));
+    ({ header, expected } = answer(remembered.state, credentials, wire, plan.cache, url));
     response = await backend.send(withAuthorization(wire, header));
   }
   if (response.status < 400) verifyInfo(response, plan.cache, url, expected);
@@ -57,21 +64,22 @@ export async function sendAuthorized(backend: Backend, wire: WireRequest, plan: 
 function stateFor(challenges: ReturnType<typeof parseChallenges>, credentials: Credentials): SpaceState | undefined {
   if (credentials.scheme !== 'basic') {
     const challenge = pickDigest(challenges);
-    if (challenge) return { scheme: 'digest', challenge, nc: 0 };
+    if (challenge) return { scheme: 'digest', challenge };
   }
   if (credentials.scheme !== 'digest' && challenges.some((c) => c.scheme === 'basic')) return { scheme: 'basic' };
   return undefined;
 }
 
-function answer(state: SpaceState, credentials: Credentials, wire: WireRequest): { header: string; expected?: string } {
+function answer(state: SpaceState, credentials: Credentials, wire: WireRequest, cache: AuthCache, url: URL): { header: string | undefined; expected?: string } {
   if (state.scheme === 'basic') return { header: basicAuthorization(credentials) };
-  state.nc += 1; // counted before sending: concurrent requests on one nonce each get their own nc
+  // auth-int hashes the body: a stream's bytes are not known up front, so wait for the challenge
+  if (state.challenge.qop === 'auth-int' && wire.body !== undefined && wire.body.bytes === undefined) return { header: undefined };
   const { header, rspauth } = digestAuthorization(state.challenge, {
     user: credentials.user,
     password: credentials.password,
     method: wire.method,
     uri: wire.target,
-    nc: state.nc,
+    nc: cache.nextNonceCount(url.origin, state.challenge.nonce),
     body: wire.body?.bytes,
   });
   // with auth-int, rspauth covers a body the RFCs leave ambiguous (request or response): not checked
@@ -89,9 +97,13 @@ function verifyInfo(response: WireResponse, cache: AuthCache, url: URL, expected
     throw new NetworkError(`the server's Authentication-Info does not prove it knows the password (rspauth mismatch) (${url.origin})`, 'other');
   }
   const space = cache.find(url);
-  if (info.nextnonce && space?.state.scheme === 'digest') {
-    space.state = { scheme: 'digest', challenge: { ...space.state.challenge, nonce: info.nextnonce }, nc: 0 };
+  if (info.nextnonce && space?.state.scheme === 'digest' && info.nextnonce !== space.state.challenge.nonce) {
+    space.state = { scheme: 'digest', challenge: { ...space.state.challenge, nonce: info.nextnonce } };
   }
+}
+
+function sameOrigin(wire: WireRequest, origin: AuthPlan['origin']): boolean {
+  return wire.secure === origin.secure && wire.hostname.toLowerCase() === origin.hostname.toLowerCase() && wire.port === origin.port;
 }
 
 function withAuthorization(wire: WireRequest, header: string | undefined): WireRequest {

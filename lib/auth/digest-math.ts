@@ -33,9 +33,20 @@ export interface DigestInput {
   readonly bodyHash?: string;
 }
 
+/**
+ * `user:realm` as bytes: the user name (and password) are UTF-8, while the realm is hashed as
+ * the bytes the server sent (node reads header bytes as latin1), so a non-ASCII realm is not
+ * encoded twice.
+ */
+export function userRealmBytes(username: string, realm: string, password?: string): Buffer {
+  const parts = [Buffer.from(username, 'utf8'), Buffer.from(`:${realm}`, 'latin1')];
+  if (password !== undefined) parts.push(Buffer.from(`:${password}`, 'utf8'));
+  return Buffer.concat(parts);
+}
+
 /** H(A1): the secret part, `-sess` variants mixing in the nonces. */
 function ha1(input: DigestInput): string {
-  const base = digestHash(input.algorithm, `${input.username}:${input.realm}:${input.password}`);
+  const base = digestHash(input.algorithm, userRealmBytes(input.username, input.realm, input.password));
   return /-sess$/i.test(input.algorithm) ? digestHash(input.algorithm, `${base}:${input.nonce}:${input.cnonce}`) : base;
 }
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Challenge } from './challenges.js';
-import { DIGEST_ALGORITHMS, digestHash, digestResponse, expectedRspauth, strength, type DigestAlgorithm, type DigestInput } from './digest-math.js';
+import { DIGEST_ALGORITHMS, digestHash, digestResponse, expectedRspauth, strength, userRealmBytes, type DigestAlgorithm, type DigestInput } from './digest-math.js';
 
 /** A Digest challenge we can answer, as kept for the protection space. */
 export interface DigestChallenge {
@@ -74,7 +74,7 @@ export function digestAuthorization(challenge: DigestChallenge, answer: DigestAn
 
 /** `username`, its hash (userhash=true), or `username*` (RFC 8187) when it cannot be a quoted-string. */
 function userParam(challenge: DigestChallenge, user: string): string {
-  if (challenge.userhash) return `username=${quote(digestHash(challenge.algorithm, `${user}:${challenge.realm}`))}`;
+  if (challenge.userhash) return `username=${quote(digestHash(challenge.algorithm, userRealmBytes(user, challenge.realm)))}`;
   if (/^[\x20-\x7e]*$/.test(user)) return `username=${quote(user)}`;
   return `username*=UTF-8''${encodeURIComponent(user).replace(/['()*!]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`;
 }

@@ -54,8 +54,11 @@ async function send(request: WireRequest, { fetch, dispatcher }: Transport): Pro
   if (request.body !== undefined && (request.method === 'GET' || request.method === 'HEAD')) {
     throw new ConfigError(`the fetch backend cannot send a body with ${request.method} (fetch refuses it): use another backend or method`);
   }
-  if (/(?:^|\/)\.{1,2}(?:[/?#]|$)/.test(request.target.split('?')[0])) {
-    throw new ConfigError(`request.raw '${request.target}' has '.' or '..' segments, which fetch would resolve away: use another backend`);
+  // fetch re-parses the URL (WHATWG): a target it would rewrite (`..` segments, characters it
+  // escapes) would not be the one the pipeline checked and signed
+  const parsed = new URL(request.url);
+  if (parsed.pathname + parsed.search !== request.target) {
+    throw new ConfigError(`request.raw '${request.target}' would be sent as '${parsed.pathname + parsed.search}' by fetch: use that form, or another backend`);
   }
   let response: Response;
   try {

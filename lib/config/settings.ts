@@ -114,7 +114,8 @@ function mergeHeaders(base: Settings, layer: HttpConfig): Pick<Settings, 'header
 /** Credentials belong to their origin: a level that moves to another one, without credentials of its own, drops them. */
 function credentialsOf(base: Settings, uri: UriConfig | undefined, merged: UriParts): Credentials | undefined {
   if (uri?.user !== undefined) return { scheme: 'basic', user: uri.user, password: uri.password ?? '', preemptive: false };
-  if (base.credentials === undefined || uri === undefined) return base.credentials; // the common case: nothing to compare
+  // nothing to compare in the common case; a client without a URI gives its credentials to every request's origin
+  if (base.credentials === undefined || uri === undefined || base.uri.host === undefined) return base.credentials;
   return origin(merged) === origin(base.uri) ? base.credentials : undefined;
 }
 

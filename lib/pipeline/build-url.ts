@@ -57,13 +57,17 @@ function percentEncode(text: string, part: 'uri.path' | 'uri.fragment'): string 
 /** encodeURIComponent, with a lone surrogate (not encodable) reported as a ConfigError naming the part. */
 function encodeComponent(text: string, part: string): string {
   try {
-    return encodeURIComponent(text);
+    return encodeURIComponent(text).replace(/'/g, '%27');
   } catch {
     throw new ConfigError(`${part} contains text that cannot be percent-encoded (a lone UTF-16 surrogate)`);
   }
 }
 
-/** `{ a: ['1', '2'] }` → `?a=1&a=2`; empty → `` (no bare `?`). Space is `%20`, `+ & = @ #` are escaped. */
+/**
+ * `{ a: ['1', '2'] }` → `?a=1&a=2`; empty → `` (no bare `?`). Space is `%20`, `+ & = @ #` are
+ * escaped, and `'` too: WHATWG URL parsing (fetch's) escapes it, and the request-target must
+ * not change between what is signed (Digest `uri`) and what is sent.
+ */
 function queryString(query: ReadonlyMap<string, readonly string[]>): string {
   if (query.size === 0) return '';
   const parts: string[] = [];

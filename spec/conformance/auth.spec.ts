@@ -1,6 +1,7 @@
 import { expect, it } from '@jest/globals';
 import { Readable } from 'node:stream';
-import { ConfigError, HttpException, NetworkError } from '../../lib/index.js';
+import { ConfigError, HttpBuilder, HttpException, NetworkError } from '../../lib/index.js';
+import { TestServer } from '../support/test-server.js';
 import { basicRoute, digestRoute, DIGEST_ALGORITHMS } from '../support/auth/index.js';
 import { conformance, VERBS } from './kit.js';
 
@@ -43,6 +44,69 @@ conformance('Basic authentication', (kit) => {
     })).toBe('ok-text');
     await expect(kit.client().get((c) => void (c.request.uri.path = '/basic'))).rejects.toMatchObject({ statusCode: 401 });
     expect([route.authorized, route.rejected]).toEqual([1, 0]);
+  });
+
+  it('preemptive Basic with a wrong password: exactly one try', async () => {
+    const route = basicRoute(kit.server, USER);
+    const error = await kit
+      .client((c) => c.request.auth.basic('alice', 'WRONG', { preemptive: true }))
+      .get((c) => void (c.request.uri.path = '/basic'))
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HttpException);
+    expect([route.requests.length, route.rejected]).toEqual([1, 1]);
+  });
+
+  it('a space that asked for Basic never gets a Digest password as Basic', async () => {
+    basicRoute(kit.server, USER);
+    const route = digestRoute(kit.server, USER);
+    const client = kit.client();
+    await client.get((c) => {
+      c.request.uri.path = '/basic';
+      c.request.auth.basic('alice', 'wonderland');
+    });
+    expect(await client.get((c) => {
+      c.request.uri.path = '/digest';
+      c.request.auth.digest('alice', 'wonderland');
+    })).toBe('ok-text');
+    expect(route.requests.map((r) => String(r.headers.authorization ?? '').split(' ')[0])).toEqual(['', 'Digest']);
+  });
+
+  it('an interceptor that moves the request to another origin takes the credentials out of reach', async () => {
+    const other = await TestServer.start();
+    try {
+      other.expect({ method: 'GET', path: '/elsewhere', respond: { headers: { 'Content-Type': 'text/plain' }, body: 'moved' } });
+      const target = `${other.url(kit.secure)}/elsewhere`;
+      const client = HttpBuilder.configure((c) => {
+        c.request.uri = kit.server.url(kit.secure);
+        c.client.backend = kit.backend === 'native' ? 'native' : (kit.backend as 'axios' | 'got' | 'fetch');
+        c.execution.tls = { ca: kit.server.ca };
+        c.request.auth.basic('alice', 'wonderland', { preemptive: true });
+        c.execution.interceptor('GET', (request, next) => next({ ...request, url: target }));
+      });
+      try {
+        expect(await client.get()).toBe('moved');
+      } finally {
+        await client.close();
+      }
+      expect(other.requests[0].headers.authorization).toBeUndefined();
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('client credentials without a client URI go with each request\'s URL', async () => {
+    const route = basicRoute(kit.server, USER);
+    const client = HttpBuilder.configure((c) => {
+      c.client.backend = kit.backend === 'native' ? 'native' : (kit.backend as 'axios' | 'got' | 'fetch');
+      c.execution.tls = { ca: kit.server.ca };
+      c.request.auth.basic('alice', 'wonderland', { preemptive: true });
+    });
+    try {
+      expect(await client.get((c) => void (c.request.uri = `${kit.server.url(kit.secure)}/basic`))).toBe('ok-text');
+    } finally {
+      await client.close();
+    }
+    expect(route.challenges).toBe(0);
   });
 
   it('credentials in the URL are Basic credentials', async () => {
@@ -120,6 +184,15 @@ conformance('Digest authentication', (kit) => {
     });
     expect(route.lastAuthorization?.uri).toBe('/digest?a=b%20c&d=1&d=2');
     expect(route.authorized).toBe(1);
+  });
+
+  it("a query with ' and a non-ASCII realm: what is signed is what is sent", async () => {
+    const route = digestRoute(kit.server, { ...USER, realm: 'Café' });
+    expect(await client().get((c) => {
+      c.request.uri.path = '/digest';
+      c.request.uri.query = { q: "it's" };
+    })).toBe('ok-text');
+    expect(route.lastAuthorization?.uri).toBe('/digest?q=it%27s');
   });
 
   it('the strongest of several Digest challenges is answered', async () => {

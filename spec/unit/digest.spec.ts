@@ -85,3 +85,13 @@ describe('Authorization: Digest', () => {
     expect(header).not.toContain('username="');
   });
 });
+
+describe('nc per nonce', () => {
+  it('keeps counting when the same nonce is challenged again or sent back as nextnonce', async () => {
+    const { AuthCache } = await import('../../lib/auth/auth-cache.js');
+    const cache = new AuthCache();
+    const counts = [cache.nextNonceCount('https://h', 'N'), cache.nextNonceCount('https://h', 'N'), cache.nextNonceCount('https://h', 'M'), cache.nextNonceCount('https://h', 'N')];
+    expect(counts).toEqual([1, 2, 1, 3]);
+    expect(cache.nextNonceCount('https://other', 'N')).toBe(1);
+  });
+});
