@@ -2,7 +2,9 @@ import { bufferedBody, type WireBody } from '../backends/backend.js';
 import { EncodeError, HttpBuilderError } from '../errors.js';
 import type { RequestRecord } from '../pipeline/request-record.js';
 import { encodeText } from './charset.js';
+import { encodeCsv } from './csv.js';
 import { encodeForm } from './form.js';
+import { encodeXml } from './xml.js';
 import { lookup } from './media-type.js';
 import { isRawUpload, rawUploadBody, type RawUpload } from './raw-upload.js';
 
@@ -50,6 +52,11 @@ function describe(body: unknown): string {
 export const DEFAULT_ENCODERS: ReadonlyMap<string, Encoder> = new Map<string, Encoder>([
   ['application/json', encodeJson],
   ['*/*+json', encodeJson],
+  ['application/xml', encodeXml],
+  ['text/xml', encodeXml],
+  ['*/*+xml', encodeXml],
+  ['text/csv', encodeCsv],
+  ['text/tab-separated-values', encodeCsv],
   ['text/*', encodeTextBody],
   ['application/x-www-form-urlencoded', (body) => (typeof body === 'string' ? body : encodeForm(body))],
   ['*/*', rejectObjects],

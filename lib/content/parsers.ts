@@ -1,7 +1,9 @@
 import { ParseError } from '../errors.js';
 import type { FromServer } from '../pipeline/from-server.js';
 import type { RequestRecord } from '../pipeline/request-record.js';
+import { parseCsv } from './csv.js';
 import { parseForm } from './form.js';
+import { parseXml } from './xml.js';
 
 /**
  * Turns a response body into a value. Read the body with `fromServer.text()`, `bytes()` or `stream()`.
@@ -29,6 +31,11 @@ async function parseJson(fromServer: FromServer): Promise<unknown> {
 export const DEFAULT_PARSERS: ReadonlyMap<string, Parser> = new Map<string, Parser>([
   ['application/json', parseJson],
   ['*/*+json', parseJson],
+  ['application/xml', parseXml],
+  ['text/xml', parseXml],
+  ['*/*+xml', parseXml],
+  ['text/csv', parseCsv],
+  ['text/tab-separated-values', parseCsv],
   ['text/*', (fromServer) => fromServer.text()],
   ['application/x-www-form-urlencoded', async (fromServer) => parseForm(await fromServer.text())],
   ['*/*', (fromServer) => fromServer.bytes()],

@@ -1,0 +1,24 @@
+import { ParseError } from '../errors.js';
+import type { FromServer } from '../pipeline/from-server.js';
+import type { RequestRecord } from '../pipeline/request-record.js';
+
+// xml2js is loaded on first use: most clients never send or receive XML
+const xml2js = () => import('xml2js');
+
+/** Object → XML with xml2js `Builder` conventions (`{ message: { $: { value: 'ok' } } }`); a string goes as is. */
+export async function encodeXml(body: unknown, request: RequestRecord): Promise<string> {
+  if (typeof body === 'string') return body;
+  const { Builder } = await xml2js();
+  return new Builder({ xmldec: { version: '1.0', encoding: (request.charset ?? 'UTF-8').toUpperCase() } }).buildObject(body);
+}
+
+/** XML → object (xml2js `Parser` defaults: attributes under `$`, repeated elements as arrays). */
+export async function parseXml(fromServer: FromServer): Promise<unknown> {
+  const text = await fromServer.text();
+  const { Parser } = await xml2js();
+  try {
+    return (await new Parser().parseStringPromise(text)) as unknown;
+  } catch (error) {
+    throw new ParseError(`the ${fromServer.statusCode} response is not valid XML (${fromServer.contentType}): ${(error as Error).message.split('\n')[0]}`, { statusCode: fromServer.statusCode, contentType: fromServer.contentType, text }, { cause: error });
+  }
+}
