@@ -5,7 +5,7 @@ import { encodeBody } from '../content/encoders.js';
 import { DEFAULT_PARSERS, type Parser } from '../content/parsers.js';
 import { lookup } from '../content/media-type.js';
 import { convertResult } from '../result/convert.js';
-import { rawBodyKind } from '../result/result-type.js';
+import { MAPPER_ID, rawBodyKind, type Mapper } from '../result/result-type.js';
 import { dispatch } from './dispatch.js';
 import type { Plan } from './freeze.js';
 import { FromServer } from './from-server.js';
@@ -50,7 +50,10 @@ async function exchangeOnce(record: RequestRecord, plan: Plan): Promise<unknown>
   }
   try {
     const body = await readBody(fromServer, record, plan);
-    return convertResult(await dispatch(fromServer, body, plan.handlers), plan.resultType);
+    const result = await dispatch(fromServer, body, plan.handlers);
+    // a mapper configured for the response's content type builds class instances
+    const mapper = plan.resultType === undefined ? undefined : (record.context(fromServer.contentType, MAPPER_ID) as Mapper | undefined);
+    return convertResult(result, plan.resultType, mapper);
   } finally {
     fromServer.discard();
   }

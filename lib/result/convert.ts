@@ -1,5 +1,5 @@
 import { ResultTypeError } from '../errors.js';
-import { describe, type ResultType } from './result-type.js';
+import { describe, type ClassType, type Mapper, type ResultType } from './result-type.js';
 import { isStandardSchema, type StandardResult, type StandardSchemaV1 } from './standard-schema.js';
 
 type Converter = (value: unknown) => unknown;
@@ -20,11 +20,12 @@ const FAIL = Symbol('cannot convert');
  * Converts a handler's result to the requested type. `null`/`undefined` (no body) stay `null`.
  * A value that cannot be converted rejects with ResultTypeError naming both types.
  */
-export function convertResult(value: unknown, type: ResultType | undefined): unknown {
+export function convertResult(value: unknown, type: ResultType | undefined, mapper?: Mapper): unknown {
   if (type === undefined) return value;
   if (value === null || value === undefined) return null;
   if (isStandardSchema(type)) return validate(value, type);
   const converter = CONVERTERS.get(type);
+  if (!converter && mapper && !isInstance(value, type)) return mapper.read(value, type);
   const converted = converter ? converter(value) : toInstance(value, type);
   if (converted === FAIL) {
     throw new ResultTypeError(`the result (${describe(value)}) cannot be converted to ${(type as { name?: string }).name ?? 'the result type'}`);
@@ -77,13 +78,27 @@ function toBytes(value: unknown, target: 'Buffer' | 'Uint8Array'): unknown {
   return target === 'Buffer' ? bytes : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
+/**
+ * Builds an instance of a class as the result types do (the mapping module's default mapper):
+ * the value itself if it is one already, `Type.fromJSON(value)` when that exists, else a plain
+ * object copied onto the prototype. Anything else rejects with ResultTypeError naming both types.
+ */
+export function buildInstance(value: unknown, type: ClassType): unknown {
+  const built = toInstance(value, type);
+  if (built === FAIL) throw new ResultTypeError(`the result (${describe(value)}) cannot be converted to ${(type as { name?: string }).name ?? 'the result type'}`);
+  return built;
+}
+
+function isInstance(value: unknown, type: ClassType): boolean {
+  return typeof value === 'object' && value !== null && Object.prototype.isPrototypeOf.call(type.prototype as object, value);
+}
+
 /** A class: the value itself if it is one already, `Type.fromJSON(value)` when that exists, else a plain object copied onto the prototype. */
-function toInstance(value: unknown, type: Exclude<ResultType, StandardSchemaV1>): unknown {
-  const prototype = type.prototype as object;
-  if (typeof value === 'object' && value !== null && Object.prototype.isPrototypeOf.call(prototype, value)) return value;
+function toInstance(value: unknown, type: ClassType): unknown {
+  if (isInstance(value, type)) return value;
   if ('fromJSON' in type && typeof type.fromJSON === 'function') return type.fromJSON(value);
   if (typeof value !== 'object' || Array.isArray(value)) return FAIL;
-  return Object.assign(Object.create(prototype) as object, value);
+  return Object.assign(Object.create(type.prototype as object) as object, value);
 }
 
 function validate(value: unknown, schema: StandardSchemaV1): unknown {

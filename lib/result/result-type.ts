@@ -11,6 +11,27 @@ export interface FromJson {
   fromJSON(value: unknown): unknown;
 }
 
+/** A class a result may be built as: anything `ResultType` accepts except a Standard Schema. */
+export type ClassType = (abstract new (...args: never[]) => unknown) | FromJson;
+
+/**
+ * Builds class instances from parsed values and turns values into JSON text (the mapping
+ * module's default builds them as the result types do). Registered per content type with
+ * `c.context(contentType, MAPPER_ID, mapper)` or `Mapping.mapper(c, mapper)`.
+ *
+ * @example
+ * const mapper: Mapper = { read: (value, Type) => new (Type as typeof User)(value), write: (value) => JSON.stringify(value) };
+ */
+export interface Mapper {
+  /** Builds an instance of `type` from the parsed body (or whatever the handlers returned). */
+  read(value: unknown, type: ClassType): unknown;
+  /** Returns the JSON text for a request body. */
+  write(value: unknown): string;
+}
+
+/** The context id under which a content type's {@link Mapper} is stored (also `Mapping.MAPPER_ID`). */
+export const MAPPER_ID: unique symbol = Symbol.for('httpbuilder-ts.mapper');
+
 /**
  * The TypeScript result of `verb(Type, block)`.
  *

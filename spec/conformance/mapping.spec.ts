@@ -1,0 +1,173 @@
+import { expect, it } from '@jest/globals';
+import { z } from 'zod';
+import { ConfigError, ResultTypeError } from '../../lib/index.js';
+import { Mapping, type ClassType, type Mapper } from '../../lib/mapping.js';
+import { conformance } from './kit.js';
+
+const FIELDS = '{"alpha":"bravo","charlie":42}';
+const ACME = 'application/vnd.acme+json';
+
+class Widget {
+  alpha = '';
+  charlie = 0;
+  describe(): string {
+    return `${this.alpha}/${this.charlie}`;
+  }
+}
+
+/** A class only a constructor can build: its fields are private, set from a record. */
+class Sealed {
+  readonly #alpha: string;
+  constructor(record: { alpha: string; charlie: number }) {
+    this.#alpha = `${record.alpha}:${record.charlie}`;
+  }
+  get label(): string {
+    return this.#alpha;
+  }
+}
+
+/** A mapper that builds through the constructor and records what it was asked. */
+function recordingMapper(): Mapper & { reads: Array<[unknown, ClassType]>; writes: unknown[] } {
+  const reads: Array<[unknown, ClassType]> = [];
+  const writes: unknown[] = [];
+  return {
+    reads,
+    writes,
+    read(value, type) {
+      reads.push([value, type]);
+      return new (type as new (record: unknown) => unknown)(value);
+    },
+    write(value) {
+      writes.push(value);
+      return JSON.stringify({ mapped: value });
+    },
+  };
+}
+
+conformance('mapping module', (kit) => {
+  const routes = () => {
+    kit.server.expect({ method: 'GET', path: '/json', respond: { headers: { 'Content-Type': 'application/json' }, body: FIELDS } });
+    kit.server.expect({ method: 'GET', path: '/jackson', respond: { headers: { 'Content-Type': ACME }, body: FIELDS } });
+  };
+
+  it('Mapping.use: /json and /jackson resolve to Widget instances', async () => {
+    routes();
+    const http = kit.client((c) => Mapping.use(c, ['application/json', ACME]));
+    for (const path of ['/json', '/jackson']) {
+      const widget = await http.get(Widget, (c) => void (c.request.uri.path = path));
+      expect(widget).toBeInstanceOf(Widget);
+      expect(widget.describe()).toBe('bravo/42');
+    }
+  });
+
+  it('Mapping.use with no types maps application/json', async () => {
+    routes();
+    const widget = await kit.client((c) => Mapping.use(c)).get(Widget, (c) => void (c.request.uri.path = '/json'));
+    expect(widget).toBeInstanceOf(Widget);
+    expect(widget.alpha).toBe('bravo');
+  });
+
+  it('Mapping.use parses a type the built-in parsers read as bytes as JSON', async () => {
+    kit.server.expect({ method: 'GET', path: '/acme', respond: { headers: { 'Content-Type': 'application/x-acme' }, body: FIELDS } });
+    const widget = await kit.client().get(Widget, (c) => {
+      c.request.uri.path = '/acme';
+      Mapping.use(c, 'application/x-acme');
+    });
+    expect(widget).toBeInstanceOf(Widget);
+    expect(widget.describe()).toBe('bravo/42');
+  });
+
+  it('a mapper in context (c.context) builds /json and /jackson results', async () => {
+    routes();
+    const mapper = recordingMapper();
+    const http = kit.client((c) => c.context(['application/json', ACME], Mapping.MAPPER_ID, mapper));
+    for (const path of ['/json', '/jackson']) {
+      const sealed = await http.get(Sealed, (c) => void (c.request.uri.path = path));
+      expect(sealed).toBeInstanceOf(Sealed);
+      expect(sealed.label).toBe('bravo:42');
+    }
+    expect(mapper.reads).toEqual([
+      [{ alpha: 'bravo', charlie: 42 }, Sealed],
+      [{ alpha: 'bravo', charlie: 42 }, Sealed],
+    ]);
+  });
+
+  it('Mapping.mapper supplies a user mapper at request level, over the client one', async () => {
+    routes();
+    const clientMapper = recordingMapper();
+    const requestMapper = recordingMapper();
+    const http = kit.client((c) => Mapping.mapper(c, clientMapper, [ACME]));
+    const sealed = await http.get(Sealed, (c) => {
+      c.request.uri.path = '/jackson';
+      Mapping.mapper(c, requestMapper, ACME);
+    });
+    expect(sealed.label).toBe('bravo:42');
+    expect(requestMapper.reads).toHaveLength(1);
+    expect(clientMapper.reads).toHaveLength(0);
+  });
+
+  it('a mapper applies only to its content types', async () => {
+    routes();
+    const mapper = recordingMapper();
+    const widget = await kit.client((c) => Mapping.mapper(c, mapper, ACME)).get(Widget, (c) => void (c.request.uri.path = '/json'));
+    expect(widget).toBeInstanceOf(Widget);
+    expect(mapper.reads).toHaveLength(0);
+  });
+
+  it('a mapper is not asked for built-in result types', async () => {
+    routes();
+    const mapper = recordingMapper();
+    const http = kit.client((c) => Mapping.mapper(c, mapper));
+    expect(await http.get(Object, (c) => void (c.request.uri.path = '/json'))).toEqual({ alpha: 'bravo', charlie: 42 });
+    expect(mapper.reads).toHaveLength(0);
+  });
+
+  it("Mapping.use writes request bodies with the mapper's write", async () => {
+    const seen = kit.server.expect({ method: 'POST', path: '/echo', respond: { headers: { 'Content-Type': 'application/json' }, body: FIELDS } });
+    const mapper = recordingMapper();
+    const http = kit.client((c) => {
+      Mapping.use(c);
+      Mapping.mapper(c, mapper);
+    });
+    const widget = await http.post(Sealed, (c) => {
+      c.request.uri.path = '/echo';
+      c.request.contentType = 'application/json';
+      c.request.body = { one: 1 };
+    });
+    expect(widget.label).toBe('bravo:42');
+    expect(seen.calls).toBe(1);
+    expect(mapper.writes).toEqual([{ one: 1 }]);
+    expect(kit.server.requests.at(-1)?.body.toString()).toBe('{"mapped":{"one":1}}');
+  });
+
+  it('a Standard Schema (zod) result type validates a mapped response', async () => {
+    routes();
+    const schema = z.object({ alpha: z.string(), charlie: z.number().int() });
+    const http = kit.client((c) => Mapping.use(c, ['application/json', ACME]));
+    expect(await http.get(schema, (c) => void (c.request.uri.path = '/jackson'))).toEqual({ alpha: 'bravo', charlie: 42 });
+  });
+
+  it('a failing Standard Schema rejects with ResultTypeError listing the issues', async () => {
+    routes();
+    const schema = z.object({ alpha: z.number(), missing: z.string() });
+    const error = await kit
+      .client((c) => Mapping.use(c))
+      .get(schema, (c) => void (c.request.uri.path = '/json'))
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResultTypeError);
+    expect((error as Error).message).toMatch(/zod.*alpha: .*; missing: /);
+  });
+
+  it('the default mapper rejects what cannot become an instance with ResultTypeError', async () => {
+    kit.server.expect({ method: 'GET', path: '/array', respond: { headers: { 'Content-Type': 'application/json' }, body: '[1,2]' } });
+    const http = kit.client((c) => Mapping.mapper(c, Mapping.defaultMapper));
+    await expect(http.get(Widget, (c) => void (c.request.uri.path = '/array'))).rejects.toThrow(ResultTypeError);
+  });
+
+  it('a malformed mapper or content type is a ConfigError', () => {
+    kit.client((c) => {
+      expect(() => Mapping.mapper(c, { read: () => null } as unknown as Mapper)).toThrow(ConfigError);
+      expect(() => Mapping.use(c, ['json'])).toThrow(ConfigError);
+    });
+  });
+});
