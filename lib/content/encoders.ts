@@ -7,6 +7,8 @@ import { encodeForm } from './form.js';
 import { encodeXml } from './xml.js';
 import { lookup } from './media-type.js';
 import { isRawUpload, rawUploadBody, type RawUpload } from './raw-upload.js';
+import { isMultipart } from './multipart.js';
+import { encodeMultipart } from './multipart-body.js';
 
 /** An encoded request body and the content type it goes with. */
 export interface EncodedRequestBody {
@@ -14,8 +16,21 @@ export interface EncodedRequestBody {
   readonly contentType: string;
 }
 
+/**
+ * An encoder's result that frames itself: a wire body (its `length`, when known, becomes the
+ * `Content-Length`; else it is sent chunked) and, optionally, the exact `Content-Type` to send
+ * instead of the request's (e.g. one carrying a multipart boundary).
+ *
+ * @example
+ * c.request.encoder('application/x-ndjson', (rows) => ({ wire: streamedBody(toLines(rows)) }));
+ */
+export interface EncodedWire {
+  readonly wire: WireBody;
+  readonly contentType?: string;
+}
+
 /** What an encoder may produce. */
-export type EncodedBody = string | RawUpload;
+export type EncodedBody = string | RawUpload | EncodedWire;
 
 /**
  * Turns a request body into bytes for a content type.
@@ -44,6 +59,12 @@ function rejectObjects(body: unknown, request: RequestRecord): string {
   );
 }
 
+function isEncodedWire(value: unknown): value is EncodedWire {
+  if (typeof value !== 'object' || value === null) return false;
+  const { wire, contentType } = value as Partial<EncodedWire>;
+  return typeof wire === 'object' && wire !== null && typeof wire[Symbol.asyncIterator] === 'function' && (contentType === undefined || typeof contentType === 'string');
+}
+
 function describe(body: unknown): string {
   return body === null ? 'null' : Array.isArray(body) ? 'array' : typeof body;
 }
@@ -59,6 +80,7 @@ export const DEFAULT_ENCODERS: ReadonlyMap<string, Encoder> = new Map<string, En
   ['text/tab-separated-values', encodeCsv],
   ['text/*', encodeTextBody],
   ['application/x-www-form-urlencoded', (body) => (typeof body === 'string' ? body : encodeForm(body))],
+  ['multipart/form-data', encodeMultipart],
   ['*/*', rejectObjects],
 ]);
 
@@ -74,6 +96,7 @@ export async function encodeBody(
   if (body === null || body === undefined) return undefined;
   if (isRawUpload(body)) return { body: rawUploadBody(body), contentType: record.contentType ?? 'application/octet-stream' };
   let contentType = record.contentType;
+  if (contentType === undefined && isMultipart(body)) contentType = 'multipart/form-data';
   if (contentType === undefined) {
     if (typeof body !== 'string') {
       throw new EncodeError(
@@ -94,5 +117,6 @@ export async function encodeBody(
   }
   if (typeof encoded === 'string') return { body: bufferedBody(encodeText(encoded, record.charset)), contentType };
   if (isRawUpload(encoded)) return { body: rawUploadBody(encoded), contentType };
-  throw new EncodeError(`the encoder for '${contentType}' returned ${describe(encoded)}, not a string, bytes, a stream or a Blob`);
+  if (isEncodedWire(encoded)) return { body: encoded.wire, contentType: encoded.contentType ?? contentType };
+  throw new EncodeError(`the encoder for '${contentType}' returned ${describe(encoded)}, not a string, bytes, a stream, a Blob or { wire }`);
 }

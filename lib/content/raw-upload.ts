@@ -1,5 +1,7 @@
 import type { Readable } from 'node:stream';
 import { bufferedBody, streamedBody, type WireBody } from '../backends/backend.js';
+import { isMultipart } from './multipart.js';
+import { releaseContent } from './multipart-source.js';
 
 /** A body that is sent as bytes, whatever the content type: never converted, never buffered whole. */
 export type RawUpload = Uint8Array | ArrayBuffer | Readable | ReadableStream<Uint8Array> | Blob;
@@ -33,6 +35,10 @@ function isBlob(value: object): value is Blob {
  * descriptor open. Bytes and blobs hold nothing; a stream already finished is left alone.
  */
 export function releaseUpload(value: unknown): void {
+  if (isMultipart(value)) {
+    for (const part of value.parts) releaseContent(part.content); // its streams too
+    return;
+  }
   if (!isRawUpload(value) || ArrayBuffer.isView(value) || value instanceof ArrayBuffer) return;
   const source = value as { destroy?: () => void; cancel?: () => Promise<void>; locked?: boolean };
   if (typeof source.destroy === 'function') source.destroy();

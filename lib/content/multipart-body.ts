@@ -1,0 +1,135 @@
+import { randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { streamedBody, type WireBody } from '../backends/backend.js';
+import { EncodeError } from '../errors.js';
+import { isMultipart, type Multipart, type MultipartPart, type PartStream } from './multipart.js';
+import { isBlob, isPathSource, isSizedStream, releaseContent } from './multipart-source.js';
+
+const CRLF = Buffer.from('\r\n');
+
+/** One part, ready to go: its header block, its size when known, and a way to read its content. */
+interface PreparedPart {
+  readonly head: Uint8Array;
+  readonly size: number | undefined;
+  content(): AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
+  release(): void;
+}
+
+/**
+ * The `multipart/form-data` encoder: a string is taken as already encoded (sent unchanged, with
+ * the caller's content type and boundary); a {@link Multipart} is framed with a fresh boundary.
+ */
+export function encodeMultipart(body: unknown): string | Promise<{ wire: WireBody; contentType: string }> {
+  if (typeof body === 'string') return body;
+  if (!isMultipart(body)) {
+    throw new EncodeError(`a 'multipart/form-data' body must be built with multipart(), not ${body === null ? 'null' : `a ${typeof body}`}`);
+  }
+  return multipartBody(body);
+}
+
+/** Frames `mp`: `length` is known when every part's size is; sources are opened only when the body is read. */
+export async function multipartBody(mp: Multipart): Promise<{ wire: WireBody; contentType: string }> {
+  const boundary = `httpbuilder-${randomBytes(16).toString('hex')}`;
+  const parts: PreparedPart[] = [];
+  try {
+    for (const part of mp.parts) parts.push(await prepare(part, boundary));
+  } catch (error) {
+    for (const part of mp.parts) releaseContent(part.content);
+    throw error;
+  }
+  const closing = Buffer.from(`--${boundary}--\r\n`);
+  let length: number | undefined = closing.byteLength;
+  for (const part of parts) length = part.size === undefined || length === undefined ? undefined : length + part.head.byteLength + part.size + CRLF.byteLength;
+  const source = { [Symbol.asyncIterator]: () => frames(parts, closing) };
+  return { wire: streamedBody(source, length), contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+async function* frames(parts: readonly PreparedPart[], closing: Uint8Array): AsyncGenerator<Uint8Array> {
+  let index = 0;
+  let finished = false;
+  try {
+    for (; index < parts.length; index++) {
+      yield parts[index].head;
+      yield* parts[index].content();
+      yield CRLF;
+    }
+    yield closing;
+    finished = true;
+  } finally {
+    // the transport gave up (reset, abort): close the streams nobody will read now
+    if (!finished) for (let i = index; i < parts.length; i++) parts[i].release();
+  }
+}
+
+async function prepare(part: MultipartPart, boundary: string): Promise<PreparedPart> {
+  const { name, content } = part;
+  const head = (size: number | undefined): Uint8Array => {
+    let text = `--${boundary}\r\nContent-Disposition: form-data; name="${quote(name)}"`;
+    if (part.fileName !== undefined) text += `; filename="${quote(part.fileName)}"`;
+    text += '\r\n';
+    if (part.contentType !== undefined) text += `Content-Type: ${part.contentType}\r\n`;
+    if (size !== undefined) text += `Content-Length: ${size}\r\n`;
+    return Buffer.from(`${text}\r\n`, 'utf8');
+  };
+  const nothing = (): void => {};
+  if (typeof content === 'string' || ArrayBuffer.isView(content) || content instanceof ArrayBuffer) {
+    const bytes =
+      typeof content === 'string'
+        ? Buffer.from(content, 'utf8')
+        : content instanceof ArrayBuffer
+          ? new Uint8Array(content)
+          : new Uint8Array(content.buffer, content.byteOffset, content.byteLength);
+    return { head: head(bytes.byteLength), size: bytes.byteLength, content: () => [bytes], release: nothing };
+  }
+  if (isBlob(content)) {
+    return { head: head(content.size), size: content.size, content: () => chunksOf(content.stream(), name), release: nothing };
+  }
+  if (isPathSource(content)) {
+    const path = content.path instanceof URL ? fileURLToPath(content.path) : content.path;
+    let size: number;
+    try {
+      const stats = await stat(path);
+      if (!stats.isFile()) throw new Error('not a regular file');
+      size = stats.size;
+    } catch (error) {
+      throw new EncodeError(`multipart part '${name}': cannot read file '${path}': ${(error as Error).message}`, { cause: error });
+    }
+    // read no further than the size announced; a file that shrank is caught by exactly()
+    const open = () => (size === 0 ? [] : createReadStream(path, { start: 0, end: size - 1 }));
+    return { head: head(size), size, content: () => exactly(open(), size, name), release: nothing };
+  }
+  const { stream, size } = isSizedStream(content) ? content : { stream: content, size: undefined };
+  let used = false;
+  const once = (): AsyncIterable<Uint8Array> => {
+    if (used) throw new EncodeError(`multipart part '${name}': its stream was already read and cannot be sent again`);
+    used = true;
+    return size === undefined ? chunksOf(stream, name) : exactly(stream, size, name);
+  };
+  return { head: head(size), size, content: once, release: () => releaseContent(stream) };
+}
+
+/** HTML's multipart/form-data encoding: `"` becomes `%22` (CR, LF and NUL never get here). */
+function quote(text: string): string {
+  return text.replace(/"/g, '%22');
+}
+
+async function* chunksOf(stream: PartStream | Iterable<Uint8Array>, name: string): AsyncGenerator<Uint8Array> {
+  for await (const chunk of stream as AsyncIterable<unknown>) {
+    if (typeof chunk === 'string') yield Buffer.from(chunk, 'utf8');
+    else if (chunk instanceof Uint8Array) yield chunk;
+    else throw new EncodeError(`multipart part '${name}': its stream yielded ${chunk === null ? 'null' : `a ${typeof chunk}`}, not bytes`);
+  }
+}
+
+/** The stream must deliver exactly `size` bytes: the part's (and maybe the body's) Content-Length says so. */
+async function* exactly(stream: PartStream | Iterable<Uint8Array>, size: number, name: string): AsyncGenerator<Uint8Array> {
+  let sent = 0;
+  for await (const chunk of chunksOf(stream, name)) {
+    sent += chunk.byteLength;
+    if (sent > size) throw new EncodeError(`multipart part '${name}' is longer than its size (${size} bytes)`);
+    yield chunk;
+  }
+  if (sent !== size) throw new EncodeError(`multipart part '${name}' is ${sent} bytes, shorter than its size (${size})`);
+}

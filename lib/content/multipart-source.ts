@@ -1,0 +1,51 @@
+import type { PartContent, PartStream, PathSource, SizedStream } from './multipart.js';
+
+// How a part's content is recognised (duck-typed: streams and views from another realm count too).
+
+/** @internal a stream-like source: node Readable, web ReadableStream or async iterable. */
+export function isPartStream(value: unknown): value is PartStream {
+  if (typeof value !== 'object' || value === null) return false;
+  const candidate = value as Record<string | symbol, unknown>;
+  return typeof candidate.pipe === 'function' || typeof candidate.getReader === 'function' || typeof candidate[Symbol.asyncIterator] === 'function';
+}
+
+/** @internal */
+export function isBlob(value: unknown): value is Blob {
+  return typeof value === 'object' && value !== null && typeof (value as Blob).stream === 'function' && typeof (value as Blob).size === 'number';
+}
+
+/** @internal */
+export function isPathSource(value: unknown): value is PathSource {
+  if (typeof value !== 'object' || value === null || isPartStream(value)) return false; // fs.ReadStream has a `path` too
+  const path = (value as PathSource).path;
+  return typeof path === 'string' || path instanceof URL;
+}
+
+/** @internal */
+export function isSizedStream(value: unknown): value is SizedStream {
+  if (typeof value !== 'object' || value === null || isPartStream(value) || isBlob(value)) return false;
+  const { stream, size } = value as SizedStream;
+  return isPartStream(stream) && Number.isSafeInteger(size) && size >= 0;
+}
+
+/** @internal */
+export function isPartContent(value: unknown): value is PartContent {
+  return (
+    typeof value === 'string' ||
+    ArrayBuffer.isView(value) ||
+    value instanceof ArrayBuffer ||
+    isBlob(value) ||
+    isPathSource(value) ||
+    isSizedStream(value) ||
+    isPartStream(value)
+  );
+}
+
+/** @internal closes a part's stream that will not be read (a path is opened only when sent: nothing to close). */
+export function releaseContent(content: PartContent): void {
+  const stream = isSizedStream(content) ? content.stream : isPartStream(content) ? content : undefined;
+  if (stream === undefined) return;
+  const source = stream as { destroy?: () => void; cancel?: () => Promise<void>; locked?: boolean };
+  if (typeof source.destroy === 'function') source.destroy();
+  else if (typeof source.cancel === 'function' && !source.locked) source.cancel().catch(() => {});
+}
