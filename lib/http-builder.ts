@@ -139,6 +139,7 @@ export class HttpBuilder {
       parsers: settings.parsers,
       resultType: type,
       auth: { credentials: settings.credentials, origin: target, cache: this.#pool.authCache },
+      progress: { download: settings.onDownloadProgress, upload: settings.onUploadProgress },
     };
     return chain(settings.interceptors, method, (request) => exchange(request, plan))(record);
   }

@@ -23,6 +23,7 @@ export type { Parser } from './content/parsers.js';
 export type { RawUpload } from './content/raw-upload.js';
 export { multipart, Multipart, type MultipartBuilder, type MultipartPart, type PartContent, type PartStream, type PathSource, type SizedStream } from './content/multipart.js';
 export type { RequestRecord } from './pipeline/request-record.js';
+export type { Progress, ProgressListener } from './pipeline/progress.js';
 export type { Interceptor, Next } from './pipeline/interceptors.js';
 export { FromServer } from './pipeline/from-server.js';
 export { ResponseHeaders } from './pipeline/response-headers.js';

@@ -1,5 +1,6 @@
 import type { TlsOptions } from '../backends/backend.js';
 import type { Interceptor } from '../pipeline/interceptors.js';
+import type { ProgressListener } from '../pipeline/progress.js';
 import { assertClientLevel, type Scope } from './scope.js';
 
 /**
@@ -13,6 +14,13 @@ export class ExecutionConfig {
   /** @internal */
   interceptors: Array<{ methods: ReadonlySet<string>; intercept: Interceptor }> | undefined;
   #tls: TlsOptions | undefined;
+  /**
+   * Called as the response body arrives: `{ transferred, total, percent }` (total from
+   * `Content-Length`, counted before decompression).
+   */
+  onDownloadProgress: ProgressListener | undefined;
+  /** Called as a streamed request body goes out; an in-memory body reports once, when sent. */
+  onUploadProgress: ProgressListener | undefined;
 
   constructor(private readonly scope: Scope) {
     Object.seal(this); // unknown settings (a typo, or one not supported yet) fail instead of being ignored

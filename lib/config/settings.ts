@@ -5,6 +5,7 @@ import type { Parser } from '../content/parsers.js';
 import { ConfigError } from '../errors.js';
 import { escape } from '../pipeline/build-url.js';
 import type { Interceptor } from '../pipeline/interceptors.js';
+import type { ProgressListener } from '../pipeline/progress.js';
 import { VERSION } from '../version.js';
 import type { BackendChoice } from './client-config.js';
 import { NO_HANDLERS, type HandlerTier } from './handlers.js';
@@ -46,6 +47,8 @@ export interface Settings {
   readonly context: ContextMap;
   readonly tls: TlsOptions | undefined;
   readonly backend: BackendChoice | Backend | undefined;
+  readonly onDownloadProgress: ProgressListener | undefined;
+  readonly onUploadProgress: ProgressListener | undefined;
 }
 
 export const DEFAULT_SETTINGS: Settings = Object.freeze({
@@ -67,6 +70,8 @@ export const DEFAULT_SETTINGS: Settings = Object.freeze({
   context: new Map(),
   tls: undefined,
   backend: undefined,
+  onDownloadProgress: undefined,
+  onUploadProgress: undefined,
 });
 
 /** `layer` (what one block set) over `base`: the same rules for a derived client and for a request. */
@@ -92,6 +97,8 @@ export function mergeSettings(base: Settings, layer: HttpConfig): Settings {
     context: layer.contextSet ? mergeContext(base.context, layer.contextSet) : base.context,
     tls: layer.execution.tls ?? base.tls,
     backend: layer.client.backend ?? base.backend,
+    onDownloadProgress: layer.execution.onDownloadProgress ?? base.onDownloadProgress,
+    onUploadProgress: layer.execution.onUploadProgress ?? base.onUploadProgress,
   };
 }
 

@@ -1,4 +1,5 @@
 import { sendAuthorized } from '../auth/auth-stage.js';
+import type { WireResponse } from '../backends/backend.js';
 import { ConfigError, EncodeError, ParseError } from '../errors.js';
 import { releaseUpload } from '../content/raw-upload.js';
 import { encodeBody } from '../content/encoders.js';
@@ -11,6 +12,7 @@ import type { Plan } from './freeze.js';
 import { FromServer } from './from-server.js';
 import type { RequestRecord } from './request-record.js';
 import { toTransportError } from './transport-error.js';
+import { countedBody, countedUpload, reportSent, type ProgressListener } from './progress.js';
 import { toWireRequest } from './wire-request.js';
 
 /**
@@ -34,9 +36,13 @@ async function exchangeOnce(record: RequestRecord, plan: Plan): Promise<unknown>
   let url = record.url;
   try {
     const encoded = record.body === null || record.body === undefined ? undefined : await encodeBody(record, plan.encoders);
-    const wire = toWireRequest(record, plan, encoded);
+    const { upload, download } = plan.progress;
+    let wire = toWireRequest(record, plan, encoded);
+    if (upload && wire.body) wire = { ...wire, body: countedUpload(wire.body, upload) };
     url = wire.url;
     response = await sendAuthorized(plan.backend, wire, plan.auth);
+    reportSent(wire.body, upload);
+    if (download) response = countedResponse(response, download);
   } catch (error) {
     releaseUpload(record.body);
     throw toTransportError(error, url);
@@ -74,4 +80,11 @@ async function readBody(fromServer: FromServer, record: RequestRecord, plan: Pla
     if (!(error instanceof ParseError) || fromServer.statusCode < 400 || !error.text) throw error;
     return error.text;
   }
+}
+
+/** The response with its body counted as it is read (no one-piece readAll: it would skip the count). */
+function countedResponse(response: WireResponse, listener: ProgressListener): WireResponse {
+  const length = response.headers.find(([name]) => name.toLowerCase() === 'content-length')?.[1];
+  const total = length === undefined || !/^\d+$/.test(length) ? undefined : Number(length);
+  return { ...response, body: countedBody(response.body, total, listener), readAll: undefined };
 }

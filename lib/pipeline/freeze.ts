@@ -1,4 +1,5 @@
 import type { AuthPlan } from '../auth/auth-stage.js';
+import type { ProgressListener } from './progress.js';
 import type { Backend } from '../backends/backend.js';
 import type { HandlerTier } from '../config/handlers.js';
 import type { ContextMap } from '../config/http-config.js';
@@ -20,6 +21,7 @@ export interface Plan {
   readonly parsers: ReadonlyArray<ReadonlyMap<string, Parser>>;
   readonly resultType: ResultType | undefined;
   readonly auth: AuthPlan;
+  readonly progress: { readonly download: ProgressListener | undefined; readonly upload: ProgressListener | undefined };
 }
 
 /** Freezes resolved settings into the immutable record interceptors see. */

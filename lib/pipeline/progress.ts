@@ -1,0 +1,46 @@
+import { streamedBody, type WireBody } from '../backends/backend.js';
+
+/**
+ * How far a transfer is: bytes so far, the total when known (`Content-Length`), and the
+ * percentage when the total is known.
+ *
+ * @example
+ * c.execution.onDownloadProgress = ({ transferred, total, percent }) => bar.update(percent ?? 0);
+ */
+export interface Progress {
+  readonly transferred: number;
+  readonly total: number | undefined;
+  readonly percent: number | undefined;
+}
+
+/** Receives progress as bytes move; called once per chunk, and once more at the end. */
+export type ProgressListener = (progress: Progress) => void;
+
+function progress(transferred: number, total: number | undefined): Progress {
+  return { transferred, total, percent: total === undefined || total === 0 ? (total === 0 ? 100 : undefined) : Math.min(100, (transferred / total) * 100) };
+}
+
+/** The body, counted as it streams (bytes as they go on the wire, before any decompression). */
+export function countedBody(body: AsyncIterable<Uint8Array>, total: number | undefined, listener: ProgressListener): AsyncIterable<Uint8Array> {
+  return {
+    async *[Symbol.asyncIterator]() {
+      let transferred = 0;
+      for await (const chunk of body) {
+        transferred += chunk.byteLength;
+        listener(progress(transferred, total));
+        yield chunk;
+      }
+    },
+  };
+}
+
+/** An upload body that reports progress as the transport reads it; an in-memory one reports once, when sent. */
+export function countedUpload(body: WireBody, listener: ProgressListener): WireBody {
+  if (body.bytes !== undefined) return body;
+  return streamedBody(countedBody(body, body.length, listener), body.length);
+}
+
+/** Reports a body that went out in one piece (bytes in memory) as complete. */
+export function reportSent(body: WireBody | undefined, listener: ProgressListener | undefined): void {
+  if (listener && body?.bytes !== undefined) listener(progress(body.bytes.byteLength, body.bytes.byteLength));
+}

@@ -1,0 +1,45 @@
+import { expect, it } from '@jest/globals';
+import { Readable } from 'node:stream';
+import type { Progress } from '../../lib/index.js';
+import { conformance } from './kit.js';
+
+const BIG = 'p'.repeat(256 * 1024);
+
+conformance('progress callbacks', (kit) => {
+  it('download: transferred grows to Content-Length, percent reaches 100', async () => {
+    kit.server.expect({ method: 'GET', path: '/big', respond: { headers: { 'Content-Type': 'text/plain' }, body: BIG } });
+    const seen: Progress[] = [];
+    const text = await kit.client().get(String, (c) => {
+      c.request.uri.path = '/big';
+      c.execution.onDownloadProgress = (progress) => seen.push(progress);
+    });
+    expect(text).toHaveLength(BIG.length);
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.at(-1)).toEqual({ transferred: BIG.length, total: BIG.length, percent: 100 });
+    expect(seen.every((p, i) => i === 0 || p.transferred >= seen[i - 1].transferred)).toBe(true);
+  });
+
+  it('upload of a stream: transferred counts every byte; no total when chunked', async () => {
+    kit.server.expect({ method: 'PUT', path: '/up', respond: { headers: { 'Content-Type': 'text/plain' }, body: 'ok' } });
+    const seen: Progress[] = [];
+    await kit.client().put((c) => {
+      c.request.uri.path = '/up';
+      c.request.body = Readable.from([Buffer.alloc(1000), Buffer.alloc(2000), Buffer.alloc(3000)]);
+      c.execution.onUploadProgress = (progress) => seen.push(progress);
+    });
+    expect(seen.map((p) => p.transferred)).toEqual([1000, 3000, 6000]);
+    expect(seen.at(-1)).toEqual({ transferred: 6000, total: undefined, percent: undefined });
+    expect(kit.server.requests[0].body.length).toBe(6000);
+  });
+
+  it('upload of bytes in memory: reported once, complete, when sent', async () => {
+    kit.server.expect({ method: 'POST', path: '/up', respond: { headers: { 'Content-Type': 'text/plain' }, body: 'ok' } });
+    const seen: Progress[] = [];
+    await kit.client().post((c) => {
+      c.request.uri.path = '/up';
+      c.request.body = 'twelve bytes';
+      c.execution.onUploadProgress = (progress) => seen.push(progress);
+    });
+    expect(seen).toEqual([{ transferred: 12, total: 12, percent: 100 }]);
+  });
+});
