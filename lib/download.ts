@@ -7,8 +7,8 @@ import type { Readable, Writable } from 'node:stream';
 import { once } from 'node:events';
 import { pipeline } from 'node:stream/promises';
 import type { HttpConfig } from './config/http-config.js';
-import { lookup, parseMediaType } from './content/media-type.js';
-import { DEFAULT_PARSERS, type Parser } from './content/parsers.js';
+import { parseMediaType } from './content/media-type.js';
+import { defaultParser, type Parser } from './content/parsers.js';
 import { ConfigError } from './errors.js';
 
 type Sink = (body: Readable) => Promise<unknown>;
@@ -21,7 +21,7 @@ function download(config: HttpConfig, contentType: string | undefined, sink: Sin
   const type = contentType === undefined ? '*/*' : parseMediaType(contentType).type;
   if (!/^[^\s/]+\/[^\s/]+$/.test(type)) throw new ConfigError(`Download: '${contentType}' is not a 'type/subtype' content type`);
   const parser: Parser = (fromServer, request) => {
-    if (fromServer.statusCode < 200 || fromServer.statusCode > 299) return lookup([DEFAULT_PARSERS], fromServer.contentType)!(fromServer, request);
+    if (fromServer.statusCode < 200 || fromServer.statusCode > 299) return defaultParser(fromServer.contentType)(fromServer, request);
     return sink(fromServer.stream());
   };
   config.response.parser(type, parser);

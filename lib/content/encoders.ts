@@ -84,6 +84,8 @@ export const DEFAULT_ENCODERS: ReadonlyMap<string, Encoder> = new Map<string, En
   ['*/*', rejectObjects],
 ]);
 
+const DEFAULT_ENCODER_LEVEL = [DEFAULT_ENCODERS];
+
 /**
  * Encodes `record.body` with the encoder its content type selects (nearest layer first).
  * Returns the wire body and the content type to send, or `undefined` for no body.
@@ -106,7 +108,7 @@ export async function encodeBody(
     contentType = 'text/plain';
   }
   const mediaType = contentType.split(';')[0].trim().toLowerCase();
-  const encoder = lookup(encoders, mediaType) ?? lookup([DEFAULT_ENCODERS], mediaType)!;
+  const encoder = lookup(encoders, mediaType) ?? lookup(DEFAULT_ENCODER_LEVEL, mediaType)!;
   let encoded: unknown;
   try {
     encoded = await encoder(body, record);

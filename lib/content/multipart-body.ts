@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { streamedBody, type WireBody } from '../backends/backend.js';
 import { EncodeError } from '../errors.js';
 import { isMultipart, type Multipart, type MultipartPart, type PartStream } from './multipart.js';
-import { isBlob, isPathSource, isSizedStream, releaseContent } from './multipart-source.js';
+import { isPathSource, isSizedStream, releaseContent } from './multipart-source.js';
+import { isBlob } from './stream-source.js';
 
 const CRLF = Buffer.from('\r\n');
 

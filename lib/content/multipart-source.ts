@@ -1,4 +1,5 @@
 import type { PartContent, PartStream, PathSource, SizedStream } from './multipart.js';
+import { isBlob, releaseStream } from './stream-source.js';
 
 // How a part's content is recognised (duck-typed: streams and views from another realm count too).
 
@@ -7,11 +8,6 @@ export function isPartStream(value: unknown): value is PartStream {
   if (typeof value !== 'object' || value === null) return false;
   const candidate = value as Record<string | symbol, unknown>;
   return typeof candidate.pipe === 'function' || typeof candidate.getReader === 'function' || typeof candidate[Symbol.asyncIterator] === 'function';
-}
-
-/** @internal */
-export function isBlob(value: unknown): value is Blob {
-  return typeof value === 'object' && value !== null && typeof (value as Blob).stream === 'function' && typeof (value as Blob).size === 'number';
 }
 
 /** @internal */
@@ -44,8 +40,5 @@ export function isPartContent(value: unknown): value is PartContent {
 /** @internal closes a part's stream that will not be read (a path is opened only when sent: nothing to close). */
 export function releaseContent(content: PartContent): void {
   const stream = isSizedStream(content) ? content.stream : isPartStream(content) ? content : undefined;
-  if (stream === undefined) return;
-  const source = stream as { destroy?: () => void; cancel?: () => Promise<void>; locked?: boolean };
-  if (typeof source.destroy === 'function') source.destroy();
-  else if (typeof source.cancel === 'function' && !source.locked) source.cancel().catch(() => {});
+  if (stream !== undefined) releaseStream(stream);
 }

@@ -2,6 +2,7 @@ import { ParseError } from '../errors.js';
 import type { FromServer } from '../pipeline/from-server.js';
 import type { RequestRecord } from '../pipeline/request-record.js';
 import { parseCsv } from './csv.js';
+import { lookup } from './media-type.js';
 import { parseForm } from './form.js';
 import { parseXml } from './xml.js';
 
@@ -40,3 +41,10 @@ export const DEFAULT_PARSERS: ReadonlyMap<string, Parser> = new Map<string, Pars
   ['application/x-www-form-urlencoded', async (fromServer) => parseForm(await fromServer.text())],
   ['*/*', (fromServer) => fromServer.bytes()],
 ]);
+
+const DEFAULT_LEVEL = [DEFAULT_PARSERS];
+
+/** The built-in parser for a media type (`*\/*` catches everything, so there always is one). */
+export function defaultParser(type: string): Parser {
+  return lookup(DEFAULT_LEVEL, type)!;
+}

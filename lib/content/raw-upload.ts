@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import { bufferedBody, streamedBody, type WireBody } from '../backends/backend.js';
 import { isMultipart } from './multipart.js';
 import { releaseContent } from './multipart-source.js';
+import { isBlob, releaseStream } from './stream-source.js';
 
 /** A body that is sent as bytes, whatever the content type: never converted, never buffered whole. */
 export type RawUpload = Uint8Array | ArrayBuffer | Readable | ReadableStream<Uint8Array> | Blob;
@@ -14,7 +15,7 @@ export function isRawUpload(value: unknown): value is RawUpload {
   return (
     typeof candidate.pipe === 'function' || // node Readable
     typeof candidate.getReader === 'function' || // web ReadableStream
-    (typeof candidate.stream === 'function' && typeof candidate.size === 'number') // Blob / File
+    isBlob(value)
   );
 }
 
@@ -26,9 +27,6 @@ export function rawUploadBody(value: RawUpload): WireBody {
   return streamedBody(value as AsyncIterable<Uint8Array>);
 }
 
-function isBlob(value: object): value is Blob {
-  return typeof (value as Blob).stream === 'function' && typeof (value as Blob).size === 'number';
-}
 
 /**
  * Closes an upload's source when the request fails, so a file stream does not keep its
@@ -40,7 +38,5 @@ export function releaseUpload(value: unknown): void {
     return;
   }
   if (!isRawUpload(value) || ArrayBuffer.isView(value) || value instanceof ArrayBuffer) return;
-  const source = value as { destroy?: () => void; cancel?: () => Promise<void>; locked?: boolean };
-  if (typeof source.destroy === 'function') source.destroy();
-  else if (typeof source.cancel === 'function' && !source.locked) source.cancel().catch(() => {});
+  releaseStream(value);
 }

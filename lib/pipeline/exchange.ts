@@ -3,7 +3,7 @@ import type { WireResponse } from '../backends/backend.js';
 import { ConfigError, EncodeError, ParseError } from '../errors.js';
 import { releaseUpload } from '../content/raw-upload.js';
 import { encodeBody } from '../content/encoders.js';
-import { DEFAULT_PARSERS, type Parser } from '../content/parsers.js';
+import { defaultParser, type Parser } from '../content/parsers.js';
 import { lookup } from '../content/media-type.js';
 import { convertResult } from '../result/convert.js';
 import { MAPPER_ID, rawBodyKind, type Mapper } from '../result/result-type.js';
@@ -71,7 +71,7 @@ async function readBody(fromServer: FromServer, record: RequestRecord, plan: Pla
   const raw = rawBodyKind(plan.resultType);
   if (raw === 'text') return fromServer.text();
   if (raw === 'bytes') return fromServer.bytes();
-  const parse: Parser = lookup(plan.parsers, fromServer.contentType) ?? lookup([DEFAULT_PARSERS], fromServer.contentType)!;
+  const parse: Parser = lookup(plan.parsers, fromServer.contentType) ?? defaultParser(fromServer.contentType);
   try {
     return await parse(fromServer, record);
   } catch (error) {

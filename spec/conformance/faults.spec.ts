@@ -1,39 +1,15 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import net from 'node:net';
+import { rawServer, type RawServer } from '../support/raw-server.js';
 import { HttpBuilder, NetworkError, ParseError } from '../../lib/index.js';
 import { BACKENDS } from './backends.js';
-
-/** A raw TCP server for faults a real HTTP server will not make: it runs `script` per connection. */
-function rawServer(script: (socket: net.Socket) => void): Promise<{ url: string; close: () => Promise<void> }> {
-  const sockets = new Set<net.Socket>();
-  const server = net.createServer((socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-    socket.on('error', () => {});
-    socket.once('data', () => script(socket));
-  });
-  return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      resolve({
-        url: `http://127.0.0.1:${port}`,
-        close: () =>
-          new Promise<void>((done) => {
-            for (const socket of sockets) socket.destroy();
-            server.close(() => done());
-          }),
-      });
-    });
-  });
-}
 
 const HEAD_200 = 'HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 100\r\n\r\n';
 
 describe('transport faults', () => {
-  let resetMidBody: Awaited<ReturnType<typeof rawServer>>;
-  let resetBeforeHead: Awaited<ReturnType<typeof rawServer>>;
-  let truncatedGzip: Awaited<ReturnType<typeof rawServer>>;
-  let resetInErrorBody: Awaited<ReturnType<typeof rawServer>>;
+  let resetMidBody: RawServer;
+  let resetBeforeHead: RawServer;
+  let truncatedGzip: RawServer;
+  let resetInErrorBody: RawServer;
   beforeAll(async () => {
     resetInErrorBody = await rawServer((socket) => {
       socket.write('HTTP/1.1 500 Internal Server Error\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"par');
