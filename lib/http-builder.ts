@@ -1,6 +1,7 @@
 import { AuthCache } from './auth/auth-cache.js';
 import type { Backend } from './backends/backend.js';
 import { backendFor } from './backends/registry.js';
+import { ClientCookieJar } from './cookies/cookie-jar.js';
 import { ConfigError } from './errors.js';
 import { HttpConfig, type ConfigBlock } from './config/http-config.js';
 import { DEFAULT_SETTINGS, mergeSettings, type Settings } from './config/settings.js';
@@ -20,6 +21,8 @@ export type Verb = <A extends VerbArgument>(first?: A, block?: ConfigBlock) => P
 interface Pool {
   readonly backend: Backend;
   readonly authCache: AuthCache;
+  /** made when a client of this pool first turns `client.cookies` on */
+  jar?: ClientCookieJar;
 }
 
 /**
@@ -140,6 +143,8 @@ export class HttpBuilder {
       resultType: type,
       auth: { credentials: settings.credentials, origin: target, cache: this.#pool.authCache },
       progress: { download: settings.onDownloadProgress, upload: settings.onUploadProgress },
+      execution: settings.execution,
+      jar: settings.cookieJar ? (this.#pool.jar ??= new ClientCookieJar()) : undefined,
     };
     return chain(settings.interceptors, method, (request) => exchange(request, plan))(record);
   }

@@ -1,4 +1,4 @@
-import type { Backend, WireRequest, WireResponse } from '../backends/backend.js';
+import type { WireRequest, WireResponse } from '../backends/backend.js';
 import { ConfigError, NetworkError } from '../errors.js';
 import type { AuthCache, SpaceState } from './auth-cache.js';
 import { basicAuthorization, type Credentials } from './credentials.js';
@@ -19,12 +19,12 @@ export interface AuthPlan {
  * One try per fresh challenge (wrong credentials get the 401 back, never a loop), plus one
  * more when the server says the nonce was `stale`.
  */
-export async function sendAuthorized(backend: Backend, wire: WireRequest, plan: AuthPlan): Promise<WireResponse> {
+export async function sendAuthorized(send: (wire: WireRequest) => Promise<WireResponse>, wire: WireRequest, plan: AuthPlan): Promise<WireResponse> {
   const credentials = plan.credentials;
   // a caller's own Authorization header is theirs to manage; an interceptor that moved the
   // request to another origin takes it out of the credentials' reach
   if (!credentials || !sameOrigin(wire, plan.origin) || Object.keys(wire.headers).some((name) => name.toLowerCase() === 'authorization')) {
-    return backend.send(wire);
+    return send(wire);
   }
   const url = new URL(wire.url);
   const space = plan.cache.find(url);
@@ -33,7 +33,7 @@ export async function sendAuthorized(backend: Backend, wire: WireRequest, plan: 
   // answer up front only in the scheme these credentials are for: never a Digest password as Basic
   if (space && space.state.scheme === credentials.scheme) ({ header, expected } = answer(space.state, credentials, wire, plan.cache, url));
   else if (!space && credentials.preemptive && credentials.scheme === 'basic') header = basicAuthorization(credentials);
-  let response = await backend.send(withAuthorization(wire, header));
+  let response = await send(withAuthorization(wire, header));
   // a Basic answer sent up front was the one try (a cached Digest nonce may just have expired)
   let answeredFresh = header !== undefined && credentials.scheme === 'basic';
   let answeredStale = false;
@@ -54,7 +54,7 @@ export async function sendAuthorized(backend: Backend, wire: WireRequest, plan: 
     response.discard();
     const remembered = plan.cache.remember(url, state);
     ({ header, expected } = answer(remembered.state, credentials, wire, plan.cache, url));
-    response = await backend.send(withAuthorization(wire, header));
+    response = await send(withAuthorization(wire, header));
   }
   if (response.status < 400) verifyInfo(response, plan.cache, url, expected);
   return response;

@@ -4,6 +4,7 @@ import { Readable } from 'node:stream';
 import type { AxiosInstance, AxiosRequestConfig } from 'axios';
 import { ConfigError } from '../errors.js';
 import type { Backend, TlsOptions, WireRequest, WireResponse } from './backend.js';
+import { limitConnect } from './connect-timeout.js';
 import { agentTls, cleanError, nodeResponse } from './node-response.js';
 import { importPeer } from './optional-peer.js';
 
@@ -77,12 +78,14 @@ class AxiosBackend implements Backend {
     const transport = {
       request: (options: http.RequestOptions, callback: (res: http.IncomingMessage) => void) => {
         if (options.path !== request.target && options.path === whatwgTarget(request.url)) options.path = request.target;
-        return (options.protocol === 'https:' ? https : http).request(options, (response) => {
+        const req = (options.protocol === 'https:' ? https : http).request(options, (response) => {
           // an error on a body nobody reads must not crash the process
           response.on('error', () => {});
           res = response;
           callback(response);
         });
+        limitConnect(req, request.connectTimeout);
+        return req;
       },
     };
     const config: AxiosRequestConfig = {
@@ -95,6 +98,7 @@ class AxiosBackend implements Backend {
       transport,
       maxRedirects: 0,
       decompress: false,
+      signal: request.signal,
       responseType: 'stream',
       validateStatus: EVERY_STATUS,
       transformRequest: NO_TRANSFORMS, // axios copies these arrays: sharing one is safe

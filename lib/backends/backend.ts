@@ -46,7 +46,17 @@ export interface WireRequest {
   readonly headers: Readonly<Record<string, string>>;
   /** The body, or `undefined` for none. */
   readonly body: WireBody | undefined;
+  /** When set: abort the request (and the response body) as soon as it fires. */
+  readonly signal?: AbortSignal;
+  /**
+   * When set: milliseconds allowed for a new connection, TLS handshake included (a reused one
+   * has none). On expiry reject with an error whose `code` is {@link CONNECT_TIMEOUT}.
+   */
+  readonly connectTimeout?: number;
 }
+
+/** The `code` of a backend's error when `connectTimeout` expired (undici's own code, so fetch needs no mapping). */
+export const CONNECT_TIMEOUT = 'UND_ERR_CONNECT_TIMEOUT';
 
 /** What a backend returns once the response head has arrived. */
 export interface WireResponse {

@@ -9,10 +9,12 @@ interface Dispatcher {
   destroy(): Promise<void>;
 }
 
-/** A fetch function and the pool it runs on. */
+/** A fetch function and the pools it runs on: one per connect timeout (undici sets it per Agent). */
 interface Transport {
   readonly fetch: typeof globalThis.fetch;
-  readonly dispatcher: Dispatcher | undefined;
+  /** The pool for requests with this connect timeout; `undefined` with the global fetch (no undici). */
+  dispatcher: (connectTimeout: number | undefined) => Dispatcher | undefined;
+  destroy(): Promise<void>;
 }
 
 /**
@@ -27,30 +29,45 @@ interface Transport {
  */
 export async function createFetchBackend(options: { tls: TlsOptions | undefined }): Promise<Backend> {
   const transport = await loadTransport(options.tls);
-  const dispatcher = transport.dispatcher;
   let closed: Promise<void> | undefined;
   return {
     name: 'fetch',
     send: (request) => send(request, transport),
     // destroy, not close: undici's graceful close waits for requests it stranded itself (a
     // response it refused); derived clients share the pool, so this may come more than once
-    close: () => (closed ??= dispatcher?.destroy() ?? Promise.resolve()),
+    close: () => (closed ??= transport.destroy()),
   };
 }
 
 async function loadTransport(tls: TlsOptions | undefined): Promise<Transport> {
+  let undici;
   try {
-    const undici = await importPeer('undici', 'fetch', () => import('undici'));
-    // Uint8Array works where undici's types say Buffer
-    const connect = { ...tls } as unknown as NonNullable<ConstructorParameters<typeof undici.Agent>[0]>['connect'];
-    return { fetch: undici.fetch as unknown as typeof globalThis.fetch, dispatcher: new undici.Agent({ connect }) };
+    undici = await importPeer('undici', 'fetch', () => import('undici'));
   } catch (error) {
-    if (tls === undefined && error instanceof ConfigError) return { fetch: globalThis.fetch, dispatcher: undefined };
+    if (tls === undefined && error instanceof ConfigError) return { fetch: globalThis.fetch, dispatcher: () => undefined, destroy: () => Promise.resolve() };
     throw error;
   }
+  const agents = new Map<number, Dispatcher>();
+  return {
+    fetch: undici.fetch as unknown as typeof globalThis.fetch,
+    dispatcher: (connectTimeout = 0) => {
+      let agent = agents.get(connectTimeout);
+      if (!agent) {
+        // 0 turns undici's own 10 s connect timeout off: like the other backends, none unless asked.
+        // Uint8Array works where undici's types say Buffer.
+        const connect = { ...tls, timeout: connectTimeout } as unknown as NonNullable<ConstructorParameters<typeof undici.Agent>[0]>['connect'];
+        agents.set(connectTimeout, (agent = new undici.Agent({ connect })));
+      }
+      return agent;
+    },
+    destroy: async () => {
+      await Promise.all([...agents.values()].map((agent) => agent.destroy()));
+    },
+  };
 }
 
-async function send(request: WireRequest, { fetch, dispatcher }: Transport): Promise<WireResponse> {
+async function send(request: WireRequest, transport: Transport): Promise<WireResponse> {
+  const fetch = transport.fetch;
   if (request.body !== undefined && (request.method === 'GET' || request.method === 'HEAD')) {
     throw new ConfigError(`the fetch backend cannot send a body with ${request.method} (fetch refuses it): use another backend or method`);
   }
@@ -67,8 +84,9 @@ async function send(request: WireRequest, { fetch, dispatcher }: Transport): Pro
       headers: fetchHeaders(request),
       body: fetchBody(request.body),
       redirect: 'manual',
+      signal: request.signal,
       // undici's own option (an undici 7 Agent works with Node's fetch)
-      ...({ dispatcher, duplex: 'half' } as object),
+      ...({ dispatcher: transport.dispatcher(request.connectTimeout), duplex: 'half' } as object),
     });
   } catch (error) {
     throw transportError(error);

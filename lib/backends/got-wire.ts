@@ -1,6 +1,7 @@
 import type http from 'node:http';
 import type { NormalizedOptions } from 'got';
 import type { WireRequest } from './backend.js';
+import { limitConnect } from './connect-timeout.js';
 
 /** Where a request's wire record travels through got's options to the hook (`options.context`). */
 export const STATE = 'httpbuilder-ts';
@@ -25,11 +26,15 @@ export function exactWire(options: NormalizedOptions): void {
   if (state === undefined || base === undefined || options.url === undefined || options.cache) return;
   const { headers, target } = state.request;
   const path = targetAfterHooks(options.url, target);
-  options.request = (url, native, callback) =>
-    base(url, { ...native, path, headers: casedAs(headers, (native.headers ?? {}) as http.OutgoingHttpHeaders) }, (response) => {
+  options.request = (url, native, callback) => {
+    const req = base(url, { ...native, path, headers: casedAs(headers, (native.headers ?? {}) as http.OutgoingHttpHeaders) }, (response) => {
       state.reason = (response as { statusMessage?: string }).statusMessage; // before got fills it in
       callback?.(response);
     });
+    // a ClientRequest unless a user's own request function (a cache, a mock) returns something else
+    if (typeof (req as Partial<http.ClientRequest>).once === 'function') limitConnect(req as http.ClientRequest, state.request.connectTimeout);
+    return req;
+  };
 }
 
 function targetAfterHooks(url: URL, target: string): string {

@@ -79,6 +79,7 @@ function send(got: Got, request: WireRequest): Promise<WireResponse> {
         headers: request.headers,
         body: body === undefined ? undefined : (body.bytes ?? watched(body, state)),
         context: { [STATE]: state },
+        signal: request.signal,
       });
     } catch (error) {
       reject(cleanError(error));

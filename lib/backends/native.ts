@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { Backend, TlsOptions, WireRequest, WireResponse } from './backend.js';
+import { limitConnect } from './connect-timeout.js';
 import { agentTls, nodeResponse } from './node-response.js';
 
 /**
@@ -29,7 +30,9 @@ export class NativeBackend implements Backend {
         path: request.target,
         headers: request.headers,
         agent: request.secure ? this.#httpsAgent : this.#httpAgent,
+        signal: request.signal,
       });
+      limitConnect(req, request.connectTimeout);
       req.on('error', reject);
       req.once('response', (res) => resolve(nodeResponse(res)));
       const body = request.body;

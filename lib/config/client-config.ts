@@ -1,5 +1,6 @@
 import type { Backend } from '../backends/backend.js';
 import type { BackendName } from '../backends/registry.js';
+import { ConfigError } from '../errors.js';
 import { assertClientLevel, type Scope } from './scope.js';
 
 /** A backend by name, or your own {@link Backend} object. */
@@ -13,6 +14,7 @@ export type BackendChoice = BackendName | Backend;
  */
 export class ClientConfig {
   #backend: BackendChoice | undefined;
+  #cookies: boolean | undefined;
 
   constructor(private readonly scope: Scope) {
     Object.seal(this);
@@ -28,5 +30,19 @@ export class ClientConfig {
   set backend(value: BackendChoice | undefined) {
     assertClientLevel(this.scope, 'client.backend');
     this.#backend = value;
+  }
+
+  /**
+   * `true` keeps a cookie jar for this client: `Set-Cookie` is stored (domain, path, expiry,
+   * `Secure` honoured) and sent back on later requests and redirects. Clients derived from
+   * this one share the jar.
+   */
+  get cookies(): boolean | undefined {
+    return this.#cookies;
+  }
+  set cookies(value: boolean | undefined) {
+    assertClientLevel(this.scope, 'client.cookies');
+    if (value !== undefined && typeof value !== 'boolean') throw new ConfigError('client.cookies must be true or false');
+    this.#cookies = value;
   }
 }

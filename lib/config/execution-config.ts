@@ -1,6 +1,7 @@
 import type { TlsOptions } from '../backends/backend.js';
 import type { Interceptor } from '../pipeline/interceptors.js';
 import type { ProgressListener } from '../pipeline/progress.js';
+import type { RedirectOptions, RetryOptions, Timeouts } from './execution-options.js';
 import { assertClientLevel, type Scope } from './scope.js';
 
 /**
@@ -9,6 +10,8 @@ import { assertClientLevel, type Scope } from './scope.js';
  * @example
  * c.execution.interceptor('GET', async (request, next) => `Response: ${String(await next(request))}`);
  * c.execution.tls = { ca: fs.readFileSync('ca.pem', 'utf8') };   // client level only
+ * c.execution.timeout = { connect: 2_000, total: 30_000 };
+ * c.execution.retry = { limit: 3 };
  */
 export class ExecutionConfig {
   /** @internal */
@@ -21,6 +24,16 @@ export class ExecutionConfig {
   onDownloadProgress: ProgressListener | undefined;
   /** Called as a streamed request body goes out; an in-memory body reports once, when sent. */
   onUploadProgress: ProgressListener | undefined;
+  /** Per-phase time limits in ms (`connect`, `response`, `read`, `total`); expiry rejects with `TimeoutError`. Merged per phase across levels. */
+  timeout: Timeouts | undefined;
+  /** Retries of failed attempts (off by default); merged per field across levels. */
+  retry: RetryOptions | undefined;
+  /** Redirect following (on by default, 10 hops); merged per field across levels. */
+  redirects: RedirectOptions | undefined;
+  /** Aborting it rejects the call with `AbortError`, also while the body is being read. */
+  signal: AbortSignal | undefined;
+  /** Largest response body accepted, in bytes after decompression; more rejects with `ResponseTooLargeError`. */
+  maxResponseSize: number | undefined;
 
   constructor(private readonly scope: Scope) {
     Object.seal(this); // unknown settings (a typo, or one not supported yet) fail instead of being ignored

@@ -8,6 +8,7 @@ import type { Interceptor } from '../pipeline/interceptors.js';
 import type { ProgressListener } from '../pipeline/progress.js';
 import { VERSION } from '../version.js';
 import type { BackendChoice } from './client-config.js';
+import { DEFAULT_EXECUTION, mergeExecution, type ExecutionOptions } from './execution-options.js';
 import { NO_HANDLERS, type HandlerTier } from './handlers.js';
 import type { ContextMap, HttpConfig } from './http-config.js';
 import type { Cookies, Headers } from './request-config.js';
@@ -49,6 +50,10 @@ export interface Settings {
   readonly backend: BackendChoice | Backend | undefined;
   readonly onDownloadProgress: ProgressListener | undefined;
   readonly onUploadProgress: ProgressListener | undefined;
+  /** timeouts, retries, redirects, abort signal and size limit */
+  readonly execution: ExecutionOptions;
+  /** keep a cookie jar (client level) */
+  readonly cookieJar: boolean;
 }
 
 export const DEFAULT_SETTINGS: Settings = Object.freeze({
@@ -72,6 +77,8 @@ export const DEFAULT_SETTINGS: Settings = Object.freeze({
   backend: undefined,
   onDownloadProgress: undefined,
   onUploadProgress: undefined,
+  execution: DEFAULT_EXECUTION,
+  cookieJar: false,
 });
 
 /** `layer` (what one block set) over `base`: the same rules for a derived client and for a request. */
@@ -99,6 +106,8 @@ export function mergeSettings(base: Settings, layer: HttpConfig): Settings {
     backend: layer.client.backend ?? base.backend,
     onDownloadProgress: layer.execution.onDownloadProgress ?? base.onDownloadProgress,
     onUploadProgress: layer.execution.onUploadProgress ?? base.onUploadProgress,
+    execution: mergeExecution(base.execution, layer.execution),
+    cookieJar: layer.client.cookies ?? base.cookieJar,
   };
 }
 

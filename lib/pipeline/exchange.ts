@@ -1,5 +1,9 @@
 import { sendAuthorized } from '../auth/auth-stage.js';
-import type { WireResponse } from '../backends/backend.js';
+import type { WireRequest, WireResponse } from '../backends/backend.js';
+import { sendAttempt } from './attempt.js';
+import { CallControl } from './call-control.js';
+import { followRedirects } from './redirects.js';
+import { sendWithRetries, type Send } from './retry.js';
 import { ConfigError, EncodeError, ParseError } from '../errors.js';
 import { releaseUpload } from '../content/raw-upload.js';
 import { encodeBody } from '../content/encoders.js';
@@ -32,6 +36,19 @@ export function exchange(record: RequestRecord, plan: Plan): Promise<unknown> {
 // Awaits only where something is really pending: each await is a trip through the microtask
 // queue, and per-request overhead is what the benchmark measures against raw node:http.
 async function exchangeOnce(record: RequestRecord, plan: Plan): Promise<unknown> {
+  const { timeout, signal } = plan.execution;
+  const control = CallControl.start(timeout, signal, record.url);
+  try {
+    return await exchangeControlled(record, plan, control);
+  } catch (error) {
+    // whatever a stopped call failed with (a transport's abort error, a parser's), the reason is what it failed for
+    throw control?.reason ?? error;
+  } finally {
+    control?.dispose();
+  }
+}
+
+async function exchangeControlled(record: RequestRecord, plan: Plan, control: CallControl | undefined): Promise<unknown> {
   let response;
   let url = record.url;
   try {
@@ -40,7 +57,9 @@ async function exchangeOnce(record: RequestRecord, plan: Plan): Promise<unknown>
     let wire = toWireRequest(record, plan, encoded);
     if (upload && wire.body) wire = { ...wire, body: countedUpload(wire.body, upload) };
     url = wire.url;
-    response = await sendAuthorized(plan.backend, wire, plan.auth);
+    const sent = await transmit(wire, plan, control);
+    response = sent.response;
+    url = sent.wire.url;
     reportSent(wire.body, upload);
     if (download) response = countedResponse(response, download);
   } catch (error) {
@@ -49,7 +68,7 @@ async function exchangeOnce(record: RequestRecord, plan: Plan): Promise<unknown>
   }
   let fromServer;
   try {
-    fromServer = new FromServer(response, record.method, url);
+    fromServer = new FromServer(response, record.method, url, plan.execution.maxResponseSize);
   } catch (error) {
     response.discard(); // e.g. an unsupported Content-Encoding: the body will never be read
     throw error;
@@ -63,6 +82,23 @@ async function exchangeOnce(record: RequestRecord, plan: Plan): Promise<unknown>
   } finally {
     fromServer.discard();
   }
+}
+
+/**
+ * The wire exchange, stage inside stage: redirects (each hop) → retries (each attempt) → auth
+ * (each challenge answered) → the cookie jar → one attempt through the backend.
+ */
+function transmit(wire: WireRequest, plan: Plan, control: CallControl | undefined): Promise<{ response: WireResponse; wire: WireRequest }> {
+  const { backend, jar, execution } = plan;
+  const attempt: Send = jar
+    ? async (hop) => {
+        const response = await sendAttempt(backend, await jar.withCookies(hop), control);
+        await jar.store(hop.url, response);
+        return response;
+      }
+    : (hop) => sendAttempt(backend, hop, control);
+  const authorized: Send = (hop) => sendAuthorized(attempt, hop, plan.auth);
+  return followRedirects((hop) => sendWithRetries(authorized, hop, execution.retry, control), wire, execution.redirects);
 }
 
 /** The body handlers receive: text or bytes for String/Buffer results, else what the content type's parser makes of it. */

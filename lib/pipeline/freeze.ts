@@ -1,6 +1,8 @@
 import type { AuthPlan } from '../auth/auth-stage.js';
 import type { ProgressListener } from './progress.js';
 import type { Backend } from '../backends/backend.js';
+import type { ExecutionOptions } from '../config/execution-options.js';
+import type { ClientCookieJar } from '../cookies/cookie-jar.js';
 import type { HandlerTier } from '../config/handlers.js';
 import type { ContextMap } from '../config/http-config.js';
 import type { Settings } from '../config/settings.js';
@@ -22,6 +24,10 @@ export interface Plan {
   readonly resultType: ResultType | undefined;
   readonly auth: AuthPlan;
   readonly progress: { readonly download: ProgressListener | undefined; readonly upload: ProgressListener | undefined };
+  /** timeouts, retries, redirects, abort signal, size limit */
+  readonly execution: ExecutionOptions;
+  /** the client's cookie jar, when `client.cookies` is on */
+  readonly jar: ClientCookieJar | undefined;
 }
 
 /** Freezes resolved settings into the immutable record interceptors see. */

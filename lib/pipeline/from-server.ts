@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { WireResponse } from '../backends/backend.js';
-import { HttpBuilderError, ParseError } from '../errors.js';
+import { HttpBuilderError, ParseError, ResponseTooLargeError } from '../errors.js';
 import { decodeText } from '../content/charset.js';
 import { parseMediaType } from '../content/media-type.js';
 import { contentCodings, decompress } from './decompress.js';
@@ -9,6 +9,8 @@ import { ResponseHeaders } from './response-headers.js';
 import { parseSetCookie, type ResponseCookie } from './set-cookie.js';
 
 const BODILESS_STATUS = new Set([204, 205, 304]);
+/** More header lines than any real response needs: a flood is refused, not parsed. */
+const MAX_HEADERS = 500;
 
 /**
  * The response as handlers and parsers see it. The body can be read once, as text, bytes or a
@@ -42,8 +44,9 @@ export class FromServer {
   readonly #lengthKnown: boolean;
   #cookies: ResponseCookie[] | undefined;
 
-  /** @internal */
-  constructor(wire: WireResponse, method: string, uri: string) {
+  /** @internal `maxSize`: `execution.maxResponseSize` */
+  constructor(wire: WireResponse, method: string, uri: string, maxSize?: number) {
+    if (wire.headers.length > MAX_HEADERS) throw new ResponseTooLargeError(`the response of ${uri} has ${wire.headers.length} header lines; at most ${MAX_HEADERS} are accepted`);
     this.#wire = wire;
     this.statusCode = wire.status;
     this.message = wire.reason;
@@ -58,8 +61,16 @@ export class FromServer {
     const codings = header === null ? [] : contentCodings(header, wire.status);
     const encoded = codings.length > 0 && !wire.decoded;
     this.#lengthKnown = length !== null && !encoded;
-    this.#untouched = !encoded;
-    this.#body = encoded ? decompress(wire.body, codings) : wire.body;
+    const decoded = encoded ? decompress(wire.body, codings) : wire.body;
+    if (maxSize === undefined || !this.#hasBody) {
+      this.#untouched = !encoded;
+      this.#body = decoded;
+    } else {
+      // in one piece only when the length is known to fit: else count as the (decoded) bytes come
+      const fits = codings.length === 0 && length !== null && Number(length) <= maxSize;
+      this.#untouched = fits;
+      this.#body = fits ? decoded : limited(decoded, maxSize, uri, length === null || codings.length > 0 ? undefined : Number(length));
+    }
   }
 
   /** `false` for HEAD, 204, 205, 304 and empty bodies. */
@@ -165,6 +176,18 @@ export class FromServer {
   // errors while reading become typed: a reset mid-body is a NetworkError, bad gzip a ParseError
   #typed(error: unknown): HttpBuilderError {
     return toTransportError(error, this.uri, { statusCode: this.statusCode, contentType: this.contentType });
+  }
+}
+
+/** At most `max` bytes of `body`; beyond that (or a declared length beyond it) a ResponseTooLargeError, and reading stops. */
+async function* limited(body: AsyncIterable<Uint8Array>, max: number, uri: string, declared: number | undefined): AsyncIterable<Uint8Array> {
+  const tooLarge = () => new ResponseTooLargeError(`the response body of ${uri} is larger than execution.maxResponseSize (${max} bytes)`);
+  if (declared !== undefined && declared > max) throw tooLarge();
+  let total = 0;
+  for await (const chunk of body) {
+    total += chunk.byteLength;
+    if (total > max) throw tooLarge();
+    yield chunk;
   }
 }
 

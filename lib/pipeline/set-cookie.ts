@@ -13,8 +13,10 @@ export function parseSetCookie(header: string): ResponseCookie {
   const attributes: Record<string, string | true> = {};
   for (const attribute of rest) {
     const at = attribute.indexOf('=');
-    if (at < 0) attributes[attribute.trim().toLowerCase()] = true;
-    else attributes[attribute.slice(0, at).trim().toLowerCase()] = attribute.slice(at + 1).trim();
+    // defined, not assigned: an attribute named `__proto__` is kept as one instead of being dropped
+    const name = (at < 0 ? attribute : attribute.slice(0, at)).trim().toLowerCase();
+    const value = at < 0 ? true : attribute.slice(at + 1).trim();
+    Object.defineProperty(attributes, name, { value, writable: true, enumerable: true, configurable: true });
   }
   return {
     name: (eq < 0 ? '' : pair.slice(0, eq)).trim(),

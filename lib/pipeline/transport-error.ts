@@ -1,5 +1,6 @@
 import { types } from 'node:util';
-import { AbortError, HttpBuilderError, NetworkError, ParseError, type NetworkErrorReason } from '../errors.js';
+import { CONNECT_TIMEOUT } from '../backends/backend.js';
+import { AbortError, HttpBuilderError, NetworkError, ParseError, ResponseTooLargeError, TimeoutError, type NetworkErrorReason } from '../errors.js';
 import { redactUserInfo } from '../config/uri-config.js';
 
 const REASONS: Readonly<Record<string, NetworkErrorReason>> = {
@@ -14,6 +15,9 @@ const REASONS: Readonly<Record<string, NetworkErrorReason>> = {
   ERR_STREAM_PREMATURE_CLOSE: 'reset',
 };
 
+// node's and undici's parsers refuse headers beyond 16 KiB (node's --max-http-header-size)
+const HEADER_OVERFLOW = new Set(['HPE_HEADER_OVERFLOW', 'UND_ERR_HEADERS_OVERFLOW']);
+
 const TLS_CODE = /^(?:CERT_|ERR_TLS_|ERR_SSL_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH|ERR_OSSL)/;
 
 /**
@@ -25,6 +29,8 @@ export function toTransportError(error: unknown, url: string, response?: { statu
   const { code, name, message } = describe(error);
   const where = redactUserInfo(url);
   if (name === 'AbortError' || code === 'ABORT_ERR') return new AbortError(`the request to ${where} was aborted`, { cause: error });
+  if (code === CONNECT_TIMEOUT) return new TimeoutError(`connect timeout: ${message} (${where})`, 'connect', { cause: error });
+  if (HEADER_OVERFLOW.has(code)) return new ResponseTooLargeError(`the response headers of ${where} are too large (${message})`, { cause: error });
   if (response && code.startsWith('Z_')) {
     return new ParseError(`the response body of ${where} could not be decompressed: ${message}`, { ...response, text: '' }, { cause: error });
   }

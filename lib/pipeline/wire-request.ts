@@ -81,6 +81,11 @@ function targetOf(url: string): Target {
     throw new ConfigError(`an interceptor set an invalid URL: '${redactUserInfo(url)}'`);
   }
   if (parsed.username !== '' || parsed.password !== '') throw new ConfigError('an interceptor set a URL with credentials: use auth settings instead');
+  return targetOfUrl(parsed);
+}
+
+/** A parsed URL (without credentials) held to the rules of a configured one. */
+export function targetOfUrl(parsed: URL): Target {
   return buildTarget({
     scheme: parsed.protocol.slice(0, -1),
     host: parsed.hostname,

@@ -53,7 +53,14 @@ const CASES: Array<[string, ErrorClass, RegExp, (client: HttpBuilder) => Promise
   }],
   ['a function as a JSON body', EncodeError, /has no JSON form/, (h) => h.post((c) => Object.assign(c.request, { contentType: 'application/json', body: () => 1 }))],
   ['a misspelled setting', TypeError as unknown as ErrorClass, /object is not extensible|Cannot add property/, (h) => h.get((c) => void ((c.request as unknown as Record<string, unknown>).header = { a: '1' }))],
-  ['a setting not supported yet', TypeError as unknown as ErrorClass, /Cannot add property timeout/, (h) => h.get((c) => void ((c.execution as unknown as Record<string, unknown>).timeout = { total: 1 }))],
+  ['an unknown timeout phase', ConfigError, /execution.timeout has no option 'idle'/, (h) => h.get((c) => void (c.execution.timeout = { idle: 5 } as never))],
+  ['a negative timeout', ConfigError, /execution.timeout.read must be a number >= 1/, (h) => h.get((c) => void (c.execution.timeout = { read: -1 }))],
+  ['a retry limit that is not a number', ConfigError, /execution.retry.limit must be a number >= 0/, (h) => h.get((c) => void (c.execution.retry = { limit: '3' as never }))],
+  ['a status that is not one', ConfigError, /execution.retry.statusCodes must be an array/, (h) => h.get((c) => void (c.execution.retry = { statusCodes: [1000] }))],
+  ['an unknown redirect option', ConfigError, /execution.redirects has no option 'maxHops'/, (h) => h.get((c) => void (c.execution.redirects = { maxHops: 3 } as never))],
+  ['a size limit of zero', ConfigError, /execution.maxResponseSize must be a number >= 1/, (h) => h.get((c) => void (c.execution.maxResponseSize = 0))],
+  ['a signal that is not one', ConfigError, /execution.signal must be an AbortSignal/, (h) => h.get((c) => void (c.execution.signal = {} as never))],
+  ['cookies in a request block', ConfigError, /client.cookies is a client-level setting/, (h) => h.get((c) => void (c.client.cookies = true))],
   ['a Content-Length that is not a number', ConfigError, /header 'Content-Length' must be a number/, (h) =>
     h.post((c) => {
       c.request.headers['Content-Length'] = '3, 4';

@@ -1,0 +1,99 @@
+import type { Backend, WireRequest, WireResponse } from '../backends/backend.js';
+import type { HttpBuilderError } from '../errors.js';
+import { timeoutError, type CallControl } from './call-control.js';
+
+/**
+ * One round trip through the backend under the call's control: the connect and response
+ * timeouts apply to it, the read timeout to its body, and when the call stops (abort, total
+ * timeout) the transport is aborted and any pending read rejects with the call's reason.
+ */
+export async function sendAttempt(backend: Backend, wire: WireRequest, control: CallControl | undefined): Promise<WireResponse> {
+  if (!control) return backend.send(wire);
+  control.check();
+  const { connect, response: responseMs, read } = control.timeouts;
+  // one controller per attempt: a response timeout ends this attempt, not the call (a retry may follow)
+  const attempt = new AbortController();
+  let reason: HttpBuilderError | undefined;
+  const stop = (why: HttpBuilderError | undefined) => {
+    reason ??= why;
+    attempt.abort(reason);
+  };
+  const onCallStopped = () => stop(control.reason);
+  control.signal.addEventListener('abort', onCallStopped, { once: true });
+  const unlink = () => control.signal.removeEventListener('abort', onCallStopped);
+  const headersTimer = responseMs === undefined ? undefined : setTimeout(() => stop(timeoutError('response', responseMs, wire.url)), responseMs);
+  let response: WireResponse;
+  try {
+    response = await backend.send({ ...wire, signal: attempt.signal, connectTimeout: connect });
+  } catch (error) {
+    unlink();
+    throw reason ?? error;
+  } finally {
+    clearTimeout(headersTimer);
+  }
+  if (reason) {
+    unlink();
+    response.discard();
+    throw reason;
+  }
+  return guardedResponse(response, attempt.signal, () => reason, read === undefined ? undefined : () => stop(timeoutError('read', read, wire.url)), read, unlink);
+}
+
+/**
+ * The response whose body reads reject as soon as the attempt is aborted (whatever the
+ * transport does with its signal once the headers are in), with the read timeout restarted
+ * by every chunk. `done` runs once the body is finished with.
+ */
+function guardedResponse(
+  response: WireResponse,
+  signal: AbortSignal,
+  reason: () => HttpBuilderError | undefined,
+  onSilence: (() => void) | undefined,
+  readMs: number | undefined,
+  done: () => void,
+): WireResponse {
+  let finished = false;
+  const finish = () => {
+    if (finished) return;
+    finished = true;
+    done();
+  };
+  // rejects once the attempt is aborted; handled here so that an unread body never makes it unhandled
+  const aborted = new Promise<never>((_, reject) => {
+    const onAbort = () => {
+      reject(reason() ?? new Error('aborted'));
+      response.discard(); // stop the transport reading
+    };
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+  aborted.catch(() => {});
+  const race = <T>(pending: Promise<T>): Promise<T> => Promise.race([pending, aborted]);
+  async function* body(): AsyncGenerator<Uint8Array> {
+    const iterator = response.body[Symbol.asyncIterator]();
+    const timer = onSilence && setTimeout(onSilence, readMs);
+    try {
+      for (let next = await race(iterator.next()); !next.done; next = await race(iterator.next())) {
+        timer?.refresh();
+        yield next.value;
+      }
+    } finally {
+      clearTimeout(timer);
+      finish();
+    }
+  }
+  const readAll = response.readAll && (() => response.readAll!());
+  return {
+    ...response,
+    body: { [Symbol.asyncIterator]: body },
+    // in one piece only without a read timeout (it needs to see every chunk)
+    readAll:
+      readAll && !onSilence
+        ? () => race(readAll()).finally(finish)
+        : undefined,
+    discard: () => {
+      finish();
+      response.discard();
+    },
+  };
+}

@@ -1,0 +1,101 @@
+import type { Timeouts } from '../config/execution-options.js';
+import { AbortError, TimeoutError, type HttpBuilderError } from '../errors.js';
+import { redactUserInfo } from '../config/uri-config.js';
+
+/**
+ * What can stop one call from outside: the caller's `execution.signal` and the `total`
+ * timeout. Made only when one of those (or another timeout) is set, so a plain call pays
+ * nothing for it. `signal` fires with the reason the call failed, which `reason` returns as
+ * the typed error to reject with.
+ */
+export class CallControl {
+  readonly #controller = new AbortController();
+  readonly #timer: ReturnType<typeof setTimeout> | undefined;
+  readonly #unlink: (() => void) | undefined;
+  #reason: HttpBuilderError | undefined;
+
+  private constructor(
+    readonly timeouts: Timeouts,
+    readonly url: string,
+    callerSignal: AbortSignal | undefined,
+  ) {
+    const total = timeouts.total;
+    if (total !== undefined) this.#timer = setTimeout(() => this.fail(timeoutError('total', total, url)), total);
+    if (callerSignal) {
+      const onAbort = () => this.fail(new AbortError(`the request to ${redactUserInfo(url)} was aborted`, { cause: callerSignal.reason }));
+      if (callerSignal.aborted) onAbort();
+      else {
+        callerSignal.addEventListener('abort', onAbort, { once: true });
+        this.#unlink = () => callerSignal.removeEventListener('abort', onAbort);
+      }
+    }
+  }
+
+  /** A control for a call, or `undefined` when nothing can stop it (no signal, no timeout). */
+  static start(timeouts: Timeouts, signal: AbortSignal | undefined, url: string): CallControl | undefined {
+    const { connect, response, read, total } = timeouts;
+    if (signal === undefined && connect === undefined && response === undefined && read === undefined && total === undefined) return undefined;
+    return new CallControl(timeouts, url, signal);
+  }
+
+  /** Fires when the call must stop. */
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  /** Why the call stopped, once it has. */
+  get reason(): HttpBuilderError | undefined {
+    return this.#reason;
+  }
+
+  /** Stops the call with `reason` (the first reason wins). */
+  fail(reason: HttpBuilderError): void {
+    if (this.#reason) return;
+    this.#reason = reason;
+    this.#controller.abort(reason);
+  }
+
+  /** Throws the reason when the call was stopped already (before a step that would start work). */
+  check(): void {
+    if (this.#reason) throw this.#reason;
+  }
+
+  /** Waits `ms`, or rejects with the reason when the call is stopped meanwhile. */
+  sleep(ms: number): Promise<void> {
+    return new Promise((resolve, reject) => {
+      if (this.#reason) return reject(this.#reason);
+      const onAbort = () => {
+        clearTimeout(timer);
+        reject(this.#reason as Error);
+      };
+      const timer = setTimeout(() => {
+        this.signal.removeEventListener('abort', onAbort);
+        resolve();
+      }, ms);
+      this.signal.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  /** The call is over: timers and listeners go. */
+  dispose(): void {
+    clearTimeout(this.#timer);
+    this.#unlink?.();
+  }
+}
+
+/** Waits `ms` when no control exists (no abort to listen to). */
+export function sleep(ms: number, control: CallControl | undefined): Promise<void> {
+  return control ? control.sleep(ms) : new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** `TimeoutError` for `phase`, naming the limit and where. */
+export function timeoutError(phase: TimeoutError['phase'], ms: number, url: string): TimeoutError {
+  return new TimeoutError(`${phase} timeout: ${PHASE_TEXT[phase]} within ${ms} ms (${redactUserInfo(url)})`, phase);
+}
+
+const PHASE_TEXT: Readonly<Record<TimeoutError['phase'], string>> = {
+  connect: 'no connection was established',
+  response: 'no response headers arrived',
+  read: 'no more of the response body arrived',
+  total: 'the call did not complete',
+};

@@ -1,0 +1,65 @@
+import type { WireRequest, WireResponse } from '../backends/backend.js';
+import type { ExecutionOptions } from '../config/execution-options.js';
+import { redactUserInfo } from '../config/uri-config.js';
+import { RedirectError } from '../errors.js';
+import { targetOfUrl } from './wire-request.js';
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+/** Dropped on every hop to another origin, besides `execution.redirects.sensitiveHeaders`. */
+const CREDENTIAL_HEADERS = ['authorization', 'proxy-authorization', 'cookie'];
+const BODY_HEADERS = new Set(['content-type', 'content-length', 'transfer-encoding']);
+
+/**
+ * Follows redirects by `execution.redirects`: 301/302 turn a POST into a GET without body, 303
+ * turns anything but HEAD into one; 307/308 keep method and body. A hop to another origin
+ * (scheme, host or port) drops credentials, cookies and the sensitive headers; a 307/308 that
+ * would carry a body there, or a body that cannot be sent again, is not followed (the 3xx is
+ * the response). Resolves to the last response and the request that got it.
+ */
+export async function followRedirects(
+  send: (wire: WireRequest) => Promise<WireResponse>,
+  first: WireRequest,
+  options: ExecutionOptions['redirects'],
+): Promise<{ response: WireResponse; wire: WireRequest }> {
+  let wire = first;
+  for (let hops = 0; ; hops++) {
+    const response = await send(wire);
+    const location = options.follow && REDIRECTS.has(response.status) ? header(response, 'location') : undefined;
+    if (location === undefined) return { response, wire };
+    const next = nextHop(wire, response.status, location, options.sensitiveHeaders);
+    if (next === undefined) return { response, wire };
+    response.discard();
+    if (hops >= options.max) throw new RedirectError(`more than ${options.max} redirects (the last one from ${redactUserInfo(wire.url)} to ${redactUserInfo(next.url)})`);
+    wire = next;
+  }
+}
+
+/** The request for the next hop, or `undefined` when this redirect must not be followed. */
+function nextHop(wire: WireRequest, status: number, location: string, sensitive: readonly string[]): WireRequest | undefined {
+  let url: URL;
+  try {
+    url = new URL(location, wire.url);
+  } catch {
+    throw new RedirectError(`the redirect from ${redactUserInfo(wire.url)} has an invalid Location '${redactUserInfo(location)}'`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new RedirectError(`the redirect from ${redactUserInfo(wire.url)} goes to a '${url.protocol.slice(0, -1)}' URL: only http and https are followed`);
+  }
+  // credentials in a Location are never sent (they would be the server's choice of identity)
+  url.username = '';
+  url.password = '';
+  url.hash = '';
+  const target = targetOfUrl(url);
+  const crossOrigin = target.secure !== wire.secure || target.hostname.toLowerCase() !== wire.hostname.toLowerCase() || target.port !== wire.port;
+  const toGet = ((status === 301 || status === 302) && wire.method === 'POST') || (status === 303 && wire.method !== 'HEAD');
+  const body = toGet ? undefined : wire.body;
+  if (body !== undefined && (crossOrigin || body.bytes === undefined)) return undefined;
+  const drop = new Set([...(crossOrigin ? [...CREDENTIAL_HEADERS, ...sensitive] : []), ...(toGet ? BODY_HEADERS : [])]);
+  const headers: Record<string, string> = {};
+  for (const name in wire.headers) if (!drop.has(name.toLowerCase())) headers[name] = wire.headers[name];
+  return { ...wire, ...target, method: toGet ? 'GET' : wire.method, headers, body };
+}
+
+function header(response: WireResponse, name: string): string | undefined {
+  return response.headers.find(([key]) => key.toLowerCase() === name)?.[1];
+}

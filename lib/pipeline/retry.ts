@@ -1,0 +1,60 @@
+import type { WireRequest, WireResponse } from '../backends/backend.js';
+import type { ExecutionOptions } from '../config/execution-options.js';
+import { NetworkError, TimeoutError, type HttpBuilderError } from '../errors.js';
+import { sleep, type CallControl } from './call-control.js';
+import { toTransportError } from './transport-error.js';
+
+/** One wire round trip (auth answered inside it). */
+export type Send = (wire: WireRequest) => Promise<WireResponse>;
+
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS', 'TRACE']);
+
+/**
+ * Sends `wire`, retrying by `execution.retry`: a retried status or a network failure (not a
+ * TLS one) or a connect/response timeout, up to `limit` times, waiting `Retry-After` (capped at
+ * `maxRetryAfter`) or the backoff. Only a body that is in memory can be sent again. Apart from
+ * that policy, an idempotent request whose connection was reset before any response (a
+ * keep-alive connection the server had closed) is sent again once, at once.
+ */
+export async function sendWithRetries(send: Send, wire: WireRequest, policy: ExecutionOptions['retry'], control: CallControl | undefined): Promise<WireResponse> {
+  const replayable = wire.body === undefined || wire.body.bytes !== undefined;
+  const limit = replayable && policy.methods.has(wire.method) ? policy.limit : 0;
+  let staleRetried = !replayable || !IDEMPOTENT.has(wire.method);
+  for (let retries = 0; ; retries++) {
+    let response: WireResponse;
+    try {
+      response = await send(wire);
+    } catch (error) {
+      const typed = toTransportError(error, wire.url);
+      if (control?.reason === typed) throw typed; // aborted, or out of total time
+      if (retries < limit && retriable(typed)) {
+        await sleep(policy.backoff(retries + 1), control);
+        continue;
+      }
+      if (!staleRetried && typed instanceof NetworkError && typed.reason === 'reset') {
+        staleRetried = true;
+        retries--; // not one of the policy's retries
+        continue;
+      }
+      throw typed;
+    }
+    if (retries >= limit || !policy.statusCodes.has(response.status)) return response;
+    const wait = retryAfter(response, policy.maxRetryAfter) ?? policy.backoff(retries + 1);
+    response.discard();
+    await sleep(wait, control);
+  }
+}
+
+function retriable(error: HttpBuilderError): boolean {
+  if (error instanceof NetworkError) return error.reason !== 'tls'; // a certificate does not fix itself
+  return error instanceof TimeoutError && (error.phase === 'connect' || error.phase === 'response');
+}
+
+/** `Retry-After` in ms (delay-seconds or an HTTP date, RFC 9110 §10.2.3), capped; `undefined` when absent or unreadable. */
+export function retryAfter(response: WireResponse, cap: number): number | undefined {
+  const value = response.headers.find(([name]) => name.toLowerCase() === 'retry-after')?.[1]?.trim();
+  if (value === undefined || value === '') return undefined;
+  const ms = /^\d+$/.test(value) ? Number(value) * 1000 : Date.parse(value) - Date.now();
+  if (Number.isNaN(ms)) return undefined;
+  return Math.min(Math.max(ms, 0), cap);
+}
