@@ -1,0 +1,194 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { Readable } from 'node:stream';
+import { HttpBuilder, HttpException, NetworkError } from '../../lib/index.js';
+import { rawServer, type RawServer } from '../support/raw-server.js';
+import { BACKENDS } from './backends.js';
+import { conformance } from './kit.js';
+
+const QUICK = { backoff: () => 1 };
+const OK = { body: 'ok', headers: { 'Content-Type': 'text/plain' } };
+
+conformance('retries', (kit) => {
+  /** `/flaky` answers `status` (with `headers`) `failures` times, then 200 'ok'. */
+  function flaky(method: string, failures: number, status = 503, headers: Record<string, string> = {}) {
+    let left = failures;
+    return kit.server.expect({
+      method,
+      path: '/flaky',
+      respond: (_req, res) => {
+        if (left-- > 0) res.writeHead(status, headers).end('busy');
+        else res.writeHead(200, { 'Content-Type': 'text/plain' }).end('ok');
+      },
+    });
+  }
+
+  it('are off by default: a 503 goes to the failure handler after one request', async () => {
+    const route = flaky('GET', 1);
+    await expect(kit.client().get((c) => void (c.request.uri.path = '/flaky'))).rejects.toBeInstanceOf(HttpException);
+    expect(route.calls).toBe(1);
+  });
+
+  it('retry a 503 up to the limit, then succeed', async () => {
+    const route = flaky('GET', 2);
+    const http = kit.client((c) => void (c.execution.retry = { limit: 2, ...QUICK }));
+    await expect(http.get((c) => void (c.request.uri.path = '/flaky'))).resolves.toBe('ok');
+    expect(route.calls).toBe(3);
+  });
+
+  it('after the last retry the response goes to the handlers', async () => {
+    const route = flaky('GET', 5);
+    const http = kit.client((c) => void (c.execution.retry = { limit: 2, ...QUICK }));
+    await expect(http.get((c) => void (c.request.uri.path = '/flaky'))).rejects.toMatchObject({ statusCode: 503 });
+    expect(route.calls).toBe(3);
+  });
+
+  it.each([408, 413, 429, 500, 502, 504])('retry %i by default', async (status) => {
+    const route = flaky('GET', 1, status);
+    await expect(kit.client((c) => void (c.execution.retry = { limit: 1, ...QUICK })).get((c) => void (c.request.uri.path = '/flaky'))).resolves.toBe('ok');
+    expect(route.calls).toBe(2);
+  });
+
+  it('a status not listed is not retried (404), and statusCodes replaces the list', async () => {
+    const notFound = flaky('GET', 1, 404);
+    const http = kit.client((c) => void (c.execution.retry = { limit: 3, ...QUICK }));
+    await expect(http.get((c) => void (c.request.uri.path = '/flaky'))).rejects.toMatchObject({ statusCode: 404 });
+    expect(notFound.calls).toBe(1);
+    kit.server.reset();
+    const teapot = flaky('GET', 1, 418);
+    await expect(http.get((c) => {
+      c.request.uri.path = '/flaky';
+      c.execution.retry = { statusCodes: [418] };
+    })).resolves.toBe('ok');
+    expect(teapot.calls).toBe(2);
+  });
+
+  it('POST is not retried by default; listed in methods, its in-memory body is sent again byte for byte', async () => {
+    const route = flaky('POST', 1);
+    const http = kit.client((c) => void (c.execution.retry = { limit: 2, ...QUICK }));
+    const post = (block?: (c: Parameters<Parameters<HttpBuilder['post']>[0] & object>[0]) => void) =>
+      http.post((c) => {
+        c.request.uri.path = '/flaky';
+        c.request.contentType = 'application/json';
+        c.request.body = { a: 1 };
+        block?.(c as never);
+      });
+    await expect(post()).rejects.toMatchObject({ statusCode: 503 });
+    expect(route.calls).toBe(1);
+    kit.server.reset();
+    const again = flaky('POST', 1);
+    await expect(post((c) => void (c.execution.retry = { methods: ['post'] }))).resolves.toBe('ok');
+    expect(again.calls).toBe(2);
+    expect(kit.server.requests.map((r) => r.body.toString())).toEqual(['{"a":1}', '{"a":1}']);
+  });
+
+  it('a streamed body is never sent twice: the 503 goes to the handlers', async () => {
+    const route = flaky('PUT', 1);
+    const http = kit.client((c) => void (c.execution.retry = { limit: 2, ...QUICK }));
+    await expect(http.put((c) => {
+      c.request.uri.path = '/flaky';
+      c.request.contentType = 'text/plain';
+      c.request.body = Readable.from([Buffer.from('streamed')]);
+    })).rejects.toMatchObject({ statusCode: 503 });
+    expect(route.calls).toBe(1);
+  });
+
+  it('Retry-After in seconds is honoured, capped by maxRetryAfter', async () => {
+    flaky('GET', 1, 503, { 'Retry-After': '1' });
+    const http = kit.client((c) => void (c.execution.retry = { limit: 1, backoff: () => 5000, maxRetryAfter: 300 }));
+    const started = Date.now();
+    await expect(http.get((c) => void (c.request.uri.path = '/flaky'))).resolves.toBe('ok');
+    const waited = Date.now() - started;
+    expect(waited).toBeGreaterThanOrEqual(290); // the header's wait (capped), not the 5 s backoff
+    expect(waited).toBeLessThan(1000);
+  });
+
+  it('Retry-After as an HTTP date is honoured', async () => {
+    // HTTP dates have whole seconds: 2 s ahead is between 1 and 2 s from now
+    flaky('GET', 1, 429, { 'Retry-After': new Date(Date.now() + 2000).toUTCString() });
+    const http = kit.client((c) => void (c.execution.retry = { limit: 1, backoff: () => 5000 }));
+    const started = Date.now();
+    await expect(http.get((c) => void (c.request.uri.path = '/flaky'))).resolves.toBe('ok');
+    const waited = Date.now() - started;
+    expect(waited).toBeGreaterThanOrEqual(900);
+    expect(waited).toBeLessThan(2500);
+  });
+
+  it('the backoff is asked for each retry with its number', async () => {
+    flaky('GET', 3);
+    const attempts: number[] = [];
+    const http = kit.client((c) => void (c.execution.retry = { limit: 3, backoff: (n) => (attempts.push(n), 1) }));
+    await expect(http.get((c) => void (c.request.uri.path = '/flaky'))).resolves.toBe('ok');
+    expect(attempts).toEqual([1, 2, 3]);
+  });
+
+  it('the total timeout cuts a retry wait short', async () => {
+    flaky('GET', 1, 503, { 'Retry-After': '30' });
+    const http = kit.client((c) => {
+      c.execution.retry = { limit: 1 };
+      c.execution.timeout = { total: 200 };
+    });
+    await expect(http.get((c) => void (c.request.uri.path = '/flaky'))).rejects.toMatchObject({ name: 'TimeoutError', phase: 'total' });
+  });
+});
+
+describe('retries after network failures', () => {
+  let connections = 0;
+  let resetsFirst: RawServer;
+  let staleKeepAlive: RawServer;
+  beforeAll(async () => {
+    // every other connection is reset before any response
+    resetsFirst = await rawServer((socket) => {
+      if (connections++ % 2 === 0) socket.resetAndDestroy();
+      else socket.end('HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok');
+    });
+    // answers the first request on a connection and keeps it open, then resets it on the next
+    staleKeepAlive = await rawServer((socket) => {
+      socket.write('HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\nok');
+      socket.once('data', () => socket.resetAndDestroy());
+    });
+  });
+  afterAll(async () => {
+    await Promise.all([resetsFirst.close(), staleKeepAlive.close()]);
+  });
+
+  for (const backend of BACKENDS) {
+    describe(backend.name, () => {
+      const clients: HttpBuilder[] = [];
+      afterEach(async () => {
+        await Promise.all(clients.splice(0).map((http) => http.close()));
+      });
+      const client = (url: string, block?: (c: Parameters<typeof HttpBuilder.configure>[0] & object extends (c: infer C) => unknown ? C : never) => void) => {
+        const http = HttpBuilder.configure((c) => {
+          c.request.uri = url;
+          c.client.backend = backend.choice;
+          block?.(c);
+        });
+        clients.push(http);
+        return http;
+      };
+
+      it('a reset connection is retried by the policy', async () => {
+        connections = 0;
+        const http = client(resetsFirst.url, (c) => void (c.execution.retry = { limit: 1, ...QUICK }));
+        await expect(http.post((c) => void (c.execution.retry = { methods: ['POST'] }))).resolves.toBe('ok');
+        expect(connections).toBe(2);
+      });
+
+      it('an idempotent request on a keep-alive connection the server dropped is sent again once, without a retry policy', async () => {
+        const http = client(staleKeepAlive.url);
+        await expect(http.get()).resolves.toBe('ok');
+        await expect(http.get()).resolves.toBe('ok'); // first try on the reused connection is reset
+        await expect(http.put()).resolves.toBe('ok');
+      });
+
+      it('a POST on a dropped keep-alive connection is not sent again: NetworkError reset', async () => {
+        const http = client(staleKeepAlive.url);
+        await expect(http.get()).resolves.toBe('ok');
+        await new Promise((resolve) => setTimeout(resolve, 20)); // undici frees the socket a tick late (trait sequentialSockets)
+        const error = await http.post().catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(NetworkError);
+        expect(error).toMatchObject({ reason: 'reset' });
+      });
+    });
+  }
+});
