@@ -36,11 +36,16 @@ export function parseChallenges(values: readonly string[]): Challenge[] {
           break;
         }
         lexer.skip(/[ \t]*=[ \t]*/y);
-        challenge.params[name.toLowerCase()] = lexer.quoted() ?? lexer.take(/[^\s,]*/y) ?? '';
+        setOwn(challenge.params, name.toLowerCase(), lexer.quoted() ?? lexer.take(/[^\s,]*/y) ?? '');
       }
     }
   }
   return challenges;
+}
+
+/** `params[name] = value` as an own property: a `__proto__` param from the server is a param, never the object's prototype. */
+function setOwn(params: Record<string, string>, name: string, value: string): void {
+  Object.defineProperty(params, name, { value, writable: true, enumerable: true, configurable: true });
 }
 
 /** A tiny sticky-regex reader over one header value. */

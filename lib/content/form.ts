@@ -20,10 +20,11 @@ export function encodeForm(body: unknown): string {
 export function parseForm(text: string): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
   for (const [name, value] of new URLSearchParams(text)) {
-    const existing = out[name];
-    if (existing === undefined) out[name] = value;
-    else if (Array.isArray(existing)) existing.push(value);
-    else out[name] = [existing, value];
+    // own keys only, defined not assigned: `__proto__`, `constructor` or `toString` are field
+    // names like any other, never the object's prototype or a method taken for an earlier value
+    const existing = Object.hasOwn(out, name) ? out[name] : undefined;
+    if (Array.isArray(existing)) existing.push(value);
+    else Object.defineProperty(out, name, { value: existing === undefined ? value : [existing, value], writable: true, enumerable: true, configurable: true });
   }
   return out;
 }

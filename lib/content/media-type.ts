@@ -8,17 +8,36 @@ export interface MediaType {
 
 /** Parses `text/plain; charset="ISO-8859-1"` into `{ type: 'text/plain', params: { charset: 'iso-8859-1' } }`. */
 export function parseMediaType(value: string): MediaType {
-  const parts = value.split(';');
-  const type = parts[0].trim().toLowerCase();
+  let at = value.indexOf(';');
+  if (at < 0) at = value.length;
+  const type = value.slice(0, at).trim().toLowerCase();
   const params: Record<string, string> = {};
-  for (let i = 1; i < parts.length; i++) {
-    const part = parts[i];
-    const eq = part.indexOf('=');
-    if (eq < 0) continue;
-    const name = part.slice(0, eq).trim().toLowerCase();
-    let paramValue = part.slice(eq + 1).trim();
-    if (paramValue.startsWith('"') && paramValue.endsWith('"')) paramValue = paramValue.slice(1, -1);
-    params[name] = name === 'charset' ? paramValue.toLowerCase() : paramValue;
+  // one pass, `at` on a ';': a quoted-string value may hold ';' and '\' escapes (RFC 9110 §5.6.4,
+  // `boundary="a;b"`), so parameters are not split on every ';'
+  while (at < value.length) {
+    let end = at + 1;
+    while (end < value.length && value[end] !== ';' && value[end] !== '=') end++;
+    if (value[end] !== '=') {
+      at = end; // no '=': not a parameter
+      continue;
+    }
+    const name = value.slice(at + 1, end).trim().toLowerCase();
+    let start = end + 1;
+    while (value[start] === ' ' || value[start] === '\t') start++;
+    let paramValue: string | undefined;
+    if (value[start] === '"') {
+      paramValue = '';
+      for (end = start + 1; end < value.length && value[end] !== '"'; end++) {
+        if (value[end] === '\\' && end + 1 < value.length) end++;
+        paramValue += value[end];
+      }
+    }
+    // after a quoted-string, anything up to the next ';' is ignored
+    const next = value.indexOf(';', paramValue === undefined ? start : end);
+    at = next < 0 ? value.length : next;
+    paramValue ??= value.slice(start, at).trim();
+    // defined, not assigned: a `__proto__` parameter is kept as one instead of being dropped
+    Object.defineProperty(params, name, { value: name === 'charset' ? paramValue.toLowerCase() : paramValue, writable: true, enumerable: true, configurable: true });
   }
   return { type, params };
 }
