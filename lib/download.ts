@@ -30,13 +30,13 @@ function download(config: HttpConfig, contentType: string | undefined, sink: Sin
 /** Streams `body` into a new file at `file`; on any error the partial file is removed. */
 async function writeFile(body: Readable, file: string, flags: string): Promise<string> {
   const out = createWriteStream(file, { flags, mode: 0o600 });
-  let opened = false;
-  out.once('open', () => (opened = true));
+  // open first: a failed open touched nothing, and after it every failure leaves a file of ours
+  // to remove (a body failing at once would otherwise race the open and leave the file behind)
+  await once(out, 'open');
   try {
     await pipeline(body, out);
   } catch (error) {
-    // only a file this download created (or truncated) is removed: a failed open touched nothing
-    if (opened) await rm(file, { force: true });
+    await rm(file, { force: true });
     throw error;
   }
   return file;
