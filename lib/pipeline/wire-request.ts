@@ -2,11 +2,12 @@ import { streamedBody, type WireBody, type WireRequest } from '../backends/backe
 import { ConfigError, EncodeError } from '../errors.js';
 import type { EncodedRequestBody } from '../content/encoders.js';
 import { redactUserInfo } from '../config/uri-config.js';
-import { buildTarget, type Target } from './build-url.js';
+import { buildTarget, escape, type Target } from './build-url.js';
 import { checkHeaders } from './check-headers.js';
 import type { Plan } from './freeze.js';
 import type { RequestRecord } from './request-record.js';
 
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 const FRAMING = new Set(['content-type', 'content-length', 'transfer-encoding']);
 
@@ -19,6 +20,8 @@ export function toWireRequest(record: RequestRecord, plan: Plan, encoded: Encode
   if (typeof record !== 'object' || record === null || typeof record.method !== 'string' || typeof record.url !== 'string') {
     throw new ConfigError('an interceptor passed something other than a request record to next()');
   }
+  // the method goes on the request line as is: only an RFC 9110 token may
+  if (!TOKEN.test(record.method)) throw new ConfigError(`the method '${escape(record.method)}' is not a valid HTTP method token`);
   const target = record.url === plan.target.url ? plan.target : targetOf(record.url);
   const headers: Record<string, string> = {};
   let callerLength: string | undefined;
@@ -73,6 +76,8 @@ function exactly(length: number, body: WireBody): WireBody {
 
 /** An interceptor changed the URL: parse it the WHATWG way, then apply the same rules as a configured one. */
 function targetOf(url: string): Target {
+  // eslint-disable-next-line no-control-regex -- WHATWG parsing would drop CR/LF silently
+  if (/[\u0000-\u001f\u007f]/.test(url)) throw new ConfigError(`an interceptor set a URL with a control character: '${escape(redactUserInfo(url))}'`);
   let parsed: URL;
   try {
     parsed = new URL(url);

@@ -66,6 +66,12 @@ const CASES: Array<[string, ErrorClass, RegExp, (client: HttpBuilder) => Promise
       c.request.headers['Content-Length'] = '3, 4';
       c.request.body = ReadableStream.from([new Uint8Array([1, 2, 3])]);
     })],
+  ['CR LF in a URL string', ConfigError, /request.uri 'http:\/\/127.0.0.1\/a\\r\\nX: y' contains a control character/, (h) => h.get((c) => void (c.request.uri = 'http://127.0.0.1/a\r\nX: y'))],
+  ['NUL in a URL string', ConfigError, /request.uri .* contains a control character/, (h) => h.get((c) => void (c.request.uri = 'http://127.0.0.1/a\0b'))],
+  ['CR LF in the method (from an interceptor)', ConfigError, /the method 'GET \/x HTTP\/1.1\\r\\nX: y' is not a valid HTTP method token/, (h) =>
+    h.get((c) => c.execution.interceptor('GET', (request, next) => next({ ...request, method: 'GET /x HTTP/1.1\r\nX: y' })))],
+  ['CR LF in a URL from an interceptor', ConfigError, /an interceptor set a URL with a control character/, (h) =>
+    h.get((c) => c.execution.interceptor('GET', (request, next) => next({ ...request, url: `${request.url}x\r\nHost: evil` })))],
   ['an interceptor passing garbage to next()', ConfigError, /interceptor passed something other than a request record/, (h) =>
     h.get((c) => c.execution.interceptor('GET', (_request, next) => next('nope' as never)))],
 ];
