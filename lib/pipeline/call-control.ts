@@ -66,7 +66,7 @@ export class CallControl {
       if (this.#reason) return reject(this.#reason);
       const onAbort = () => {
         clearTimeout(timer);
-        reject(this.#reason as Error);
+        reject(this.#reason ?? new Error('aborted'));
       };
       const timer = setTimeout(() => {
         this.signal.removeEventListener('abort', onAbort);

@@ -8,7 +8,9 @@ import { conformance, type Kit } from './kit.js';
 
 const unhandled: unknown[] = [];
 const onUnhandled = (reason: unknown) => unhandled.push(reason);
-beforeAll(() => process.on('unhandledRejection', onUnhandled));
+beforeAll(() => {
+  process.on('unhandledRejection', onUnhandled);
+});
 afterAll(() => {
   process.off('unhandledRejection', onUnhandled);
   expect(unhandled).toEqual([]);
