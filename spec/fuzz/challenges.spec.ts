@@ -76,7 +76,7 @@ describe('WWW-Authenticate challenge parser (lib/auth/challenges.ts) under hosti
         expect(parseChallenges(values)).toEqual(byHeader.map(expected));
         expectPrototypesUntouched();
       }),
-      runs(1000),
+      runs(500),
     );
   });
 

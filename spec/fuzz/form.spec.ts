@@ -58,7 +58,7 @@ describe('form encoder and parser (lib/content/form.ts) under hostile input', ()
         expect(parseForm(text)).toEqual(expected);
         expectPrototypesUntouched();
       }),
-      runs(1000),
+      runs(500),
     );
   });
 
