@@ -59,7 +59,7 @@ describe('WWW-Authenticate challenge parser (lib/auth/challenges.ts) under hosti
         pickDigest(challenges);
         expectPrototypesUntouched();
       }),
-      runs(500),
+      runs(300),
     );
   });
 

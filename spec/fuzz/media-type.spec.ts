@@ -42,7 +42,7 @@ describe('Content-Type parsing (lib/content/media-type.ts) under hostile input',
         expect(typeof defaultParser(type)).toBe('function');
         expectPrototypesUntouched();
       }),
-      runs(500),
+      runs(300),
     );
   });
 

@@ -40,7 +40,7 @@ describe('Set-Cookie parser (lib/pipeline/set-cookie.ts) under hostile input', (
         }
         expectPrototypesUntouched();
       }),
-      runs(500),
+      runs(300),
     );
   });
 
