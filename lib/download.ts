@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import { pipeline } from 'node:stream/promises';
 import type { HttpConfig } from './config/http-config.js';
 import { parseMediaType } from './content/media-type.js';
-import { defaultParser, type Parser } from './content/parsers.js';
+import { defaultParser, READS_EMPTY_BODIES, type Parser } from './content/parsers.js';
 import { ConfigError } from './errors.js';
 
 type Sink = (body: Readable) => Promise<unknown>;
@@ -24,7 +24,8 @@ function download(config: HttpConfig, contentType: string | undefined, sink: Sin
     if (fromServer.statusCode < 200 || fromServer.statusCode > 299) return defaultParser(fromServer.contentType)(fromServer, request);
     return sink(fromServer.stream());
   };
-  config.response.parser(type, parser);
+  // an empty 2xx (a 204 too) is downloaded as an empty file, as curl -o does
+  config.response.parser(type, Object.assign(parser, { [READS_EMPTY_BODIES]: true }));
 }
 
 /** Streams `body` into a new file at `file`; on any error the partial file is removed. */

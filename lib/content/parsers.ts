@@ -14,6 +14,12 @@ import { parseXml } from './xml.js';
  */
 export type Parser = (fromServer: FromServer, request: RequestRecord) => unknown;
 
+/**
+ * Marks a parser that also wants responses without a body (an empty 2xx, a 204): the
+ * download module writes an empty file for them. Other parsers never see those (the body is `null`).
+ */
+export const READS_EMPTY_BODIES: unique symbol = Symbol('httpbuilder-ts.readsEmptyBodies');
+
 async function parseJson(fromServer: FromServer): Promise<unknown> {
   const text = await fromServer.text();
   try {

@@ -7,7 +7,7 @@ import { sendWithRetries, type Send } from './retry.js';
 import { ConfigError, EncodeError, ParseError } from '../errors.js';
 import { releaseUpload } from '../content/raw-upload.js';
 import { encodeBody } from '../content/encoders.js';
-import { defaultParser, type Parser } from '../content/parsers.js';
+import { defaultParser, READS_EMPTY_BODIES, type Parser } from '../content/parsers.js';
 import { lookup } from '../content/media-type.js';
 import { convertResult } from '../result/convert.js';
 import { MAPPER_ID, rawBodyKind, type Mapper } from '../result/result-type.js';
@@ -103,11 +103,12 @@ function transmit(wire: WireRequest, plan: Plan, control: CallControl | undefine
 
 /** The body handlers receive: text or bytes for String/Buffer results, else what the content type's parser makes of it. */
 async function readBody(fromServer: FromServer, record: RequestRecord, plan: Plan): Promise<unknown> {
-  if (!fromServer.hasBody || (fromServer.mayBeEmpty() && (await fromServer.peekEmpty()))) return null;
+  const empty = !fromServer.hasBody || (fromServer.mayBeEmpty() && (await fromServer.peekEmpty()));
   const raw = rawBodyKind(plan.resultType);
-  if (raw === 'text') return fromServer.text();
-  if (raw === 'bytes') return fromServer.bytes();
+  if (raw !== undefined) return empty ? null : raw === 'text' ? fromServer.text() : fromServer.bytes();
   const parse: Parser = lookup(plan.parsers, fromServer.contentType) ?? defaultParser(fromServer.contentType);
+  // no body is null, except for a parser that asked for those too (a download's empty file)
+  if (empty && (record.method === 'HEAD' || !(READS_EMPTY_BODIES in parse))) return null;
   try {
     return await parse(fromServer, record);
   } catch (error) {

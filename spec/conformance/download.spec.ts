@@ -80,6 +80,25 @@ conformance('download module', (kit) => {
     });
   }
 
+  it.each([
+    ['an empty 200', { status: 200, headers: { 'Content-Type': 'text/plain' }, body: '' }],
+    ['an empty chunked 200', undefined],
+    ['a 204', { status: 204 }],
+  ])('%s is downloaded as an empty file (as curl -o does)', async (_title, respond) => {
+    kit.server.expect({
+      method: 'GET',
+      path: '/empty',
+      respond: respond ?? ((_req, res) => void res.writeHead(200, { 'Content-Type': 'text/plain', 'Transfer-Encoding': 'chunked' }).end()),
+    });
+    const file = freshFile();
+    const result = await kit.client().get((c) => {
+      c.request.uri.path = '/empty';
+      Download.toFile(c, file);
+    });
+    expect(result).toBe(file);
+    expect(readFileSync(file, 'utf8')).toBe('');
+  });
+
   it('with another content type the response is parsed as usual and nothing is written', async () => {
     download();
     download();
