@@ -100,9 +100,10 @@ export class UriConfig {
     this.user = url.username === '' ? undefined : decodeUserInfo(url.username);
     this.password = url.password === '' ? undefined : decodeUserInfo(url.password);
     this.raw = undefined;
-    const query: Record<string, string[]> = {};
-    for (const [name, item] of url.searchParams) (query[name] ??= []).push(item);
-    this.#query = query;
+    // a Map: a parameter named `__proto__` or `constructor` is a parameter like any other
+    const query = new Map<string, string[]>();
+    for (const [name, item] of url.searchParams) query.set(name, [...(query.get(name) ?? []), item]);
+    this.#query = Object.fromEntries(query);
     this.#rawQuery = url.search === '' ? undefined : url.search.slice(1);
     this.#queryTouched = false;
   }

@@ -12,7 +12,9 @@ const REQUEST_CHARSETS: Readonly<Record<string, BufferEncoding>> = {
 /** Encodes request text with `charset` (UTF-8 when unset); any charset we cannot encode is an EncodeError naming it. */
 export function encodeText(text: string, charset: string | undefined): Buffer {
   if (charset === undefined) return Buffer.from(text, 'utf8');
-  const encoding = REQUEST_CHARSETS[charset.toLowerCase()];
+  const key = charset.toLowerCase();
+  // own entries only: 'constructor' must not find Object's
+  const encoding = Object.hasOwn(REQUEST_CHARSETS, key) ? REQUEST_CHARSETS[key] : undefined;
   if (encoding === undefined) {
     throw new EncodeError(
       `request.charset '${charset}' is not supported for encoding; use utf-8, utf-16le or iso-8859-1`,

@@ -22,10 +22,7 @@ export function buildTarget(uri: UriParts): Target {
     throw new ConfigError('request.uri has no scheme and host: set request.uri to an absolute URL such as https://example.com');
   }
   if (scheme !== 'http' && scheme !== 'https') throw new ConfigError(`uri.scheme '${scheme}' is not supported: use http or https`);
-  const host = uri.host;
-  // a ':' belongs only inside an IPv6 literal: 'h:9' would smuggle a port past uri.port
-  const unbracketedColon = !host.startsWith('[') && host.includes(':');
-  if (/[\s/?#@\\]/.test(host) || CONTROL.test(host) || unbracketedColon) throw new ConfigError(`uri.host '${escape(host)}' is not a valid host name`);
+  const host = checkHost(uri.host);
   const secure = scheme === 'https';
   const port = uri.port === undefined ? (secure ? 443 : 80) : Number(uri.port);
   if (!Number.isInteger(port) || port < 1 || port > 65535 || (uri.port !== undefined && !/^\d+$/.test(uri.port))) {
@@ -36,6 +33,28 @@ export function buildTarget(uri: UriParts): Target {
   const authority = uri.port === undefined ? host : `${host}:${port}`;
   const fragment = uri.fragment === undefined ? '' : `#${percentEncode(uri.fragment, 'uri.fragment')}`;
   return { url: `${scheme}://${authority}${target}${fragment}`, secure, hostname: host, port, target };
+}
+
+const PLAIN_HOST = /^[A-Za-z0-9._-]+$/; // `_` too: docker and k8s service names have it
+
+/**
+ * A host every backend reads the same way: plain names and IPv4 as they are; anything else
+ * (IPv6 literals, international names) as WHATWG URL parsing has it (punycode, for one), or a
+ * ConfigError when it is no host at all ('<', '[zz', 'h:9' smuggling a port).
+ */
+function checkHost(host: string): string {
+  if (PLAIN_HOST.test(host)) return host;
+  const invalid = () => new ConfigError(`uri.host '${escape(host)}' is not a valid host name`);
+  if (/[\s/?#@\\%]/.test(host) || CONTROL.test(host) || (!host.startsWith('[') && host.includes(':'))) throw invalid();
+  let parsed: string;
+  try {
+    parsed = new URL(`http://${host}/`).hostname;
+  } catch {
+    throw invalid();
+  }
+  // WHATWG accepts some characters no backend agrees on (`^`, `<`): only letters, digits, '-', '_', '.' and IPv6 literals pass
+  if (!PLAIN_HOST.test(parsed) && !/^\[[0-9a-f:.]+\]$/.test(parsed)) throw invalid();
+  return parsed;
 }
 
 /** Percent-encodes what may not appear in a path (the origin check happened when the path was joined). */

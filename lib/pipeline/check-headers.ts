@@ -14,6 +14,8 @@ const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 export function checkHeaders(headers: Readonly<Record<string, string>>): void {
   for (const name in headers) {
     if (!TOKEN.test(name)) throw new ConfigError(`header name '${escape(name)}' is not a valid token`);
+    // a valid token, but axios, got and fetch copy headers into plain objects and lose it: refuse it on every backend alike
+    if (name === '__proto__') throw new ConfigError(`header name '__proto__' is not supported (transports drop it)`);
     const value = headers[name];
     if (typeof value !== 'string') throw new ConfigError(`header '${name}' must have a string value`);
     if (!FIELD_VALUE.test(value)) {

@@ -34,7 +34,7 @@ export interface Plan {
 export function freezeRecord(method: string, settings: Settings): { record: RequestRecord; target: Target } {
   const target = buildTarget(settings.uri);
   const headers: Record<string, string> = {};
-  for (const [name, value] of settings.headers.values()) headers[name] = value;
+  for (const [name, value] of settings.headers.values()) putOwn(headers, name, value);
   if (settings.cookies.size > 0) {
     const pairs: string[] = [];
     for (const [name, value] of settings.cookies) {
@@ -71,5 +71,11 @@ function contextLookup(context: ContextMap): RequestRecord['context'] {
 function setHeader(headers: Record<string, string>, name: string, value: string): void {
   const lower = name.toLowerCase();
   for (const existing in headers) if (existing.toLowerCase() === lower) delete headers[existing];
-  headers[name] = value;
+  putOwn(headers, name, value);
+}
+
+/** `target[name] = value`, except that a name like `__proto__` becomes a property too instead of changing the prototype. */
+export function putOwn(target: Record<string, string>, name: string, value: string): void {
+  if (name === '__proto__') Object.defineProperty(target, name, { value, enumerable: true, writable: true, configurable: true });
+  else target[name] = value;
 }

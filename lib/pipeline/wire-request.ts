@@ -4,7 +4,7 @@ import type { EncodedRequestBody } from '../content/encoders.js';
 import { redactUserInfo } from '../config/uri-config.js';
 import { buildTarget, escape, type Target } from './build-url.js';
 import { checkHeaders } from './check-headers.js';
-import type { Plan } from './freeze.js';
+import { putOwn, type Plan } from './freeze.js';
 import type { RequestRecord } from './request-record.js';
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -27,7 +27,7 @@ export function toWireRequest(record: RequestRecord, plan: Plan, encoded: Encode
   let callerLength: string | undefined;
   for (const name in record.headers) {
     const lower = name.toLowerCase();
-    if (!FRAMING.has(lower)) headers[name] = record.headers[name];
+    if (!FRAMING.has(lower)) putOwn(headers, name, record.headers[name]);
     else if (lower === 'content-length') callerLength = record.headers[name];
   }
   const contentType = encoded?.contentType ?? record.contentType;

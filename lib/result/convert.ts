@@ -98,7 +98,9 @@ function toInstance(value: unknown, type: ClassType): unknown {
   if (isInstance(value, type)) return value;
   if ('fromJSON' in type && typeof type.fromJSON === 'function') return type.fromJSON(value);
   if (typeof value !== 'object' || Array.isArray(value)) return FAIL;
-  return Object.assign(Object.create(type.prototype as object) as object, value);
+  // own properties copied as such: Object.assign would run the `__proto__` setter of a JSON
+  // key and hand back an object that is not a `type` at all
+  return Object.defineProperties(Object.create(type.prototype as object) as object, Object.getOwnPropertyDescriptors(value));
 }
 
 function validate(value: unknown, schema: StandardSchemaV1): unknown {

@@ -39,6 +39,8 @@ const CASES: Array<[string, ErrorClass, RegExp, (client: HttpBuilder) => Promise
   ['a character beyond Latin-1 in a header value', ConfigError, /header 'X-Snow'/, (h) => h.get((c) => void (c.request.headers['X-Snow'] = '\u2603'))],
   ['CR LF in the content type', ConfigError, /header 'Content-Type'/, (h) => h.post((c) => Object.assign(c.request, { contentType: 'text/plain\r\nX-Injected: 1', body: 'x' }))],
   ['non-ASCII text in a raw target', ConfigError, /request.raw '\/\u2603'.*percent-encode/, (h) => h.get((c) => void (c.request.raw = '/\u2603'))],
+  ['a host that is no host name', ConfigError, /uri.host 'a\^b' is not a valid host name/, (h) => h.get((c) => void (c.request.uri.host = 'a^b'))],
+  ['an unclosed IPv6 literal', ConfigError, /uri.host '\[zz' is not a valid host name/, (h) => h.get((c) => void (c.request.uri.host = '[zz'))],
   ['a port smuggled in the host', ConfigError, /uri.host '127.0.0.1:9'/, (h) => h.get((c) => void (c.request.uri.host = '127.0.0.1:9'))],
   ['a lone surrogate in a query value', ConfigError, /uri.query .* lone UTF-16 surrogate/, (h) => h.get((c) => void (c.request.uri.query = { q: '\ud800' }))],
   ['an encoder returning a number', EncodeError, /encoder for 'text\/x-num' returned number/, (h) =>
