@@ -19,13 +19,17 @@ export interface AuthPlan {
  * One try per fresh challenge (wrong credentials get the 401 back, never a loop), plus one
  * more when the server says the nonce was `stale`.
  */
-export async function sendAuthorized(send: (wire: WireRequest) => Promise<WireResponse>, wire: WireRequest, plan: AuthPlan): Promise<WireResponse> {
+export function sendAuthorized(send: (wire: WireRequest) => Promise<WireResponse>, wire: WireRequest, plan: AuthPlan): Promise<WireResponse> {
   const credentials = plan.credentials;
-  // a caller's own Authorization header is theirs to manage; an interceptor that moved the
-  // request to another origin takes it out of the credentials' reach
+  // a caller's own Authorization header is theirs to manage; an interceptor or a redirect that
+  // moved the request to another origin takes it out of the credentials' reach
   if (!credentials || !sameOrigin(wire, plan.origin) || Object.keys(wire.headers).some((name) => name.toLowerCase() === 'authorization')) {
-    return send(wire);
+    return send(wire); // not async: no extra promise when there is nothing to answer
   }
+  return answerChallenges(send, wire, plan, credentials);
+}
+
+async function answerChallenges(send: (wire: WireRequest) => Promise<WireResponse>, wire: WireRequest, plan: AuthPlan, credentials: Credentials): Promise<WireResponse> {
   const url = new URL(wire.url);
   const space = plan.cache.find(url);
   let expected: string | undefined;

@@ -7,8 +7,12 @@ import { timeoutError, type CallControl } from './call-control.js';
  * timeouts apply to it, the read timeout to its body, and when the call stops (abort, total
  * timeout) the transport is aborted and any pending read rejects with the call's reason.
  */
-export async function sendAttempt(backend: Backend, wire: WireRequest, control: CallControl | undefined): Promise<WireResponse> {
-  if (!control) return backend.send(wire);
+export function sendAttempt(backend: Backend, wire: WireRequest, control: CallControl | undefined): Promise<WireResponse> {
+  // not async: an uncontrolled call (the usual kind) pays no extra promise for this stage
+  return control ? controlledAttempt(backend, wire, control) : backend.send(wire);
+}
+
+async function controlledAttempt(backend: Backend, wire: WireRequest, control: CallControl): Promise<WireResponse> {
   control.check();
   const { connect, response: responseMs, read } = control.timeouts;
   // one controller per attempt: a response timeout ends this attempt, not the call (a retry may follow)
