@@ -34,7 +34,7 @@ export const CONTENDERS: readonly Contender[] = [
  * @example
  * selectContenders(CONTENDERS, ['axios']); // httpbuilder-ts (axios), raw node:http, raw axios
  */
-export function selectContenders(all: readonly Contender[], only: readonly string[]): Contender[] {
+export function selectContenders<C extends Pick<Contender, 'name' | 'comparedWith' | 'baseline'>>(all: readonly C[], only: readonly string[]): C[] {
   if (only.length === 0) return [...all];
   const words = only.map((w) => w.toLowerCase());
   const matched = all.filter((c) => words.some((w) => c.name.toLowerCase().includes(w)));

@@ -58,7 +58,8 @@ export async function runIsolated(contenders: readonly Contender[], options: Ben
 function runChild(group: readonly Contender[], options: BenchOptions, reportFile: string): Promise<BenchReport> {
   const args = ['--rounds', options.rounds, '--requests', options.requests, '--warmup', options.warmup, '--concurrency', options.concurrency].map(String);
   // full names: substrings of themselves only, so the child selects exactly this group
-  args.push('--only', group.map((c) => c.name).join(','), '--isolate=0');
+  // scenario (a) only: the transfers run once, from the parent (`transfer/runner.ts`)
+  args.push('--only', group.map((c) => c.name).join(','), '--isolate=0', '--scenarios', 'a');
   const child = spawn(process.execPath, ['--import', 'tsx', RUN_SCRIPT, ...args], {
     cwd: ROOT,
     stdio: ['ignore', 'inherit', 'inherit'],

@@ -1,16 +1,19 @@
 /**
  * Benchmark settings from CLI arguments (`--rounds 3`, `--requests=5000`, `--only axios,got`,
- * `--isolate`) or environment (`BENCH_ROUNDS`, `BENCH_REQUESTS`, `BENCH_WARMUP`,
- * `BENCH_CONCURRENCY`, `BENCH_ONLY`, `BENCH_ISOLATE=0`); CLI wins.
+ * `--isolate`, `--scenarios c,d`, `--transfer-size 1GiB`, `--transfer-rounds 3`) or environment
+ * (`BENCH_ROUNDS`, `BENCH_REQUESTS`, `BENCH_WARMUP`, `BENCH_CONCURRENCY`, `BENCH_ONLY`,
+ * `BENCH_ISOLATE=0`, `BENCH_SCENARIOS`, `BENCH_TRANSFER_SIZE`, `BENCH_TRANSFER_ROUNDS`); CLI wins.
  *
  * @example
  * npm run bench -- --rounds 2 --requests 2000
  * BENCH_ROUNDS=2 BENCH_REQUESTS=2000 npm run bench
  * BENCH_ONLY=axios,got npm run bench   # those contenders, their raw counterparts and raw node:http
  * npm run bench -- --isolate=0         # all contenders in one process (default: one process per library contender)
+ * npm run bench -- --scenarios c,d --transfer-size=1GiB --transfer-rounds 1   # only the transfers, 1 GiB each
  *
  * @module
  */
+import { parseSize } from './transfer/size.js';
 
 /** What one benchmark invocation does. */
 export interface BenchOptions {
@@ -30,29 +33,60 @@ export interface BenchOptions {
    * as in an application that uses one. See `isolate.ts`.
    */
   readonly isolate: boolean;
+  /** Scenario ids to run (`a`, `c`, `d`); the results of the others are kept from the previous `latest.json`. */
+  readonly scenarios: readonly string[];
+  /** Bytes per transfer in scenarios (c) and (d) (`256MiB`, `1GiB`, or a byte count). */
+  readonly transferSize: number;
+  /** Rounds of the transfer scenarios (each transfer runs in a fresh process, see `transfer/runner.ts`). */
+  readonly transferRounds: number;
 }
+
+/** Every scenario id, in run order. */
+export const SCENARIO_IDS = ['a', 'c', 'd'] as const;
 
 // 9 contenders × 9 rounds × 11,000 requests: about 3.5 minutes on the 2-core VM in one process,
 // 4 isolated (the baseline runs in every process); the fastest run (raw node:http, up to 33k
-// req/s) still lasts ≥ 0.3 s
-const DEFAULTS: Omit<BenchOptions, 'only'> = { rounds: 9, requests: 11_000, warmup: 3_000, concurrency: 32, isolate: true };
-const COUNTS = ['rounds', 'requests', 'warmup', 'concurrency'] as const;
-const NAMES = [...COUNTS, 'only', 'isolate'] as const;
+// req/s) still lasts ≥ 0.3 s. Transfers: 8 contenders × 2 scenarios × 3 rounds of 256 MiB,
+// about 2 minutes (issue #7 asks for 256 MiB; --transfer-size=1GiB for issue #5's run)
+const DEFAULTS: Omit<BenchOptions, 'only'> = {
+  rounds: 9,
+  requests: 11_000,
+  warmup: 3_000,
+  concurrency: 32,
+  isolate: true,
+  scenarios: SCENARIO_IDS,
+  transferSize: 256 * 2 ** 20,
+  transferRounds: 3,
+};
+const COUNTS = ['rounds', 'requests', 'warmup', 'concurrency', 'transfer-rounds'] as const;
+const NAMES = [...COUNTS, 'only', 'isolate', 'scenarios', 'transfer-size'] as const;
+
+type Count = (typeof COUNTS)[number];
 
 /** Parses `argv` (without node and script) and `env`; throws on unknown or non-positive values. */
 export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): BenchOptions {
-  const values: Record<(typeof COUNTS)[number], number> = { rounds: DEFAULTS.rounds, requests: DEFAULTS.requests, warmup: DEFAULTS.warmup, concurrency: DEFAULTS.concurrency };
+  const values: Record<Count, number> = {
+    rounds: DEFAULTS.rounds,
+    requests: DEFAULTS.requests,
+    warmup: DEFAULTS.warmup,
+    concurrency: DEFAULTS.concurrency,
+    'transfer-rounds': DEFAULTS.transferRounds,
+  };
   let only = toList(env.BENCH_ONLY ?? '');
   const isolateEnv = env.BENCH_ISOLATE ?? '';
   let isolate = isolateEnv === '' ? DEFAULTS.isolate : toFlag('BENCH_ISOLATE', isolateEnv);
+  let scenarios = env.BENCH_SCENARIOS ? toScenarios(env.BENCH_SCENARIOS) : DEFAULTS.scenarios;
+  let transferSize = env.BENCH_TRANSFER_SIZE ? parseSize(env.BENCH_TRANSFER_SIZE) : DEFAULTS.transferSize;
   for (const name of COUNTS) {
-    const fromEnv = env[`BENCH_${name.toUpperCase()}`];
+    const fromEnv = env[`BENCH_${name.toUpperCase().replace('-', '_')}`];
     if (fromEnv !== undefined && fromEnv !== '') values[name] = toCount(name, fromEnv);
   }
   for (let i = 0; i < argv.length; i++) {
-    const match = /^--([a-z]+)(?:=(.*))?$/.exec(argv[i]);
+    const match = /^--([a-z-]+)(?:=(.*))?$/.exec(argv[i]);
     const name = NAMES.find((n) => n === match?.[1]);
-    if (!match || !name) throw new Error(`unknown argument '${argv[i]}' (known: ${COUNTS.map((n) => `--${n} N`).join(', ')}, --only a,b, --isolate)`);
+    if (!match || !name) {
+      throw new Error(`unknown argument '${argv[i]}' (known: ${COUNTS.map((n) => `--${n} N`).join(', ')}, --only a,b, --isolate, --scenarios a,c,d, --transfer-size 256MiB)`);
+    }
     // a flag takes no separate value: `--isolate` or `--isolate=0`
     if (name === 'isolate') {
       isolate = match[2] === undefined || toFlag('--isolate', match[2]);
@@ -60,9 +94,21 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): B
     }
     const text = match[2] ?? argv[++i] ?? '';
     if (name === 'only') only = toList(text);
+    else if (name === 'scenarios') scenarios = toScenarios(text);
+    else if (name === 'transfer-size') transferSize = parseSize(text);
     else values[name] = toCount(name, text);
   }
-  return { rounds: values.rounds, requests: values.requests, warmup: values.warmup, concurrency: values.concurrency, only, isolate };
+  return {
+    rounds: values.rounds,
+    requests: values.requests,
+    warmup: values.warmup,
+    concurrency: values.concurrency,
+    only,
+    isolate,
+    scenarios,
+    transferSize,
+    transferRounds: values['transfer-rounds'],
+  };
 }
 
 function toCount(name: string, text: string): number {
@@ -77,6 +123,13 @@ function toFlag(name: string, text: string): boolean {
   if (/^(?:0|false|no)$/i.test(text)) return false;
   if (/^(?:1|true|yes)$/i.test(text)) return true;
   throw new Error(`${name} must be 1/true/yes or 0/false/no, got '${text}'`);
+}
+
+function toScenarios(text: string): string[] {
+  const ids = toList(text).map((id) => id.toLowerCase());
+  const unknown = ids.filter((id) => !(SCENARIO_IDS as readonly string[]).includes(id));
+  if (ids.length === 0 || unknown.length > 0) throw new Error(`scenarios must be a list of ${SCENARIO_IDS.join(', ')}, got '${text}'`);
+  return SCENARIO_IDS.filter((id) => ids.includes(id));
 }
 
 function toList(text: string): string[] {

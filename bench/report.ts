@@ -1,14 +1,18 @@
 /**
  * Prints the summaries (`summary.ts`) as tables: results, ratios against each contender's
- * counterpart and the baseline with the targets met or not, failures, fairness checks; writes
- * `bench/results/latest.md` and `latest.json`.
+ * counterpart and the baseline with the targets met or not, failures, fairness checks, then the
+ * transfer scenarios' tables (`transfer/report.ts`); writes `bench/results/latest.md` and
+ * `latest.json`, and reads the previous `latest.json` back (scenarios not run this time keep
+ * their last results).
  *
  * @module
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { BenchOptions } from './options.js';
 import type { ContenderSummary, Ratio } from './summary.js';
+import { DASH, fmt, markdownTable, mib, textTable } from './tables.js';
+import { formatTransfersMarkdown, formatTransfersText, type TransferReport } from './transfer/report.js';
 
 /** One scenario's results. */
 export interface ScenarioReport {
@@ -35,12 +39,12 @@ export interface BenchReport {
   readonly durationSeconds: number;
   /** With `--isolate`: the contenders of each process, in run order. */
   readonly processes?: readonly (readonly string[])[];
+  /**
+   * Scenarios (c) and (d). Everything above is scenario (a)'s; either part may come from an
+   * earlier run (`--scenarios`), each part's own `date` says which.
+   */
+  readonly transfers?: TransferReport;
 }
-
-const fmt = (value: number, digits = 0): string => value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
-const mib = (bytes: number): string => `${fmt(bytes / 2 ** 20, 1)} MiB`;
-
-const DASH = '—';
 
 function resultRows(scenario: ScenarioReport): string[][] {
   const header = ['contender', 'req/s (median)', 'CPU µs/req (median)', 'CPU µs/req min–max', 'user / sys µs/req'];
@@ -109,17 +113,6 @@ function diagnosticRows(scenario: ScenarioReport): string[][] {
   return [header, ...rows];
 }
 
-function textTable(rows: readonly string[][]): string {
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  const line = (r: readonly string[]) => r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
-  return [line(rows[0]), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(1).map(line)].join('\n');
-}
-
-function markdownTable(rows: readonly string[][]): string {
-  const line = (r: readonly string[]) => `| ${r.join(' | ')} |`;
-  return [line(rows[0]), `|${rows[0].map((_, i) => (i === 0 ? ' --- ' : ' ---: ')).join('|')}|`, ...rows.slice(1).map(line)].join('\n');
-}
-
 function environmentLines(report: BenchReport): string[] {
   const o = report.options;
   return [
@@ -147,27 +140,32 @@ function shortestRun(report: BenchReport): string {
 
 /** The human-readable table for stdout. */
 export function formatText(report: BenchReport): string {
-  const parts = environmentLines(report);
+  const parts = report.scenarios.length > 0 ? environmentLines(report) : ['scenario (a): not run'];
   for (const scenario of report.scenarios) {
     parts.push('', `Scenario (${scenario.id}) ${scenario.title}`, textTable(resultRows(scenario)), '', textTable(ratioRows(scenario)));
     parts.push(targetLine(scenario), ...failureLines(scenario), '', textTable(diagnosticRows(scenario)));
   }
+  if (report.transfers) parts.push('', formatTransfersText(report.transfers));
   return parts.join('\n');
 }
 
 /** The same as markdown, plus every run and what each contender does. */
 export function formatMarkdown(report: BenchReport): string {
-  const parts = ['# httpbuilder-ts benchmark', '', ...environmentLines(report).map((l) => `- ${l}`)];
-  parts.push(
-    '',
-    'CPU is `process.cpuUsage()` (user + system, all threads) of the client process only; the server runs in a separate process.',
-    'Medians across rounds; a full GC runs before every measured run. Absolute numbers drift between invocations on a shared VM;',
-    'the per-round ratios (contenders measured seconds apart, order rotated) are the figure to compare.',
-    'Each ratio is the median over rounds of (contender ÷ other, both runs of the same round), with the range of those per-round ratios;',
-    "a contender's counterpart is the raw client its backend uses underneath, and each pair runs back to back in every round.",
-    '"server CPU µs/req" is the same server work per request: it differs between contenders only through batching',
-    '(a slower client leaves the server idle more often, so each request pays more wake-ups), which also affects client CPU.',
-  );
+  const parts = ['# httpbuilder-ts benchmark'];
+  if (report.scenarios.length > 0) {
+    parts.push(
+      '',
+      ...environmentLines(report).map((l) => `- ${l}`),
+      '',
+      'CPU is `process.cpuUsage()` (user + system, all threads) of the client process only; the server runs in a separate process.',
+      'Medians across rounds; a full GC runs before every measured run. Absolute numbers drift between invocations on a shared VM;',
+      'the per-round ratios (contenders measured seconds apart, order rotated) are the figure to compare.',
+      'Each ratio is the median over rounds of (contender ÷ other, both runs of the same round), with the range of those per-round ratios;',
+      "a contender's counterpart is the raw client its backend uses underneath, and each pair runs back to back in every round.",
+      '"server CPU µs/req" is the same server work per request: it differs between contenders only through batching',
+      '(a slower client leaves the server idle more often, so each request pays more wake-ups), which also affects client CPU.',
+    );
+  }
   for (const scenario of report.scenarios) {
     parts.push('', `## Scenario (${scenario.id}) ${scenario.title}`, '', markdownTable(resultRows(scenario)), '');
     parts.push('### Ratios', '', markdownTable(ratioRows(scenario)), '', `- ${targetLine(scenario)}`, ...failureLines(scenario).map((l) => `- ${l}`));
@@ -188,12 +186,27 @@ export function formatMarkdown(report: BenchReport): string {
     }
     parts.push(markdownTable(runRows));
   }
-  return `${parts.join('\n')}\n`;
+  if (report.transfers) parts.push('', formatTransfersMarkdown(report.transfers));
+  return `${parts.join('\n').trimEnd()}\n`;
+}
+
+const RESULTS_DIR = fileURLToPath(new URL('./results/', import.meta.url));
+
+/** The report in `bench/results/latest.json`, if there is a readable one. */
+export function readPreviousReport(): BenchReport | undefined {
+  const file = `${RESULTS_DIR}latest.json`;
+  if (!existsSync(file)) return undefined;
+  try {
+    const report = JSON.parse(readFileSync(file, 'utf8')) as BenchReport;
+    return Array.isArray(report.scenarios) ? report : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Writes `bench/results/latest.md` and `latest.json`; returns their paths. */
 export function writeResults(report: BenchReport): string[] {
-  const dir = fileURLToPath(new URL('./results/', import.meta.url));
+  const dir = RESULTS_DIR;
   mkdirSync(dir, { recursive: true });
   const md = `${dir}latest.md`;
   const json = `${dir}latest.json`;

@@ -1,33 +1,75 @@
 /**
- * `npm run bench`: runs the selected contenders (`BENCH_ONLY`, see `options.ts`) in one process
- * per library contender (`isolate.ts`, the default), or with `--isolate=0` all in this process (`in-process.ts`),
- * then prints the report and writes `bench/results/latest.md` and `latest.json`. Exits non-zero
- * only on errors of the harness itself (a missed target or a failed contender is reported, not fatal).
+ * `npm run bench`: runs scenario (a) for the selected contenders (`BENCH_ONLY`, see `options.ts`)
+ * in one process per library contender (`isolate.ts`, the default), or with `--isolate=0` all in
+ * this process (`in-process.ts`); then the transfer scenarios (c) and (d) (`transfer/runner.ts`,
+ * one process per transfer). Prints the report and writes `bench/results/latest.md` and
+ * `latest.json`; a part left out with `--scenarios` keeps its results from the previous
+ * `latest.json`. Exits non-zero only on errors of the harness itself (a missed target or a
+ * failed contender is reported, not fatal).
  *
- * With `BENCH_REPORT_FILE` set (how `isolate.ts` runs its child processes) it writes the report
- * as JSON to that file instead.
+ * With `BENCH_REPORT_FILE` set (how `isolate.ts` runs its child processes) it runs scenario (a)
+ * only and writes the report as JSON to that file instead.
  *
  * @module
  */
+import os from 'node:os';
 import { writeFileSync } from 'node:fs';
-import { CONTENDERS, selectContenders } from './contenders.js';
+import { CONTENDERS, selectContenders, type Contender } from './contenders.js';
 import { runInProcess } from './in-process.js';
 import { runIsolated } from './isolate.js';
-import { parseOptions } from './options.js';
-import { formatText, writeResults } from './report.js';
+import { parseOptions, type BenchOptions } from './options.js';
+import { formatText, readPreviousReport, writeResults, type BenchReport } from './report.js';
+import { runTransfers } from './transfer/runner.js';
 
 async function main(): Promise<void> {
   const started = performance.now();
   const options = parseOptions(process.argv.slice(2), process.env);
-  const contenders = selectContenders(CONTENDERS, options.only);
-  const report = options.isolate ? await runIsolated(contenders, options, started) : await runInProcess(contenders, options, started);
   const reportFile = process.env.BENCH_REPORT_FILE;
+  const previous = reportFile ? undefined : readPreviousReport();
+  let report = previous ?? emptyReport(options);
+  const contenders = options.scenarios.includes('a') ? selectFor(options) : [];
+  if (contenders.length > 0) {
+    report = { ...(options.isolate ? await runIsolated(contenders, options, started) : await runInProcess(contenders, options, started)), transfers: previous?.transfers };
+  } else if (previous) {
+    console.log(`scenario (a) not run: its results from ${previous.date} are kept`);
+  }
   if (reportFile) {
     writeFileSync(reportFile, JSON.stringify(report));
     return;
   }
+  const transfers = await runTransfers(options);
+  if (transfers) report = { ...report, transfers };
+  else if (report.transfers) console.log(`transfers not run: their results from ${report.transfers.date} are kept`);
   console.log(`\n${formatText(report)}`);
   console.log(`\nwrote ${writeResults(report).join(', ')}`);
+}
+
+/** Scenario (a)'s contenders; none when `--only` names only transfer contenders (`raw undici`) and transfers run too. */
+function selectFor(options: BenchOptions): Contender[] {
+  try {
+    return selectContenders(CONTENDERS, options.only);
+  } catch (error) {
+    if (options.scenarios.every((id) => id === 'a')) throw error;
+    console.log(`scenario (a) skipped: ${(error as Error).message}`);
+    return [];
+  }
+}
+
+/** A report without scenario (a), for a first run that skips it. */
+function emptyReport(options: BenchOptions): BenchReport {
+  return {
+    date: new Date().toISOString(),
+    node: process.version,
+    cpuModel: os.cpus()[0]?.model.trim() ?? 'unknown',
+    cpuCount: os.cpus().length,
+    platform: `${process.platform}-${process.arch}`,
+    pinning: { client: 'not run', server: 'not run' },
+    options,
+    scenarios: [],
+    clientMaxRssBytes: 0,
+    serverCheck: 'scenario (a) not run',
+    durationSeconds: 0,
+  };
 }
 
 main().catch((error: unknown) => {

@@ -1,6 +1,7 @@
 /**
  * What is measured: a request shape, its concurrency, and a cheap check of each result so
- * no contender can win by skipping work. Add scenarios (POST echo, large download) here.
+ * no contender can win by skipping work. Add request scenarios (POST echo) here; the transfer
+ * scenarios (c) and (d), one large body per process, live in `transfer/scenarios.ts`.
  *
  * @module
  */

@@ -3,11 +3,14 @@
  * counts towards the client being measured. Prints one line `{"port":N}` on stdout once
  * listening on 127.0.0.1, then serves until SIGTERM or until its stdin closes (parent gone).
  *
- * Routes live in {@link ROUTES}: add a scenario's route there.
+ * Routes live in {@link ROUTES} (request body read first) and {@link STREAMING_ROUTES} (the
+ * handler reads the request itself, for bodies too large to hold): add a scenario's route there.
  *
  * @module
  */
 import http from 'node:http';
+import { writePattern } from './transfer/pattern.js';
+import { countMultipartUpload } from './transfer/upload-counter.js';
 
 /** A route handler: writes the whole response. The request body is already read into `body`. */
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse, body: Buffer) => void;
@@ -16,7 +19,6 @@ type Handler = (req: http.IncomingMessage, res: http.ServerResponse, body: Buffe
 const SMALL_JSON = Buffer.from(
   JSON.stringify({ id: 42, name: 'httpbuilder-ts', ok: true, tags: ['bench', 'small'], score: 3.14, note: 'abcdefghij' }),
 );
-const LARGE_BYTES = Buffer.alloc(8 * 1024 * 1024, 0x61); // 8 MiB, for a future download scenario
 
 /** Requests served per route, for the client's integrity check (`GET /__stats`, with the connection count). */
 const served = new Map<string, number>();
@@ -27,8 +29,37 @@ const ROUTES: ReadonlyMap<string, Handler> = new Map<string, Handler>([
   ['GET /small.json', (_req, res) => send(res, 200, 'application/json', SMALL_JSON)],
   // echoes a JSON request body back (for a future POST scenario)
   ['POST /echo', (req, res, body) => send(res, 200, req.headers['content-type'] ?? 'application/octet-stream', body)],
-  ['GET /large.bin', (_req, res) => send(res, 200, 'application/octet-stream', LARGE_BYTES)],
   ['GET /__stats', (_req, res) => send(res, 200, 'application/json', Buffer.from(JSON.stringify({ connections, served: Object.fromEntries(served), cpu: process.cpuUsage() })))],
+]);
+
+/** A route handler that reads the request body itself (or ignores it) and writes the whole response. */
+type StreamingHandler = (req: http.IncomingMessage, res: http.ServerResponse, url: URL) => void;
+
+const STREAMING_ROUTES: ReadonlyMap<string, StreamingHandler> = new Map<string, StreamingHandler>([
+  // scenario (c): N bytes of the pattern, generated block by block as the client takes them
+  [
+    'GET /bytes',
+    (req, res, url) => {
+      req.resume();
+      const size = Number(url.searchParams.get('n'));
+      if (!Number.isSafeInteger(size) || size < 0) return send(res, 400, 'text/plain', Buffer.from('n must be a byte count\n'));
+      res.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': size });
+      void writePattern(res, size);
+    },
+  ],
+  // scenario (d): a multipart upload, counted as it streams in; answers { bytes, fileName, total }
+  [
+    'POST /upload',
+    (req, res) => {
+      countMultipartUpload(req).then(
+        (count) => send(res, 200, 'application/json', Buffer.from(JSON.stringify(count))),
+        (error: Error) => {
+          req.resume();
+          send(res, 400, 'text/plain', Buffer.from(`${error.message}\n`));
+        },
+      );
+    },
+  ],
 ]);
 
 function send(res: http.ServerResponse, status: number, contentType: string, body: Buffer): void {
@@ -38,6 +69,11 @@ function send(res: http.ServerResponse, status: number, contentType: string, bod
 
 const server = http.createServer((req, res) => {
   const key = `${req.method ?? ''} ${(req.url ?? '').split('?')[0]}`;
+  const streaming = STREAMING_ROUTES.get(key);
+  if (streaming) {
+    served.set(key, (served.get(key) ?? 0) + 1);
+    return streaming(req, res, new URL(req.url ?? '/', 'http://127.0.0.1'));
+  }
   const handler = ROUTES.get(key);
   const chunks: Buffer[] = [];
   req.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -1,0 +1,100 @@
+/**
+ * Large transfers stay out of memory: a 128 MiB download with `Download.toFile` and a 128 MiB
+ * multipart upload from a path, against a server on 127.0.0.1, must grow the client's RSS by
+ * at most 64 MiB. A client that held the body would grow by at least its size.
+ *
+ * The client runs in a fresh process per transfer (`spec/support/transfer-client.ts`, with
+ * `--expose-gc` for a clean baseline), since a jest worker's RSS moves with everything else it
+ * does; the server runs here. The server and the pattern check are the benchmark's own
+ * (`bench/transfer/`), so both measure the same thing. `npm run bench` measures the same at 256
+ * MiB and 1 GiB against raw clients; see docs/performance.md, "Transfers and memory".
+ *
+ * The fetch backend's upload is not here: undici's fetch keeps a copy of every streamed request
+ * body (nodejs/undici#4058), so it grows by the body's size; docs/performance.md has the details.
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { writePattern, writePatternFile } from '../../bench/transfer/pattern.js';
+import { countMultipartUpload } from '../../bench/transfer/upload-counter.js';
+import type { TransferClientJob, TransferClientResult } from '../support/transfer-client.js';
+
+const SIZE = 128 * 2 ** 20;
+const LIMIT = 64 * 2 ** 20;
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const CLIENT = fileURLToPath(new URL('../support/transfer-client.ts', import.meta.url));
+
+let server: http.Server;
+let origin: string;
+let dir: string;
+
+/** `GET /bytes?n=N`: N pattern bytes, generated as the client reads; `POST /upload`: the file part counted as it streams in. */
+function startServer(): Promise<http.Server> {
+  const created = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (req.method === 'GET' && url.pathname === '/bytes') {
+      const size = Number(url.searchParams.get('n'));
+      res.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': size });
+      void writePattern(res, size);
+      return;
+    }
+    countMultipartUpload(req).then(
+      (count) => res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(count)),
+      (error: Error) => res.writeHead(400).end(error.message),
+    );
+  });
+  return new Promise((resolve) => created.listen(0, '127.0.0.1', () => resolve(created)));
+}
+
+/** Runs one transfer in a fresh client process and parses what it prints. */
+function runClient(job: TransferClientJob): Promise<TransferClientResult> {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, ['--expose-gc', '--import', 'tsx', CLIENT, JSON.stringify(job)], { cwd: ROOT, timeout: 30_000 }, (error, stdout, stderr) => {
+      if (error) return reject(new Error(`transfer client failed: ${error.message}\n${stderr}`));
+      resolve(JSON.parse(stdout) as TransferClientResult);
+    });
+  });
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'hb-memory-spec-'));
+  await writePatternFile(join(dir, `source-${2 ** 20}.bin`), 2 ** 20);
+  await writePatternFile(join(dir, `source-${SIZE}.bin`), SIZE);
+  server = await startServer();
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}, 30_000);
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe.each(['native', 'axios', 'got'] as const)('128 MiB transfers on the %s backend stay out of memory', (backend) => {
+  it('Download.toFile grows RSS by at most 64 MiB', async () => {
+    const result = await runClient({ origin, backend, direction: 'download', size: SIZE, dir });
+    expect(result.problem).toBeUndefined();
+    expect(result.bytes).toBe(SIZE);
+    expect(result.memory.rssGrowth).toBeLessThanOrEqual(LIMIT);
+  }, 30_000);
+
+  it('a multipart upload from a path grows RSS by at most 64 MiB', async () => {
+    const result = await runClient({ origin, backend, direction: 'upload', size: SIZE, dir });
+    expect(result.bytes).toBe(SIZE);
+    expect(result.memory.rssGrowth).toBeLessThanOrEqual(LIMIT);
+  }, 30_000);
+});
+
+describe('128 MiB transfers on the fetch backend', () => {
+  it('Download.toFile grows RSS by at most 64 MiB', async () => {
+    const result = await runClient({ origin, backend: 'fetch', direction: 'download', size: SIZE, dir });
+    expect(result.problem).toBeUndefined();
+    expect(result.bytes).toBe(SIZE);
+    expect(result.memory.rssGrowth).toBeLessThanOrEqual(LIMIT);
+  }, 30_000);
+});

@@ -1,0 +1,79 @@
+/**
+ * The client side of `spec/memory/transfer-memory.spec.ts`, in a process of its own so that
+ * nothing else (jest, the server, other tests) moves its RSS. Run as
+ * `node --expose-gc --import tsx spec/support/transfer-client.ts '<job JSON>'` (a
+ * {@link TransferClientJob}); prints one line of JSON, a {@link TransferClientResult}.
+ *
+ * It makes one unmeasured 1 MiB transfer first (so lazily loaded modules and the pooled
+ * connection are in place), then takes the RSS baseline after a full GC and measures one
+ * transfer of `size` bytes with the library, the way a user writes it.
+ *
+ * @module
+ */
+import { rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { measureMemory, type MemoryGrowth } from '../../bench/transfer/memory.js';
+import { checkPatternFile } from '../../bench/transfer/pattern.js';
+import { Download } from '../../lib/download.js';
+import { HttpBuilder, multipart, type BackendChoice } from '../../lib/index.js';
+
+/** What the test asks for. */
+export interface TransferClientJob {
+  /** `http://127.0.0.1:PORT`: `GET /bytes?n=N` streams N pattern bytes, `POST /upload` answers `{ bytes }` for the file part. */
+  readonly origin: string;
+  readonly backend: Extract<BackendChoice, string>;
+  readonly direction: 'download' | 'upload';
+  readonly size: number;
+  /** Downloads go here (removed afterwards); uploads read `source-<size>.bin` from here (1 MiB and `size`). */
+  readonly dir: string;
+}
+
+/** What the process prints. */
+export interface TransferClientResult {
+  /** Bytes that arrived: the downloaded file's size, or the server's count of the uploaded part. */
+  readonly bytes: number;
+  /** What is wrong with the downloaded file's content, if anything. */
+  readonly problem?: string;
+  readonly memory: MemoryGrowth;
+}
+
+const WARMUP = 2 ** 20;
+
+async function main(): Promise<void> {
+  const job = JSON.parse(process.argv[2] ?? 'null') as TransferClientJob;
+  const http = HttpBuilder.configure((c) => {
+    c.request.uri = job.origin;
+    if (job.backend !== 'native') c.client.backend = job.backend;
+  });
+  const target = join(job.dir, `download-${process.pid}.bin`);
+  const download = async (size: number): Promise<Omit<TransferClientResult, 'memory'>> => {
+    await http.get((c) => {
+      c.request.uri.path = '/bytes';
+      c.request.uri.query = { n: String(size) };
+      Download.toFile(c, target);
+    });
+    return { bytes: (await stat(target)).size };
+  };
+  const upload = async (size: number): Promise<Omit<TransferClientResult, 'memory'>> => {
+    const answer = await http.post((c) => {
+      c.request.uri.path = '/upload';
+      c.request.body = multipart((mp) => mp.part('file', 'big.bin', 'application/octet-stream', { path: join(job.dir, `source-${size}.bin`) }));
+    });
+    return { bytes: (answer as { bytes: number }).bytes };
+  };
+  const transfer = job.direction === 'download' ? download : upload;
+  try {
+    await transfer(WARMUP);
+    const { result, memory } = await measureMemory(() => transfer(job.size));
+    const problem = job.direction === 'download' ? await checkPatternFile(target, job.size) : undefined;
+    process.stdout.write(`${JSON.stringify({ ...result, problem, memory } satisfies TransferClientResult)}\n`);
+  } finally {
+    await rm(target, { force: true });
+    await http.close();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});
