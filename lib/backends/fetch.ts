@@ -1,4 +1,4 @@
-import { ConfigError, ParseError } from '../errors.js';
+import { ConfigError, ParseError, RedirectError } from '../errors.js';
 import type { Backend, TlsOptions, WireBody, WireRequest, WireResponse } from './backend.js';
 import { importPeer } from './optional-peer.js';
 
@@ -83,7 +83,10 @@ async function send(request: WireRequest, transport: Transport): Promise<WireRes
       method: request.method,
       headers: fetchHeaders(request),
       body: fetchBody(request.body),
-      redirect: 'manual',
+      // 'manual' makes undici keep a copy of a streamed body for a redirect it never follows
+      // (nodejs/undici#4058: a 1 GiB upload held whole); 'error' skips that copy, at the price
+      // of a 3xx to a streamed upload arriving as an error (RedirectError) rather than a response
+      redirect: request.body !== undefined && request.body.bytes === undefined ? 'error' : 'manual',
       signal: request.signal,
       // undici's own option (an undici 7 Agent works with Node's fetch)
       ...({ dispatcher: transport.dispatcher(request.connectTimeout), duplex: 'half' } as object),
@@ -172,12 +175,15 @@ async function* emptyBody(): AsyncIterable<Uint8Array> {}
  * surface its code, and keep nothing of the request, so no header can leak through it.
  */
 function transportError(error: unknown): Error {
-  if (error instanceof ConfigError || error instanceof ParseError) return error;
+  if (error instanceof ConfigError || error instanceof ParseError || error instanceof RedirectError) return error;
   const outer = (error ?? {}) as { message?: unknown; name?: unknown; cause?: unknown };
   const inner = (outer.cause ?? outer) as { message?: unknown; code?: unknown; name?: unknown };
   const message = typeof inner.message === 'string' ? inner.message : 'fetch failed';
   // fetch refuses such a response before handing it back, so its status is not known
   if (/too many content-encodings/i.test(message)) return new ParseError(`Content-Encoding: ${message}`, { statusCode: 0, contentType: '', text: '' });
+  if (message === 'unexpected redirect') {
+    return new RedirectError('the server redirected a streamed upload; the fetch backend cannot hand that 3xx over without holding the whole body (use another backend, or send the body as bytes)');
+  }
   const code = typeof inner.code === 'string' ? inner.code : outer.name === 'AbortError' ? 'ABORT_ERR' : 'UND_ERR_SOCKET';
   const plain = new Error(message === 'fetch failed' || message === 'terminated' ? `fetch failed: ${code}` : message);
   return Object.assign(plain, { code, name: outer.name === 'AbortError' ? 'AbortError' : 'Error' });
