@@ -24,12 +24,21 @@ export async function followRedirects(
   let wire = first;
   for (let hops = 0; ; hops++) {
     const response = await send(wire);
-    const location = options.follow && REDIRECTS.has(response.status) ? header(response, 'location') : undefined;
+    const raw = options.follow && REDIRECTS.has(response.status) ? header(response, 'location') : undefined;
+    const location = raw === undefined ? undefined : utf8Location(raw);
     if (location === undefined) return { response, wire };
-    const next = nextHop(wire, response.status, location, options.sensitiveHeaders);
+    let next;
+    try {
+      next = nextHop(wire, response.status, location, options.sensitiveHeaders);
+    } catch (error) {
+      await finish(response, wire.method); // a refused Location must not keep the 3xx's connection checked out
+      throw error;
+    }
     if (next === undefined) return { response, wire };
-    response.discard();
-    if (hops >= options.max) throw new RedirectError(`more than ${options.max} redirects (the last one from ${redactUserInfo(wire.url)} to ${redactUserInfo(next.url)})`);
+    await finish(response, wire.method);
+    if (hops >= options.max) {
+      throw new RedirectError(`more than ${options.max} redirects (the last one from ${redactUserInfo(wire.url)} to ${redactUserInfo(next.url)})`);
+    }
     wire = next;
   }
 }
@@ -58,6 +67,49 @@ function nextHop(wire: WireRequest, status: number, location: string, sensitive:
   const headers: Record<string, string> = {};
   for (const name in wire.headers) if (!drop.has(name.toLowerCase())) headers[name] = wire.headers[name];
   return { ...wire, ...target, method: toGet ? 'GET' : wire.method, headers, body };
+}
+
+/**
+ * Every transport hands header bytes over as Latin-1 text, so a Location sent as raw UTF-8
+ * (not allowed, but common: `/café`) would arrive as `/cafÃ©` and be percent-encoded into
+ * another path. Like browsers, read such bytes as UTF-8 when they are valid UTF-8.
+ */
+function utf8Location(value: string): string {
+  // eslint-disable-next-line no-control-regex -- only bytes beyond ASCII, and nothing that is not a byte
+  if (!/[\x80-\xff]/.test(value) || /[^\x00-\xff]/.test(value)) return value;
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(value, (c) => c.charCodeAt(0)));
+  } catch {
+    return value; // Latin-1 after all: the URL parser encodes it as it stands
+  }
+}
+
+/** A 3xx body this small is read to its end rather than discarded... */
+const SMALL_BODY = 64 * 1024;
+/** ...when it arrives within this many ms (it normally comes with the headers): a stalled one is discarded, not waited for. */
+const SMALL_BODY_WAIT = 100;
+
+/**
+ * Done with a 3xx (followed or refused): a small body is read to its end, so its connection is
+ * back in the pool for the next hop or request (a discard drains in the background, and a
+ * request sent at once would open a second connection); anything else is discarded.
+ */
+async function finish(response: WireResponse, method: string): Promise<void> {
+  const length = Number(header(response, 'content-length') ?? NaN);
+  if (method === 'HEAD' || !(length <= SMALL_BODY)) return response.discard();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const read = (async () => {
+    for await (const chunk of response.body) void chunk;
+  })();
+  const ended = await Promise.race([
+    read.then(
+      () => true,
+      () => false, // a broken 3xx body does not stop the redirect: the next hop gets a connection of its own
+    ),
+    new Promise<boolean>((resolve) => (timer = setTimeout(resolve, SMALL_BODY_WAIT, false))),
+  ]);
+  clearTimeout(timer);
+  if (!ended) response.discard();
 }
 
 function header(response: WireResponse, name: string): string | undefined {

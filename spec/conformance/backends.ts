@@ -15,9 +15,16 @@ export interface BackendTraits {
   readonly sequentialSockets: number;
   /** Whether a connection whose body was abandoned closes at once (undici leaves it to its keep-alive timer). */
   readonly closesAbandonedAtOnce: boolean;
+  /**
+   * What a 3xx answering a streamed upload (a body that cannot be sent again) becomes: a
+   * response the redirect stage handles like any other (`'response'`), or a `RedirectError`
+   * (fetch sends such uploads with `redirect: 'error'`: in `'manual'` mode undici would hold the
+   * whole upload in memory for a redirect it never follows).
+   */
+  readonly redirectOfStreamedUpload: 'response' | 'RedirectError';
 }
 
-const TRANSPORT_ONLY: BackendTraits = { forcedHeaders: [], bodyOnGetAndHead: true, detectsTruncatedGzip: true, sequentialSockets: 1, closesAbandonedAtOnce: true };
+const TRANSPORT_ONLY: BackendTraits = { forcedHeaders: [], bodyOnGetAndHead: true, detectsTruncatedGzip: true, sequentialSockets: 1, closesAbandonedAtOnce: true, redirectOfStreamedUpload: 'response' };
 
 /**
  * Every backend the conformance kit runs on; each scenario runs once per entry, over HTTP
@@ -36,6 +43,7 @@ export const BACKENDS: ReadonlyArray<{ readonly name: string; readonly choice: B
       detectsTruncatedGzip: false,
       sequentialSockets: 2,
       closesAbandonedAtOnce: false,
+      redirectOfStreamedUpload: 'RedirectError',
     },
   },
 ];

@@ -1,4 +1,6 @@
 import { expect, it } from '@jest/globals';
+import { ConfigError, HttpBuilder, type ConfigBlock } from '../../lib/index.js';
+import { useTestServer } from '../support/use-test-server.js';
 import { conformance } from './kit.js';
 
 const OK = { headers: { 'Content-Type': 'text/plain' }, body: 'ok' };
@@ -105,5 +107,59 @@ conformance('URIs: a whole URL may carry any path', (kit) => {
     kit.server.expect({ method: 'GET', path: '//double', respond: OK });
     await kit.client().get((c) => void (c.request.uri = `${kit.server.url(kit.secure)}//double`));
     expect(kit.server.requests[0].target).toBe('//double');
+  });
+});
+
+// Another origin (same host and scheme, another port) that nothing may reach through a path.
+const elsewhere = useTestServer();
+
+conformance('base URL safety: only request.uri changes the origin', (kit) => {
+  const otherAuthority = () => new URL(elsewhere.server.url(kit.secure)).host;
+  const cases: Array<[string, RegExp, ConfigBlock]> = [
+    ["uri.path '//host:port/x'", /uri.path '\/\/127\.0\.0\.1:\d+\/x' would change the origin/, (c) => void (c.request.uri.path = `//${otherAuthority()}/x`)],
+    ['uri.path with a scheme', /uri.path 'https?:\/\/127\.0\.0\.1:\d+\/x' would change the origin/, (c) => void (c.request.uri.path = `${elsewhere.server.url(kit.secure)}/x`)],
+    ['uri.path with an upper-case scheme', /uri.path 'HTTPS?:\/\/.*' would change the origin/, (c) => void (c.request.uri.path = `${elsewhere.server.url(kit.secure).toUpperCase()}/x`)],
+    ['uri.path with a scheme and no slashes', /uri.path 'https?:127\.0\.0\.1:\d+\/x' would change the origin/, (c) => void (c.request.uri.path = `${kit.secure ? 'https' : 'http'}:${otherAuthority()}/x`)],
+    ["request.raw '//host:port/x'", /request.raw '\/\/127\.0\.0\.1:\d+\/x' must start with a single '\/'/, (c) => void (c.request.raw = `//${otherAuthority()}/x`)],
+    ['request.raw with a scheme', /request.raw 'https?:\/\/127\.0\.0\.1:\d+\/x' must start with a single '\/'/, (c) => void (c.request.raw = `${elsewhere.server.url(kit.secure)}/x`)],
+  ];
+  for (const [what, culprit, block] of cases) {
+    it(`${what} rejects with ConfigError, and nothing is sent anywhere`, async () => {
+      elsewhere.server.expect({ method: 'GET', path: '/x', respond: OK });
+      const error = await kit
+        .client((c) => c.request.auth.basic('alice', 'secret', { preemptive: true }))
+        .get(block)
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as Error).message).toMatch(culprit);
+      expect([kit.server.requests.length, elsewhere.server.requests.length]).toEqual([0, 0]);
+    });
+  }
+
+  it('a client block with such a path fails when the client is configured', () => {
+    const origin = kit.server.url(kit.secure);
+    expect(() => HttpBuilder.configure((c) => Object.assign(c.request, { uri: origin }) && void (c.request.uri.path = `//${otherAuthority()}/x`))).toThrow(ConfigError);
+    expect(() => kit.client().configure((c) => void (c.request.uri.path = 'https://other.example/x'))).toThrow(/would change the origin/);
+  });
+
+  it('backslashes, @ and a scheme-like word inside a path stay on the configured origin', async () => {
+    const paths: Array<[string, string]> = [
+      ['\\\\other.example/x', '/api/%5C%5Cother.example/x'],
+      ['/\\other.example/x', '/%5Cother.example/x'],
+      ['@other.example/x', '/api/@other.example/x'],
+      ['javascript:alert(1)', '/api/javascript:alert(1)'],
+    ];
+    for (const [, target] of paths) kit.server.expect({ method: 'GET', path: target, respond: OK });
+    const client = kit.client((c) => void (c.request.uri.path = '/api'));
+    for (const [path] of paths) await client.get((c) => void (c.request.uri.path = path));
+    expect(kit.server.requests.map((r) => [r.secure, r.target])).toEqual(paths.map(([, target]) => [kit.secure, target]));
+    expect(elsewhere.server.requests).toHaveLength(0);
+  });
+
+  it('setting request.uri to a whole URL is what changes the origin (path and query included)', async () => {
+    elsewhere.server.expect({ method: 'GET', path: '/x', query: { q: '1' }, respond: OK });
+    const client = kit.client((c) => void (c.request.uri.path = '/api'));
+    expect(await client.get((c) => void (c.request.uri = `${elsewhere.server.url(kit.secure)}/x?q=1`))).toBe('ok');
+    expect([kit.server.requests.length, elsewhere.server.requests.length]).toEqual([0, 1]);
   });
 });
