@@ -21,8 +21,8 @@ export type Verb = <A extends VerbArgument>(first?: A, block?: ConfigBlock) => P
 interface Pool {
   readonly backend: Backend;
   readonly authCache: AuthCache;
-  /** made when a client of this pool first turns `client.cookies` on */
-  jar?: ClientCookieJar;
+  /** the jar, made when a client first turns `client.cookies` on; shared by every client derived from it, whatever its pool */
+  readonly cookies: { jar?: ClientCookieJar };
 }
 
 /**
@@ -54,7 +54,7 @@ export class HttpBuilder {
    */
   static configure(block?: ConfigBlock): HttpBuilder {
     const settings = applyClientBlock(DEFAULT_SETTINGS, block);
-    return new HttpBuilder(settings, { backend: makeBackend(settings), authCache: new AuthCache() });
+    return new HttpBuilder(settings, { backend: makeBackend(settings), authCache: new AuthCache(), cookies: {} });
   }
 
   /**
@@ -67,7 +67,8 @@ export class HttpBuilder {
   configure(block: ConfigBlock): HttpBuilder {
     const settings = applyClientBlock(this.#settings, block);
     const samePool = settings.backend === this.#settings.backend && settings.tls === this.#settings.tls;
-    return new HttpBuilder(settings, samePool ? this.#pool : { backend: makeBackend(settings), authCache: new AuthCache() });
+    // another pool for another transport, but the same cookies: derived clients share the jar
+    return new HttpBuilder(settings, samePool ? this.#pool : { backend: makeBackend(settings), authCache: new AuthCache(), cookies: this.#pool.cookies });
   }
 
   /** Releases the connection pool (shared with clients derived from this one). */
@@ -144,7 +145,7 @@ export class HttpBuilder {
       auth: { credentials: settings.credentials, origin: target, cache: this.#pool.authCache },
       progress: { download: settings.onDownloadProgress, upload: settings.onUploadProgress },
       execution: settings.execution,
-      jar: settings.cookieJar ? (this.#pool.jar ??= new ClientCookieJar()) : undefined,
+      jar: settings.cookieJar ? (this.#pool.cookies.jar ??= new ClientCookieJar()) : undefined,
     };
     return chain(settings.interceptors, method, (request) => exchange(request, plan))(record);
   }

@@ -254,6 +254,22 @@ conformance('cookie jar (client.cookies = true)', (kit) => {
   });
 });
 
+conformance('cookie jar across pools', (kit) => {
+  it('a derived client on another backend (its own pool) still shares the jar', async () => {
+    const parent = kit.client((c) => void (c.client.cookies = true));
+    const other = parent.configure((c) => void (c.client.backend = kit.backend === 'native' ? 'got' : 'native'));
+    try {
+      kit.server.expect({ method: 'GET', path: '/set', respond: setting('pooled=1') });
+      kit.server.expect({ method: 'GET', path: '/read', respond: { body: 'ok', headers: { 'Content-Type': 'text/plain' } } });
+      await parent.get((c) => void (c.request.uri.path = '/set'));
+      await other.get((c) => void (c.request.uri.path = '/read'));
+      expect(kit.server.requests[1].cookies).toEqual({ pooled: '1' });
+    } finally {
+      await other.close();
+    }
+  });
+});
+
 conformance('cookie jar off (the default)', (kit) => {
   it('a disabled store keeps nothing: a Set-Cookie is never sent back', async () => {
     const client = kit.client();
