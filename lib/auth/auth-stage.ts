@@ -4,6 +4,8 @@ import type { AuthCache, SpaceState } from './auth-cache.js';
 import { basicAuthorization, type Credentials } from './credentials.js';
 import { parseChallenges } from './challenges.js';
 import { digestAuthorization, pickDigest } from './digest.js';
+import { sameOrigin } from '../pipeline/build-url.js';
+import { headerValues } from '../pipeline/response-headers.js';
 
 /** What the auth stage needs: the credentials (when any), where they belong, and the client's protection spaces. */
 export interface AuthPlan {
@@ -42,7 +44,7 @@ async function answerChallenges(send: (wire: WireRequest) => Promise<WireRespons
   let answeredFresh = header !== undefined && credentials.scheme === 'basic';
   let answeredStale = false;
   while (response.status === 401) {
-    const challenges = parseChallenges(headerValues(response, 'www-authenticate'));
+    const challenges = parseChallenges(headerValues(response.headers, 'www-authenticate'));
     const state = stateFor(challenges, credentials);
     const stale = challenges.some((c) => c.scheme === 'digest' && c.params.stale?.toLowerCase() === 'true');
     // answered a fresh challenge already: the credentials are wrong (or, once, the nonce went stale)
@@ -92,7 +94,7 @@ function answer(state: SpaceState, credentials: Credentials, wire: WireRequest, 
 
 /** `Authentication-Info` (RFC 7616 §3.5): the next nonce to use, and proof the server knows the password. */
 function verifyInfo(response: WireResponse, cache: AuthCache, url: URL, expected: string | undefined): void {
-  const value = headerValues(response, 'authentication-info').join(', ');
+  const value = headerValues(response.headers, 'authentication-info').join(', ');
   if (!value || expected === undefined) return;
   // the same auth-param grammar as a challenge, under a made-up scheme name
   const info = parseChallenges([`info ${value}`])[0]?.params ?? {};
@@ -106,14 +108,6 @@ function verifyInfo(response: WireResponse, cache: AuthCache, url: URL, expected
   }
 }
 
-function sameOrigin(wire: WireRequest, origin: AuthPlan['origin']): boolean {
-  return wire.secure === origin.secure && wire.hostname.toLowerCase() === origin.hostname.toLowerCase() && wire.port === origin.port;
-}
-
 function withAuthorization(wire: WireRequest, header: string | undefined): WireRequest {
   return header === undefined ? wire : { ...wire, headers: { ...wire.headers, Authorization: header } };
-}
-
-function headerValues(response: WireResponse, name: string): string[] {
-  return response.headers.filter(([key]) => key.toLowerCase() === name).map(([, value]) => value);
 }

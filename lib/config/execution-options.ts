@@ -67,11 +67,14 @@ export interface ExecutionOptions {
 /** ≈ 300 ms × 2^(attempt−1), capped at 10 s, each wait between half and all of that (jitter spreads clients out). */
 export const exponentialBackoff: Backoff = (attempt) => Math.min(10_000, 300 * 2 ** (attempt - 1)) * (0.5 + Math.random() / 2);
 
+/** RFC 9110 §9.2.2: sending these twice has the effect of sending them once. */
+export const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS', 'TRACE']);
+
 export const DEFAULT_EXECUTION: ExecutionOptions = Object.freeze({
   timeout: Object.freeze({}),
   retry: Object.freeze({
     limit: 0,
-    methods: new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS', 'TRACE']),
+    methods: IDEMPOTENT_METHODS,
     statusCodes: new Set([408, 413, 429, 500, 502, 503, 504]),
     backoff: exponentialBackoff,
     maxRetryAfter: 60_000,

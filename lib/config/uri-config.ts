@@ -1,3 +1,4 @@
+import { CONTROL } from '../pipeline/build-url.js';
 import { ConfigError } from '../errors.js';
 
 /** A query parameter value: a list repeats the name once per element; `null` removes an inherited one. */
@@ -80,8 +81,7 @@ export class UriConfig {
   /** @internal replaces every part from a URL string or object. */
   assign(value: string | URL): void {
     // WHATWG parsing silently drops CR, LF and tabs: refuse them instead of sending something else
-    // eslint-disable-next-line no-control-regex -- finding control characters is the point
-    if (typeof value === 'string' && /[\u0000-\u001f\u007f]/.test(value.trim())) {
+    if (typeof value === 'string' && CONTROL.test(value.trim())) {
       throw new ConfigError(`request.uri '${redactUserInfo(JSON.stringify(value).slice(1, -1))}' contains a control character (CR, LF, NUL, ...)`);
     }
     let url: URL;

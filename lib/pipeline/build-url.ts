@@ -13,7 +13,12 @@ export interface Target {
 
 const PATH_SAFE = /^(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/]|%[0-9A-Fa-f]{2})*$/;
 // eslint-disable-next-line no-control-regex -- finding control characters is the point
-const CONTROL = /[\u0000-\u001f\u007f]/;
+export const CONTROL = /[\u0000-\u001f\u007f]/;
+
+/** Same scheme, host (case-insensitive) and port: what credentials, cookies set by the caller and request bodies may cross. */
+export function sameOrigin(a: Pick<Target, 'secure' | 'hostname' | 'port'>, b: Pick<Target, 'secure' | 'hostname' | 'port'>): boolean {
+  return a.secure === b.secure && a.port === b.port && a.hostname.toLowerCase() === b.hostname.toLowerCase();
+}
 
 /** Builds the URL from resolved parts, rejecting anything that would change the origin or inject bytes. */
 export function buildTarget(uri: UriParts): Target {

@@ -2,7 +2,7 @@ import { ConfigError } from '../errors.js';
 import { escape } from './build-url.js';
 
 // RFC 9110 token characters
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+export const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 // RFC 9110 field-value: visible ASCII, obs-text (0x80-0xFF), space and tab; nothing else
 const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 

@@ -17,6 +17,7 @@ import { FromServer } from './from-server.js';
 import type { RequestRecord } from './request-record.js';
 import { toTransportError } from './transport-error.js';
 import { countedBody, countedUpload, reportSent, type ProgressListener } from './progress.js';
+import { firstHeader } from './response-headers.js';
 import { toWireRequest } from './wire-request.js';
 
 /**
@@ -35,16 +36,21 @@ export function exchange(record: RequestRecord, plan: Plan): Promise<unknown> {
 
 // Awaits only where something is really pending: each await is a trip through the microtask
 // queue, and per-request overhead is what the benchmark measures against raw node:http.
-async function exchangeOnce(record: RequestRecord, plan: Plan): Promise<unknown> {
+function exchangeOnce(record: RequestRecord, plan: Plan): Promise<unknown> {
   const { timeout, signal } = plan.execution;
   const control = CallControl.start(timeout, signal, record.url);
+  return control ? exchangeUnder(control, record, plan) : exchangeControlled(record, plan, undefined);
+}
+
+/** The exchange of a call that can be stopped: it fails for the reason it was stopped, and its timers go with it. */
+async function exchangeUnder(control: CallControl, record: RequestRecord, plan: Plan): Promise<unknown> {
   try {
     return await exchangeControlled(record, plan, control);
   } catch (error) {
     // whatever a stopped call failed with (a transport's abort error, a parser's), the reason is what it failed for
-    throw control?.reason ?? error;
+    throw control.reason ?? error;
   } finally {
-    control?.dispose();
+    control.dispose();
   }
 }
 
@@ -121,7 +127,7 @@ async function readBody(fromServer: FromServer, record: RequestRecord, plan: Pla
 
 /** The response with its body counted as it is read (no one-piece readAll: it would skip the count). */
 function countedResponse(response: WireResponse, listener: ProgressListener): WireResponse {
-  const length = response.headers.find(([name]) => name.toLowerCase() === 'content-length')?.[1];
+  const length = firstHeader(response.headers, 'content-length');
   const total = length === undefined || !/^\d+$/.test(length) ? undefined : Number(length);
   return { ...response, body: countedBody(response.body, total, listener), readAll: undefined };
 }

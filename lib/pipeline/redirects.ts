@@ -2,6 +2,8 @@ import type { WireRequest, WireResponse } from '../backends/backend.js';
 import type { ExecutionOptions } from '../config/execution-options.js';
 import { redactUserInfo } from '../config/uri-config.js';
 import { RedirectError } from '../errors.js';
+import { sameOrigin } from './build-url.js';
+import { firstHeader } from './response-headers.js';
 import { targetOfUrl } from './wire-request.js';
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -24,7 +26,7 @@ export async function followRedirects(
   let wire = first;
   for (let hops = 0; ; hops++) {
     const response = await send(wire);
-    const raw = options.follow && REDIRECTS.has(response.status) ? header(response, 'location') : undefined;
+    const raw = options.follow && REDIRECTS.has(response.status) ? firstHeader(response.headers, 'location') : undefined;
     const location = raw === undefined ? undefined : utf8Location(raw);
     if (location === undefined) return { response, wire };
     let next;
@@ -59,7 +61,7 @@ function nextHop(wire: WireRequest, status: number, location: string, sensitive:
   url.password = '';
   url.hash = '';
   const target = targetOfUrl(url);
-  const crossOrigin = target.secure !== wire.secure || target.hostname.toLowerCase() !== wire.hostname.toLowerCase() || target.port !== wire.port;
+  const crossOrigin = !sameOrigin(target, wire);
   const toGet = ((status === 301 || status === 302) && wire.method === 'POST') || (status === 303 && wire.method !== 'HEAD');
   const body = toGet ? undefined : wire.body;
   if (body !== undefined && (crossOrigin || body.bytes === undefined)) return undefined;
@@ -95,7 +97,7 @@ const SMALL_BODY_WAIT = 100;
  * request sent at once would open a second connection); anything else is discarded.
  */
 async function finish(response: WireResponse, method: string): Promise<void> {
-  const length = Number(header(response, 'content-length') ?? NaN);
+  const length = Number(firstHeader(response.headers, 'content-length') ?? NaN);
   if (method === 'HEAD' || !(length <= SMALL_BODY)) return response.discard();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const read = (async () => {
@@ -110,8 +112,4 @@ async function finish(response: WireResponse, method: string): Promise<void> {
   ]);
   clearTimeout(timer);
   if (!ended) response.discard();
-}
-
-function header(response: WireResponse, name: string): string | undefined {
-  return response.headers.find(([key]) => key.toLowerCase() === name)?.[1];
 }

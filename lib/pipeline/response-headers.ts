@@ -1,3 +1,13 @@
+/** Every value of header `name` (lower case) among raw `pairs`, in order: for stages that look at one or two headers of a wire response. */
+export function headerValues(pairs: ReadonlyArray<readonly [string, string]>, name: string): string[] {
+  return pairs.filter(([key]) => key.toLowerCase() === name).map(([, value]) => value);
+}
+
+/** The first value of header `name` (lower case) among raw `pairs`, or `undefined`. */
+export function firstHeader(pairs: ReadonlyArray<readonly [string, string]>, name: string): string | undefined {
+  return pairs.find(([key]) => key.toLowerCase() === name)?.[1];
+}
+
 /**
  * Response headers as received: case-insensitive lookup, every value kept, iterable in order.
  *

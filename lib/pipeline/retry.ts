@@ -1,5 +1,6 @@
 import type { WireRequest, WireResponse } from '../backends/backend.js';
-import type { ExecutionOptions } from '../config/execution-options.js';
+import { IDEMPOTENT_METHODS, type ExecutionOptions } from '../config/execution-options.js';
+import { firstHeader } from './response-headers.js';
 import { NetworkError, TimeoutError, type HttpBuilderError } from '../errors.js';
 import { sleep, type CallControl } from './call-control.js';
 import { toTransportError } from './transport-error.js';
@@ -7,7 +8,6 @@ import { toTransportError } from './transport-error.js';
 /** One wire round trip (auth answered inside it). */
 export type Send = (wire: WireRequest) => Promise<WireResponse>;
 
-const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS', 'TRACE']);
 
 /**
  * Sends `wire`, retrying by `execution.retry`: a retried status or a network failure (not a
@@ -19,7 +19,7 @@ const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS', 'TRACE'])
 export async function sendWithRetries(send: Send, wire: WireRequest, policy: ExecutionOptions['retry'], control: CallControl | undefined): Promise<WireResponse> {
   const replayable = wire.body === undefined || wire.body.bytes !== undefined;
   const limit = replayable && policy.methods.has(wire.method) ? policy.limit : 0;
-  let staleRetried = !replayable || !IDEMPOTENT.has(wire.method);
+  let staleRetried = !replayable || !IDEMPOTENT_METHODS.has(wire.method);
   for (let retries = 0; ; retries++) {
     let response: WireResponse;
     try {
@@ -52,7 +52,7 @@ function retriable(error: HttpBuilderError): boolean {
 
 /** `Retry-After` in ms (delay-seconds or an HTTP date, RFC 9110 §10.2.3), capped; `undefined` when absent or unreadable. */
 export function retryAfter(response: WireResponse, cap: number): number | undefined {
-  const value = response.headers.find(([name]) => name.toLowerCase() === 'retry-after')?.[1]?.trim();
+  const value = firstHeader(response.headers, 'retry-after')?.trim();
   if (value === undefined || value === '') return undefined;
   const ms = /^\d+$/.test(value) ? Number(value) * 1000 : Date.parse(value) - Date.now();
   if (Number.isNaN(ms)) return undefined;
