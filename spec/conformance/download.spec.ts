@@ -4,10 +4,11 @@ import { rawServer, type RawServer } from '../support/raw-server.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { ConfigError, HttpBuilder, HttpException, NetworkError } from '../../lib/index.js';
+import { ConfigError, HttpException, NetworkError } from '../../lib/index.js';
 import { Download } from '../../lib/download.js';
 import { BACKENDS } from './backends.js';
 import { conformance } from './kit.js';
+import { backendClients } from '../support/backend-clients.js';
 
 const BODY = 'some downloaded text\n'.repeat(2000); // 42 000 bytes: more than one chunk
 
@@ -168,18 +169,8 @@ describe('download module: a reset mid-body leaves no partial file', () => {
 
   for (const backend of BACKENDS) {
     describe(backend.name, () => {
-      const clients: HttpBuilder[] = [];
-      const client = () => {
-        const http = HttpBuilder.configure((c) => {
-          c.request.uri = server.url;
-          c.client.backend = backend.choice;
-        });
-        clients.push(http);
-        return http;
-      };
-      afterEach(async () => {
-        await Promise.all(clients.splice(0).map((http) => http.close()));
-      });
+      const clients = backendClients(backend.choice);
+      const client = () => clients(server.url);
 
       it('toFile rejects with NetworkError and removes the file', async () => {
         const file = freshFile();

@@ -1,7 +1,9 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { HttpBuilder, HttpBuilderError } from '../../lib/index.js';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { HttpBuilderError } from '../../lib/index.js';
 import { rawServer, type RawServer } from '../support/raw-server.js';
 import { BACKENDS, type BackendTraits } from './backends.js';
+import { backendClients } from '../support/backend-clients.js';
+import { expectNoUnhandledRejections } from '../support/unhandled-rejections.js';
 
 const OK = 'HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\nok';
 
@@ -38,14 +40,13 @@ const faults: Fault[] = [
   { title: 'a server that never answers', script: () => {}, expected: () => ({ name: 'TimeoutError', phase: 'response' }) },
 ];
 
+expectNoUnhandledRejections();
+
 let refusedUrl = '';
 const servers = new Map<string, RawServer>();
 let healthy: RawServer;
-const unhandled: unknown[] = [];
-const onUnhandled = (reason: unknown) => unhandled.push(reason);
 
 beforeAll(async () => {
-  process.on('unhandledRejection', onUnhandled);
   healthy = await rawServer((socket) => {
     socket.write(OK);
     socket.on('data', () => socket.write(OK));
@@ -57,25 +58,16 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await Promise.all([healthy.close(), ...[...servers.values()].map((server) => server.close())]);
-  process.off('unhandledRejection', onUnhandled);
-  expect(unhandled).toEqual([]);
 });
 
 describe('every fault rejects with a typed error, and the same client then works', () => {
   for (const backend of BACKENDS) {
     describe(backend.name, () => {
-      const clients: HttpBuilder[] = [];
-      afterEach(async () => {
-        await Promise.all(clients.splice(0).map((http) => http.close()));
-      });
+      const client = backendClients(backend.choice);
 
       for (const fault of faults) {
         it(fault.title, async () => {
-          const http = HttpBuilder.configure((c) => {
-            c.client.backend = backend.choice;
-            c.execution.timeout = { response: 300 };
-          });
-          clients.push(http);
+          const http = client(undefined, (c) => void (c.execution.timeout = { response: 300 }));
           const url = fault.url?.() ?? servers.get(fault.title)!.url;
           const expected = fault.expected(backend.traits);
           const outcome = http.get((c) => void (c.request.uri = url));

@@ -1,7 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { rawServer, type RawServer } from '../support/raw-server.js';
-import { HttpBuilder, NetworkError, ParseError } from '../../lib/index.js';
+import { NetworkError, ParseError } from '../../lib/index.js';
 import { BACKENDS } from './backends.js';
+import { backendClients } from '../support/backend-clients.js';
 
 const HEAD_200 = 'HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 100\r\n\r\n';
 
@@ -32,18 +33,7 @@ describe('transport faults', () => {
 
   for (const backend of BACKENDS) {
     describe(backend.name, () => {
-      const clients: HttpBuilder[] = [];
-      const client = (url: string) => {
-        const http = HttpBuilder.configure((c) => {
-          c.request.uri = url;
-          c.client.backend = backend.choice;
-        });
-        clients.push(http);
-        return http;
-      };
-      afterEach(async () => {
-        await Promise.all(clients.splice(0).map((http) => http.close()));
-      });
+      const client = backendClients(backend.choice);
 
       it('a reset before the response head rejects with NetworkError reason reset', async () => {
         await expect(client(resetBeforeHead.url).get()).rejects.toMatchObject({ name: 'NetworkError', reason: 'reset' });

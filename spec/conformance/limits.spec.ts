@@ -1,15 +1,16 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createGzip, gzipSync } from 'node:zlib';
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
-import { HttpBuilder, ResponseTooLargeError } from '../../lib/index.js';
+import { ResponseTooLargeError } from '../../lib/index.js';
 import { Download } from '../../lib/download.js';
 import { rawServer, type RawServer } from '../support/raw-server.js';
 import { BACKENDS } from './backends.js';
 import { conformance } from './kit.js';
+import { backendClients } from '../support/backend-clients.js';
 
 const LIMIT = 1000;
 const big = 'x'.repeat(LIMIT + 1);
@@ -90,19 +91,7 @@ describe('hostile responses', () => {
 
   for (const backend of BACKENDS) {
     describe(backend.name, () => {
-      const clients: HttpBuilder[] = [];
-      afterEach(async () => {
-        await Promise.all(clients.splice(0).map((http) => http.close()));
-      });
-      const client = (url: string, block?: (c: { execution: { maxResponseSize: number | undefined } }) => void) => {
-        const http = HttpBuilder.configure((c) => {
-          c.request.uri = url;
-          c.client.backend = backend.choice;
-          block?.(c);
-        });
-        clients.push(http);
-        return http;
-      };
+      const client = backendClients(backend.choice);
 
       it('a decompression bomb (1 GiB in a few hundred KB) stops at the limit with bounded memory', async () => {
         const before = process.memoryUsage().rss;

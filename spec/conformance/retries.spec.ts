@@ -1,9 +1,10 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Readable } from 'node:stream';
-import { HttpBuilder, HttpException, NetworkError, type HttpConfig } from '../../lib/index.js';
+import { HttpException, NetworkError, type HttpConfig } from '../../lib/index.js';
 import { rawServer, type RawServer } from '../support/raw-server.js';
 import { BACKENDS } from './backends.js';
 import { conformance } from './kit.js';
+import { backendClients } from '../support/backend-clients.js';
 
 const QUICK = { backoff: () => 1 };
 
@@ -152,19 +153,7 @@ describe('retries after network failures', () => {
 
   for (const backend of BACKENDS) {
     describe(backend.name, () => {
-      const clients: HttpBuilder[] = [];
-      afterEach(async () => {
-        await Promise.all(clients.splice(0).map((http) => http.close()));
-      });
-      const client = (url: string, block?: (c: HttpConfig) => void) => {
-        const http = HttpBuilder.configure((c) => {
-          c.request.uri = url;
-          c.client.backend = backend.choice;
-          block?.(c);
-        });
-        clients.push(http);
-        return http;
-      };
+      const client = backendClients(backend.choice);
 
       it('a reset connection is retried by the policy', async () => {
         connections = 0;

@@ -1,20 +1,14 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { ServerResponse } from 'node:http';
 import { AbortError, HttpBuilder, TimeoutError } from '../../lib/index.js';
 import { rawServer, type RawServer } from '../support/raw-server.js';
 import { stalledListener, type StalledListener } from '../support/stalled-listener.js';
 import { BACKENDS } from './backends.js';
 import { conformance, type Kit } from './kit.js';
+import { backendClients } from '../support/backend-clients.js';
+import { expectNoUnhandledRejections } from '../support/unhandled-rejections.js';
 
-const unhandled: unknown[] = [];
-const onUnhandled = (reason: unknown) => unhandled.push(reason);
-beforeAll(() => {
-  process.on('unhandledRejection', onUnhandled);
-});
-afterAll(() => {
-  process.off('unhandledRejection', onUnhandled);
-  expect(unhandled).toEqual([]);
-});
+expectNoUnhandledRejections();
 
 /** Headers at once, then `first` of the body, then nothing (the connection stays open). */
 function stallAfter(first: string) {
@@ -168,19 +162,8 @@ describe('connect timeout', () => {
 
   for (const backend of BACKENDS) {
     describe(backend.name, () => {
-      const clients: HttpBuilder[] = [];
-      afterEach(async () => {
-        await Promise.all(clients.splice(0).map((http) => http.close()));
-      });
-      const client = (url: string) => {
-        const http = HttpBuilder.configure((c) => {
-          c.request.uri = url;
-          c.client.backend = backend.choice;
-          c.execution.timeout = { connect: 150 };
-        });
-        clients.push(http);
-        return http;
-      };
+      const clients = backendClients(backend.choice);
+      const client = (url: string) => clients(url, (c) => void (c.execution.timeout = { connect: 150 }));
 
       it('a TCP connection that is never established → TimeoutError phase connect', async () => {
         const { error, ms } = await failure(client(stalled.url).get());

@@ -5,6 +5,7 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import { HttpBuilder, HttpBuilderError } from '../../lib/index.js';
 import { BACKENDS } from '../conformance/backends.js';
+import { expectNoUnhandledRejections } from '../support/unhandled-rejections.js';
 
 const REQUESTS = 20_000;
 const CONCURRENCY = 64;
@@ -24,11 +25,9 @@ describe('load: 20,000 requests, concurrency 64, 1% of connections reset', () =>
   let url: string;
   let served = 0;
   const sockets = new Set<Socket>();
-  const unhandled: unknown[] = [];
-  const onUnhandled = (reason: unknown) => unhandled.push(reason);
+  expectNoUnhandledRejections();
 
   beforeAll(async () => {
-    process.on('unhandledRejection', onUnhandled);
     server = http.createServer({ keepAliveTimeout: 5000 }, (req, res) => {
       if (++served % RESET_EVERY === 0) {
         req.socket.resetAndDestroy();
@@ -44,10 +43,8 @@ describe('load: 20,000 requests, concurrency 64, 1% of connections reset', () =>
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
   afterAll(async () => {
-    process.off('unhandledRejection', onUnhandled);
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
-    expect(unhandled).toEqual([]);
   });
 
   for (const backend of BACKENDS) {
