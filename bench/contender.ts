@@ -1,7 +1,7 @@
 /**
  * What a benchmark contender is: a client that can be opened against the server, then asked
- * for JSON documents. Every contender does the same work per request: send the same request,
- * read the whole body, parse it as JSON.
+ * for JSON documents or to post one. Every contender does the same work per request: send the
+ * same request (serialising the same object for a POST), read the whole body, parse it as JSON.
  *
  * @module
  */
@@ -10,6 +10,8 @@
 export interface Session {
   /** GET `path` on the server, read the whole body and resolve to `JSON.parse` of it. */
   getJson(path: string): Promise<unknown>;
+  /** POST `JSON.stringify(body)` as `application/json` to `path`, resolve to `JSON.parse` of the response body. */
+  postJson(path: string, body: object): Promise<unknown>;
   /** Releases sockets so the process can exit. */
   close(): Promise<void>;
 }

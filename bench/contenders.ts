@@ -11,12 +11,13 @@ import { rawAxios } from './contenders/raw-axios.js';
 import { rawFetch, rawGlobalFetch } from './contenders/raw-fetch.js';
 import { rawGot } from './contenders/raw-got.js';
 import { rawNodeHttp } from './contenders/raw-node-http.js';
+import { rawUndiciRequest } from './contenders/raw-undici.js';
 
 export type { Contender, Session } from './contender.js';
 
 /** Everything measured, in this order in round 1 (later rounds rotate it). */
 export const CONTENDERS: readonly Contender[] = [
-  libraryContender('native', rawNodeHttp.name, 1.5),
+  libraryContender('native', rawNodeHttp.name, 1.25),
   rawNodeHttp,
   libraryContender('axios', rawAxios.name, 1.0),
   rawAxios,
@@ -25,6 +26,7 @@ export const CONTENDERS: readonly Contender[] = [
   libraryContender('fetch', rawFetch.name, 1.1),
   rawFetch,
   rawGlobalFetch,
+  rawUndiciRequest,
 ];
 
 /**

@@ -12,7 +12,7 @@ import type { BenchOptions } from './options.js';
 import { pinSelf, affinityOf } from './pinning.js';
 import type { BenchReport } from './report.js';
 import { runScenario, withTimeout, type ScenarioOutcome } from './rounds.js';
-import { SCENARIOS } from './scenarios.js';
+import { selectScenarios, type Scenario } from './scenarios.js';
 import { serverStats, startServer } from './server-process.js';
 
 /** Runs every scenario for `contenders` here; the report's `durationSeconds` counts from `started` (`performance.now()`). */
@@ -27,9 +27,10 @@ export async function runInProcess(contenders: readonly Contender[], options: Be
   try {
     const opened = await openAll(contenders, server.origin);
     sessions = opened.sessions;
+    const scenarios = selectScenarios(options.scenarios);
     const outcomes: ScenarioOutcome[] = [];
-    for (const scenario of SCENARIOS) outcomes.push(await runScenario(scenario, contenders, sessions, opened.failures, server.origin, options));
-    const serverCheck = await checkServer(server.origin, outcomes);
+    for (const scenario of scenarios) outcomes.push(await runScenario(scenario, contenders, sessions, opened.failures, server.origin, options));
+    const serverCheck = await checkServer(server.origin, scenarios, outcomes);
     return {
       date: new Date().toISOString(),
       node: process.version,
@@ -65,11 +66,11 @@ async function openAll(contenders: readonly Contender[], origin: string): Promis
 }
 
 /** Compares the server's per-route counts with what the clients issued: proves every request really reached it. */
-async function checkServer(origin: string, outcomes: readonly ScenarioOutcome[]): Promise<string> {
+async function checkServer(origin: string, scenarios: readonly Scenario[], outcomes: readonly ScenarioOutcome[]): Promise<string> {
   const counts = (await serverStats(origin)).served;
   const problems: string[] = [];
   const notes: string[] = [];
-  for (const [i, scenario] of SCENARIOS.entries()) {
+  for (const [i, scenario] of scenarios.entries()) {
     const { tally, anyFailed } = outcomes[i];
     const served = counts[scenario.route] ?? 0;
     // a failed request may or may not have reached the server

@@ -18,7 +18,7 @@ import type { Contender } from './contender.js';
 import { describeError } from './failure.js';
 import type { BenchOptions } from './options.js';
 import type { BenchReport, ScenarioReport } from './report.js';
-import { SCENARIOS } from './scenarios.js';
+import { selectScenarios } from './scenarios.js';
 import type { ContenderSummary } from './summary.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -58,8 +58,9 @@ export async function runIsolated(contenders: readonly Contender[], options: Ben
 function runChild(group: readonly Contender[], options: BenchOptions, reportFile: string): Promise<BenchReport> {
   const args = ['--rounds', options.rounds, '--requests', options.requests, '--warmup', options.warmup, '--concurrency', options.concurrency].map(String);
   // full names: substrings of themselves only, so the child selects exactly this group
-  // scenario (a) only: the transfers run once, from the parent (`transfer/runner.ts`)
-  args.push('--only', group.map((c) => c.name).join(','), '--isolate=0', '--scenarios', 'a');
+  // request scenarios only: the transfers run once, from the parent (`transfer/runner.ts`)
+  const requestScenarios = selectScenarios(options.scenarios).map((s) => s.id);
+  args.push('--only', group.map((c) => c.name).join(','), '--isolate=0', '--scenarios', requestScenarios.join(','));
   const child = spawn(process.execPath, ['--import', 'tsx', RUN_SCRIPT, ...args], {
     cwd: ROOT,
     stdio: ['ignore', 'inherit', 'inherit'],
@@ -82,10 +83,10 @@ function merge(contenders: readonly Contender[], groups: readonly Contender[][],
   const done = reports.flatMap((r, i) => (r instanceof Error ? [] : [{ report: r, process: i + 1 }]));
   const first = done[0]?.report;
   const perProcess = (text: (r: BenchReport) => string) => reports.map((r, i) => `process ${i + 1}: ${r instanceof Error ? 'failed' : text(r)}`).join('; ');
-  const scenarios: ScenarioReport[] = SCENARIOS.map((scenario, s) => ({
+  const scenarios: ScenarioReport[] = selectScenarios(options.scenarios).map((scenario) => ({
     id: scenario.id,
     title: scenario.title,
-    contenders: contenders.map((contender) => pick(contender, groups, reports, s)),
+    contenders: contenders.map((contender) => pick(contender, groups, reports, scenario.id)),
   }));
   return {
     date: first?.date ?? new Date().toISOString(),
@@ -112,7 +113,7 @@ function alike(reports: readonly (BenchReport | Error)[], text: (r: BenchReport)
 }
 
 /** The contender's summary from the first process it ran in without failing (else its failure). */
-function pick(contender: Contender, groups: readonly Contender[][], reports: readonly (BenchReport | Error)[], scenario: number): ContenderSummary {
+function pick(contender: Contender, groups: readonly Contender[][], reports: readonly (BenchReport | Error)[], scenarioId: string): ContenderSummary {
   let fallback: ContenderSummary | undefined;
   for (const [i, group] of groups.entries()) {
     if (!group.includes(contender)) continue;
@@ -120,7 +121,7 @@ function pick(contender: Contender, groups: readonly Contender[][], reports: rea
     const summary =
       report instanceof Error
         ? { name: contender.name, description: contender.description, baseline: contender.baseline === true, comparedWith: contender.comparedWith, failure: { stage: `process ${i + 1}`, error: report.message }, runs: [] }
-        : report.scenarios[scenario]?.contenders.find((c) => c.name === contender.name);
+        : report.scenarios.find((s) => s.id === scenarioId)?.contenders.find((c) => c.name === contender.name);
     if (summary && !summary.failure) return { ...summary, process: i + 1 };
     fallback ??= summary && { ...summary, process: i + 1 };
   }

@@ -1,6 +1,6 @@
 /**
  * Benchmark settings from CLI arguments (`--rounds 3`, `--requests=5000`, `--only axios,got`,
- * `--isolate`, `--scenarios c,d`, `--transfer-size 1GiB`, `--transfer-rounds 3`) or environment
+ * `--isolate`, `--scenarios b,c,d`, `--transfer-size 1GiB`, `--transfer-rounds 3`) or environment
  * (`BENCH_ROUNDS`, `BENCH_REQUESTS`, `BENCH_WARMUP`, `BENCH_CONCURRENCY`, `BENCH_ONLY`,
  * `BENCH_ISOLATE=0`, `BENCH_SCENARIOS`, `BENCH_TRANSFER_SIZE`, `BENCH_TRANSFER_ROUNDS`); CLI wins.
  *
@@ -33,7 +33,7 @@ export interface BenchOptions {
    * as in an application that uses one. See `isolate.ts`.
    */
   readonly isolate: boolean;
-  /** Scenario ids to run (`a`, `c`, `d`); the results of the others are kept from the previous `latest.json`. */
+  /** Scenario ids to run (`a`, `b`, `c`, `d`); the results of the others are kept from the previous `latest.json`. */
   readonly scenarios: readonly string[];
   /** Bytes per transfer in scenarios (c) and (d) (`256MiB`, `1GiB`, or a byte count). */
   readonly transferSize: number;
@@ -42,7 +42,7 @@ export interface BenchOptions {
 }
 
 /** Every scenario id, in run order. */
-export const SCENARIO_IDS = ['a', 'c', 'd'] as const;
+export const SCENARIO_IDS = ['a', 'b', 'c', 'd'] as const;
 
 // 9 contenders × 9 rounds × 11,000 requests: about 3.5 minutes on the 2-core VM in one process,
 // 4 isolated (the baseline runs in every process); the fastest run (raw node:http, up to 33k
@@ -85,7 +85,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): B
     const match = /^--([a-z-]+)(?:=(.*))?$/.exec(argv[i]);
     const name = NAMES.find((n) => n === match?.[1]);
     if (!match || !name) {
-      throw new Error(`unknown argument '${argv[i]}' (known: ${COUNTS.map((n) => `--${n} N`).join(', ')}, --only a,b, --isolate, --scenarios a,c,d, --transfer-size 256MiB)`);
+      throw new Error(`unknown argument '${argv[i]}' (known: ${COUNTS.map((n) => `--${n} N`).join(', ')}, --only a,b, --isolate, --scenarios a,b,c,d, --transfer-size 256MiB)`);
     }
     // a flag takes no separate value: `--isolate` or `--isolate=0`
     if (name === 'isolate') {

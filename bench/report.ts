@@ -19,6 +19,8 @@ export interface ScenarioReport {
   readonly id: string;
   readonly title: string;
   readonly contenders: readonly ContenderSummary[];
+  /** Set when this scenario was not run this time: the date of the run its results come from. */
+  readonly keptFrom?: string;
 }
 
 /** Everything `latest.json` holds. */
@@ -40,7 +42,7 @@ export interface BenchReport {
   /** With `--isolate`: the contenders of each process, in run order. */
   readonly processes?: readonly (readonly string[])[];
   /**
-   * Scenarios (c) and (d). Everything above is scenario (a)'s; either part may come from an
+   * Scenarios (c) and (d). Everything above is the request scenarios'; either part may come from an
    * earlier run (`--scenarios`), each part's own `date` says which.
    */
   readonly transfers?: TransferReport;
@@ -138,11 +140,15 @@ function shortestRun(report: BenchReport): string {
   return `shortest measured run ${fmt(shortest.ms / 1000, 2)} s (${shortest.name})`;
 }
 
+function heading(scenario: ScenarioReport): string {
+  return scenario.keptFrom ? `${scenario.title} — not run this time, results of ${scenario.keptFrom}` : scenario.title;
+}
+
 /** The human-readable table for stdout. */
 export function formatText(report: BenchReport): string {
-  const parts = report.scenarios.length > 0 ? environmentLines(report) : ['scenario (a): not run'];
+  const parts = report.scenarios.length > 0 ? environmentLines(report) : ['request scenarios: not run'];
   for (const scenario of report.scenarios) {
-    parts.push('', `Scenario (${scenario.id}) ${scenario.title}`, textTable(resultRows(scenario)), '', textTable(ratioRows(scenario)));
+    parts.push('', `Scenario (${scenario.id}) ${heading(scenario)}`, textTable(resultRows(scenario)), '', textTable(ratioRows(scenario)));
     parts.push(targetLine(scenario), ...failureLines(scenario), '', textTable(diagnosticRows(scenario)));
   }
   if (report.transfers) parts.push('', formatTransfersText(report.transfers));
@@ -167,7 +173,7 @@ export function formatMarkdown(report: BenchReport): string {
     );
   }
   for (const scenario of report.scenarios) {
-    parts.push('', `## Scenario (${scenario.id}) ${scenario.title}`, '', markdownTable(resultRows(scenario)), '');
+    parts.push('', `## Scenario (${scenario.id}) ${heading(scenario)}`, '', markdownTable(resultRows(scenario)), '');
     parts.push('### Ratios', '', markdownTable(ratioRows(scenario)), '', `- ${targetLine(scenario)}`, ...failureLines(scenario).map((l) => `- ${l}`));
     parts.push('', '### Fairness checks', '', markdownTable(diagnosticRows(scenario)), '');
     parts.push(

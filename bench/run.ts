@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: runs scenario (a) for the selected contenders (`BENCH_ONLY`, see `options.ts`)
+ * `npm run bench`: runs the request scenarios (a) and (b) for the selected contenders (`BENCH_ONLY`, see `options.ts`)
  * in one process per library contender (`isolate.ts`, the default), or with `--isolate=0` all in
  * this process (`in-process.ts`); then the transfer scenarios (c) and (d) (`transfer/runner.ts`,
  * one process per transfer). Prints the report and writes `bench/results/latest.md` and
@@ -7,8 +7,8 @@
  * `latest.json`. Exits non-zero only on errors of the harness itself (a missed target or a
  * failed contender is reported, not fatal).
  *
- * With `BENCH_REPORT_FILE` set (how `isolate.ts` runs its child processes) it runs scenario (a)
- * only and writes the report as JSON to that file instead.
+ * With `BENCH_REPORT_FILE` set (how `isolate.ts` runs its child processes) it runs the request
+ * scenarios only and writes the report as JSON to that file instead.
  *
  * @module
  */
@@ -18,7 +18,8 @@ import { CONTENDERS, selectContenders, type Contender } from './contenders.js';
 import { runInProcess } from './in-process.js';
 import { runIsolated } from './isolate.js';
 import { parseOptions, type BenchOptions } from './options.js';
-import { formatText, readPreviousReport, writeResults, type BenchReport } from './report.js';
+import { formatText, readPreviousReport, writeResults, type BenchReport, type ScenarioReport } from './report.js';
+import { SCENARIOS, selectScenarios } from './scenarios.js';
 import { runTransfers } from './transfer/runner.js';
 
 async function main(): Promise<void> {
@@ -27,11 +28,12 @@ async function main(): Promise<void> {
   const reportFile = process.env.BENCH_REPORT_FILE;
   const previous = reportFile ? undefined : readPreviousReport();
   let report = previous ?? emptyReport(options);
-  const contenders = options.scenarios.includes('a') ? selectFor(options) : [];
+  const contenders = selectScenarios(options.scenarios).length > 0 ? selectFor(options) : [];
   if (contenders.length > 0) {
-    report = { ...(options.isolate ? await runIsolated(contenders, options, started) : await runInProcess(contenders, options, started)), transfers: previous?.transfers };
+    const fresh = options.isolate ? await runIsolated(contenders, options, started) : await runInProcess(contenders, options, started);
+    report = { ...fresh, scenarios: withKept(fresh, previous), transfers: previous?.transfers };
   } else if (previous) {
-    console.log(`scenario (a) not run: its results from ${previous.date} are kept`);
+    console.log(`request scenarios not run: their results from ${previous.date} are kept`);
   }
   if (reportFile) {
     writeFileSync(reportFile, JSON.stringify(report));
@@ -44,18 +46,25 @@ async function main(): Promise<void> {
   console.log(`\nwrote ${writeResults(report).join(', ')}`);
 }
 
-/** Scenario (a)'s contenders; none when `--only` names only transfer contenders (`raw undici`) and transfers run too. */
+/** The request scenarios of `fresh`, plus those of `previous` it did not run (marked with their date), in run order. */
+function withKept(fresh: BenchReport, previous: BenchReport | undefined): ScenarioReport[] {
+  const kept = (previous?.scenarios ?? []).filter((old) => !fresh.scenarios.some((s) => s.id === old.id)).map((old) => ({ ...old, keptFrom: old.keptFrom ?? previous?.date }));
+  const ids = SCENARIOS.map((s) => s.id);
+  return [...fresh.scenarios, ...kept].sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
+}
+
+/** The request scenarios' contenders; none when `--only` names only transfer contenders (`raw undici`) and transfers run too. */
 function selectFor(options: BenchOptions): Contender[] {
   try {
     return selectContenders(CONTENDERS, options.only);
   } catch (error) {
-    if (options.scenarios.every((id) => id === 'a')) throw error;
-    console.log(`scenario (a) skipped: ${(error as Error).message}`);
+    if (options.scenarios.every((id) => selectScenarios([id]).length > 0)) throw error;
+    console.log(`request scenarios skipped: ${(error as Error).message}`);
     return [];
   }
 }
 
-/** A report without scenario (a), for a first run that skips it. */
+/** A report without request scenarios, for a first run that skips them. */
 function emptyReport(options: BenchOptions): BenchReport {
   return {
     date: new Date().toISOString(),
@@ -67,7 +76,7 @@ function emptyReport(options: BenchOptions): BenchReport {
     options,
     scenarios: [],
     clientMaxRssBytes: 0,
-    serverCheck: 'scenario (a) not run',
+    serverCheck: 'request scenarios not run',
     durationSeconds: 0,
   };
 }

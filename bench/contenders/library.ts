@@ -18,7 +18,7 @@ export function libraryContender(backend: BackendName, comparedWith: string, cpu
   const choice = backend === 'native' ? "default 'native' backend" : `c.client.backend = '${backend}'`;
   return {
     name: `httpbuilder-ts (${backend})`,
-    description: `HttpBuilder.configure(origin) + http.get((c) => { c.request.uri.path = path; }), ${choice}`,
+    description: `HttpBuilder.configure(origin) + http.get((c) => { c.request.uri.path = path; }) (POST: also contentType = 'application/json', body = object), ${choice}`,
     comparedWith,
     cpuRatioTarget,
     open(origin) {
@@ -31,6 +31,12 @@ export function libraryContender(backend: BackendName, comparedWith: string, cpu
         getJson: (path: string) =>
           client.get((c) => {
             c.request.uri.path = path;
+          }),
+        postJson: (path: string, body: object) =>
+          client.post((c) => {
+            c.request.uri.path = path;
+            c.request.contentType = 'application/json';
+            c.request.body = body;
           }),
         close: () => client.close(),
       });

@@ -14,16 +14,24 @@ interface ResponseLike {
   json(): Promise<unknown>;
 }
 
+/** The part of `RequestInit` both fetches take alike. */
+interface Init {
+  method?: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
 const HEADERS = libraryLikeHeaders('fetch');
+const POST_HEADERS = { ...HEADERS, 'Content-Type': 'application/json' };
 
 /** undici 7: `fetch(url, { headers, dispatcher: new Agent() })`, `await res.json()`. */
 export const rawFetch: Contender = {
   name: 'raw fetch',
-  description: 'undici 7 fetch(origin + path, { headers, dispatcher: new undici.Agent() }), check res.ok, await res.json()',
+  description: 'undici 7 fetch(origin + path, { headers, dispatcher: new undici.Agent() }) (POST: method, Content-Type, body JSON.stringify), check res.ok, await res.json()',
   async open(origin) {
     const { Agent, fetch } = await import('undici');
     const dispatcher = new Agent();
-    return session(origin, (url) => fetch(url, { headers: HEADERS, dispatcher }), () => dispatcher.close());
+    return session(origin, (url, init) => fetch(url, { ...init, dispatcher }), () => dispatcher.close());
   },
 };
 
@@ -33,20 +41,22 @@ export const rawGlobalFetch: Contender = {
   description: "node's global fetch(origin + path, { headers }) on the global dispatcher, check res.ok, await res.json() (information only)",
   open(origin) {
     // the global pool is shared by the whole process: nothing of ours to release
-    return Promise.resolve(session(origin, (url) => globalThis.fetch(url, { headers: HEADERS }), () => Promise.resolve()));
+    return Promise.resolve(session(origin, (url, init) => globalThis.fetch(url, init), () => Promise.resolve()));
   },
 };
 
-function session(origin: string, get: (url: string) => Promise<ResponseLike>, close: () => Promise<void>): Session {
+function session(origin: string, send: (url: string, init: Init) => Promise<ResponseLike>, close: () => Promise<void>): Session {
+  const json = async (path: string, init: Init) => {
+    const res = await send(origin + path, init);
+    if (!res.ok) {
+      await res.body?.cancel();
+      throw new Error(`fetch: unexpected ${res.status}`);
+    }
+    return res.json();
+  };
   return {
-    async getJson(path) {
-      const res = await get(origin + path);
-      if (!res.ok) {
-        await res.body?.cancel();
-        throw new Error(`fetch: unexpected ${res.status}`);
-      }
-      return res.json();
-    },
+    getJson: (path) => json(path, { headers: HEADERS }),
+    postJson: (path, body) => json(path, { method: 'POST', headers: POST_HEADERS, body: JSON.stringify(body) }),
     close,
   };
 }

@@ -11,13 +11,19 @@ const HEADERS = libraryLikeHeaders('node-http');
 /** `http.request` + `http.Agent({ keepAlive: true })`, chunks collected, `JSON.parse`. */
 export const rawNodeHttp: Contender = {
   name: 'raw node:http',
-  description: 'http.request + http.Agent({ keepAlive: true }), collect chunks, JSON.parse',
+  description: 'http.request + http.Agent({ keepAlive: true }), collect chunks, JSON.parse (POST: JSON.stringify, Content-Type and Content-Length set)',
   baseline: true,
   open(origin) {
     const agent = new http.Agent({ keepAlive: true });
     const { hostname, port } = new URL(origin);
+    const target = { agent, hostname, port: Number(port) };
     return Promise.resolve({
-      getJson: (path: string) => getJson(agent, hostname, Number(port), path),
+      getJson: (path: string) => exchangeJson({ ...target, method: 'GET', path, headers: HEADERS }),
+      postJson: (path: string, body: object) => {
+        const text = JSON.stringify(body);
+        const headers = { ...HEADERS, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) };
+        return exchangeJson({ ...target, method: 'POST', path, headers }, text);
+      },
       close: () => {
         agent.destroy();
         return Promise.resolve();
@@ -26,9 +32,10 @@ export const rawNodeHttp: Contender = {
   },
 };
 
-function getJson(agent: http.Agent, hostname: string, port: number, path: string): Promise<unknown> {
+/** One request with an optional body; resolves to the parsed JSON response. */
+function exchangeJson(options: http.RequestOptions, body?: string): Promise<unknown> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ method: 'GET', hostname, port, path, agent, headers: HEADERS }, (res) => {
+    const req = http.request(options, (res) => {
       // the library would reject these too; failing loudly keeps the comparison honest
       if (res.statusCode !== 200 || res.headers['content-encoding'] !== undefined) {
         res.resume();
@@ -47,6 +54,6 @@ function getJson(agent: http.Agent, hostname: string, port: number, path: string
       });
     });
     req.once('error', reject);
-    req.end();
+    req.end(body);
   });
 }
