@@ -8,8 +8,8 @@
  * @example
  * npx tsx bench/profile-summary.ts bench/results/profile 25
  *
- * `.ts` line numbers come from the `sourcemaps.json` that `profile.ts` saves next to the profile
- * (tsx runs lib/ minified to one line, so without it every frame is "line 1").
+ * The library runs compiled from `dist/` (see `library.ts`); frames are named by their `lib/*.ts`
+ * source and line through the `.js.map` files tsc writes next to the build.
  *
  * @module
  */
@@ -20,13 +20,14 @@ import { fileURLToPath } from 'node:url';
 import { newestProfile, readProfile, selfTimes, type ProfileNode } from './profile-files.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const LIB_URL = `file://${path.join(ROOT, 'lib')}/`;
+const DIST_URL = `file://${path.join(ROOT, 'dist')}/`;
+const isLib = (url: string) => url.startsWith(DIST_URL);
 
 /** Where a frame's self time goes in the category summary. */
 function category(frame: ProfileNode['callFrame']): string {
   const { functionName: name, url } = frame;
   if (name === '(idle)' || name === '(program)' || name === '(garbage collector)') return name;
-  if (url.startsWith(LIB_URL)) return 'lib/ (httpbuilder-ts)';
+  if (isLib(url)) return 'lib/ (httpbuilder-ts)';
   if (url.startsWith(`file://${path.join(ROOT, 'bench')}/`)) return 'bench/ (harness)';
   if (url.startsWith('node:')) return 'node: internals (JS)';
   if (url === '') return '(native / builtins)';
@@ -38,9 +39,6 @@ function main(): void {
   const top = Number(process.argv[3] ?? 20);
   const file = newestProfile(dir);
   const profile = readProfile(file);
-  const mapsFile = path.join(path.dirname(file), 'sourcemaps.json');
-  const payloads = existsSync(mapsFile) ? (JSON.parse(readFileSync(mapsFile, 'utf8')) as Record<string, SourceMapPayload>) : {};
-  sourceMaps = new Map(Object.entries(payloads).map(([url, payload]) => [url, new SourceMap(payload)]));
   const parent = new Map<number, ProfileNode>();
   for (const n of profile.nodes) for (const child of n.children ?? []) parent.set(child, n);
   const selfUs = selfTimes(profile);
@@ -53,7 +51,7 @@ function main(): void {
   const anyFunction = new Map<string, number>();
   for (const [node, us] of selfUs) {
     const { functionName, url } = node.callFrame;
-    const anyKey = url.startsWith(LIB_URL) ? `lib/${libKey(node)}` : `${url.replace(`file://${ROOT}`, '') || '(native)'}:${functionName || '(anonymous)'}`;
+    const anyKey = isLib(url) ? `lib/${libKey(node)}` : `${url.replace(`file://${ROOT}`, '') || '(native)'}:${functionName || '(anonymous)'}`;
     anyFunction.set(anyKey, (anyFunction.get(anyKey) ?? 0) + us);
     const cat = category(node.callFrame);
     categories.set(cat, (categories.get(cat) ?? 0) + us);
@@ -64,7 +62,7 @@ function main(): void {
   let underLib = 0;
   for (const [node, us] of selfUs) {
     let frame: ProfileNode | undefined = node;
-    while (frame && !frame.callFrame.url.startsWith(LIB_URL)) frame = parent.get(frame.id);
+    while (frame && !isLib(frame.callFrame.url)) frame = parent.get(frame.id);
     if (!frame) continue;
     underLib += us;
     attributed.set(libKey(frame), (attributed.get(libKey(frame)) ?? 0) + us);
@@ -89,14 +87,24 @@ function main(): void {
   }
 }
 
-let sourceMaps = new Map<string, SourceMap>();
+const sourceMaps = new Map<string, SourceMap | undefined>();
+
+/** The `.js.map` tsc wrote next to a `dist/` file, if there is one. */
+function sourceMapOf(url: string): SourceMap | undefined {
+  if (!sourceMaps.has(url)) {
+    const mapFile = `${fileURLToPath(url)}.map`;
+    sourceMaps.set(url, existsSync(mapFile) ? new SourceMap(JSON.parse(readFileSync(mapFile, 'utf8')) as SourceMapPayload) : undefined);
+  }
+  return sourceMaps.get(url);
+}
 
 /** `file.ts:function:line`, the line mapped back to the `.ts` source when a source map is known. */
 function libKey(node: ProfileNode): string {
   const { functionName, url, lineNumber, columnNumber } = node.callFrame;
-  const entry = sourceMaps.get(url)?.findEntry(lineNumber, columnNumber);
+  const entry = sourceMapOf(url)?.findEntry(lineNumber, columnNumber);
+  const file = url.slice(DIST_URL.length).replace(/\.js$/, '.ts');
   const line = entry && 'originalLine' in entry ? `${entry.originalLine + 1}` : `js${lineNumber + 1}:${columnNumber + 1}`;
-  return `${url.slice(LIB_URL.length)}:${functionName || '(anonymous)'}:${line}`;
+  return `${file}:${functionName || '(anonymous)'}:${line}`;
 }
 
 main();

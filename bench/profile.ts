@@ -1,5 +1,6 @@
 /**
- * A long, steady loop of one contender's scenario-(a) requests, for a CPU profile of the client:
+ * A long, steady loop of one contender's requests of one scenario (`BENCH_SCENARIO=b` for the
+ * POST, default `a`), for a CPU profile of the client:
  *
  * @example
  * node --import tsx --cpu-prof --cpu-prof-dir=bench/results/profile --cpu-prof-interval 100 bench/profile.ts
@@ -16,21 +17,20 @@
  * `BENCH_CONTENDER` picks the contender: its exact name, else the first whose name contains it
  * (default `httpbuilder-ts (native)`), e.g. `BENCH_CONTENDER='httpbuilder-ts (axios)'` or
  * `BENCH_CONTENDER='raw got'`.
- * tsx runs lib/ as minified one-line modules, so this also saves their source maps
- * (`sourcemaps.json` in the `--cpu-prof-dir`) for `profile-summary.ts` to name `.ts` lines, and
+ * It builds `dist/` first (the library is measured compiled, see `library.ts`) and saves
  * `run.json` (contender, requests) for `profile-diff.ts` to count per request.
  *
  * @module
  */
-import { readdirSync, mkdirSync, writeFileSync } from 'node:fs';
-import { findSourceMap } from 'node:module';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { CONTENDERS, type Session } from './contenders.js';
+import { buildLibrary } from './library.js';
 import { measureRun } from './measure.js';
 import { parseOptions } from './options.js';
 import { pinSelf } from './pinning.js';
-import { SMALL_JSON } from './scenarios.js';
+import { SCENARIOS } from './scenarios.js';
 import { startServer } from './server-process.js';
 
 async function main(): Promise<void> {
@@ -38,23 +38,26 @@ async function main(): Promise<void> {
   const wanted = process.env.BENCH_CONTENDER ?? 'httpbuilder-ts (native)';
   const contender = CONTENDERS.find((c) => c.name === wanted) ?? CONTENDERS.find((c) => c.name.includes(wanted));
   if (!contender) throw new Error(`no contender matches '${wanted}' (names: ${CONTENDERS.map((c) => c.name).join(', ')})`);
+  const scenarioId = process.env.BENCH_SCENARIO ?? 'a';
+  const scenario = SCENARIOS.find((s) => s.id === scenarioId);
+  if (!scenario) throw new Error(`BENCH_SCENARIO must be one of ${SCENARIOS.map((s) => s.id).join(', ')}, got '${scenarioId}'`);
+  buildLibrary();
   console.log(pinSelf().status);
   const server = await startServer();
   let session: Session | undefined;
   try {
     session = await contender.open(server.origin);
     const open = session;
-    if (options.warmup > 0) await measureRun(() => SMALL_JSON.run(open), SMALL_JSON.check, options.warmup, options.concurrency);
+    if (options.warmup > 0) await measureRun(() => scenario.run(open), scenario.check, options.warmup, options.concurrency);
     const total = options.rounds * options.requests;
-    const result = await measureRun(() => SMALL_JSON.run(open), SMALL_JSON.check, total, options.concurrency);
-    console.log(`${contender.name}: ${total} requests, ${result.reqPerSec.toFixed(0)} req/s, ${result.cpuUsPerReq.toFixed(1)} CPU µs/req`);
+    const result = await measureRun(() => scenario.run(open), scenario.check, total, options.concurrency);
+    console.log(`${contender.name}, scenario (${scenario.id}): ${total} requests, ${result.reqPerSec.toFixed(0)} req/s, ${result.cpuUsPerReq.toFixed(1)} CPU µs/req`);
     // the profile covers the warm-up too
-    writeFileSync(path.join(profileDir(), 'run.json'), `${JSON.stringify({ contender: contender.name, requests: options.warmup + total, measured: result })}\n`);
+    writeFileSync(path.join(profileDir(), 'run.json'), `${JSON.stringify({ contender: contender.name, scenario: scenario.id, requests: options.warmup + total, measured: result })}\n`);
   } finally {
     await session?.close();
     await server.stop();
   }
-  saveSourceMaps();
 }
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -65,18 +68,6 @@ function profileDir(): string {
   const dir = path.resolve(ROOT, dirArg ? dirArg.slice('--cpu-prof-dir='.length) : 'bench/results/profile');
   mkdirSync(dir, { recursive: true });
   return dir;
-}
-
-/** Writes the source maps tsx registered for lib/ files (without their sources) next to the profile. */
-function saveSourceMaps(): void {
-  const dir = profileDir();
-  const maps: Record<string, unknown> = {};
-  for (const file of readdirSync(path.join(ROOT, 'lib'), { recursive: true, encoding: 'utf8' })) {
-    const url = pathToFileURL(path.join(ROOT, 'lib', file)).href;
-    const payload = findSourceMap(url)?.payload;
-    if (payload) maps[url] = { ...payload, sourcesContent: undefined };
-  }
-  writeFileSync(path.join(dir, 'sourcemaps.json'), JSON.stringify(maps));
 }
 
 main().catch((error: unknown) => {

@@ -4,7 +4,8 @@
  * this process (`in-process.ts`); then the transfer scenarios (c) and (d) (`transfer/runner.ts`,
  * one process per transfer). Prints the report and writes `bench/results/latest.md` and
  * `latest.json`; a part left out with `--scenarios` keeps its results from the previous
- * `latest.json`. Exits non-zero only on errors of the harness itself (a missed target or a
+ * `latest.json`. The library is measured as users run it, compiled (`library.ts`: dist/ is
+ * built first). Exits non-zero only on errors of the harness itself (a missed target or a
  * failed contender is reported, not fatal).
  *
  * With `BENCH_REPORT_FILE` set (how `isolate.ts` runs its child processes) it runs the request
@@ -17,6 +18,7 @@ import { writeFileSync } from 'node:fs';
 import { CONTENDERS, selectContenders, type Contender } from './contenders.js';
 import { runInProcess } from './in-process.js';
 import { runIsolated } from './isolate.js';
+import { buildLibrary } from './library.js';
 import { parseOptions, type BenchOptions } from './options.js';
 import { formatText, readPreviousReport, writeResults, type BenchReport, type ScenarioReport } from './report.js';
 import { SCENARIOS, selectScenarios } from './scenarios.js';
@@ -26,6 +28,8 @@ async function main(): Promise<void> {
   const started = performance.now();
   const options = parseOptions(process.argv.slice(2), process.env);
   const reportFile = process.env.BENCH_REPORT_FILE;
+  // the parent builds dist/ once; its child processes (isolate, transfers) load that build
+  if (!reportFile) buildLibrary();
   const previous = reportFile ? undefined : readPreviousReport();
   let report = previous ?? emptyReport(options);
   const contenders = selectScenarios(options.scenarios).length > 0 ? selectFor(options) : [];

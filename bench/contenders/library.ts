@@ -1,10 +1,11 @@
 /**
- * The library itself, once per backend. Each is written the way a user writes it and is compared
- * with the raw client its backend uses underneath.
+ * The library itself (compiled, from `dist/`: see `library.ts`), once per backend. Each is written
+ * the way a user writes it and is compared with the raw client its backend uses underneath.
  *
  * @module
  */
-import { HttpBuilder, type BackendChoice } from '../../lib/index.js';
+import type { BackendChoice } from '../../lib/index.js';
+import { importLibrary } from '../library.js';
 import type { Contender } from '../contender.js';
 
 type BackendName = Extract<BackendChoice, string>;
@@ -21,12 +22,13 @@ export function libraryContender(backend: BackendName, comparedWith: string, cpu
     description: `HttpBuilder.configure(origin) + http.get((c) => { c.request.uri.path = path; }) (POST: also contentType = 'application/json', body = object), ${choice}`,
     comparedWith,
     cpuRatioTarget,
-    open(origin) {
+    async open(origin) {
+      const { HttpBuilder } = await importLibrary();
       const client = HttpBuilder.configure((c) => {
         c.request.uri = origin;
         if (backend !== 'native') c.client.backend = backend;
       });
-      return Promise.resolve({
+      return {
         // written the way a user writes it: a fresh block per call
         getJson: (path: string) =>
           client.get((c) => {
@@ -39,7 +41,7 @@ export function libraryContender(backend: BackendName, comparedWith: string, cpu
             c.request.body = body;
           }),
         close: () => client.close(),
-      });
+      };
     },
   };
 }

@@ -46,7 +46,22 @@ export function parseMediaType(value: string): MediaType {
  * The registry keys to try for a media type, most specific first:
  * `application/vnd.acme+json` → itself, `*\/*+json`, `application/*`, `*\/*`.
  */
-export function lookupKeys(type: string): string[] {
+export function lookupKeys(type: string): readonly string[] {
+  let keys = knownKeys.get(type);
+  if (keys === undefined) {
+    keys = Object.freeze(keysOf(type));
+    // responses carry a handful of media types; a server inventing new ones must not grow this forever
+    if (knownKeys.size >= MAX_KNOWN_KEYS) knownKeys.clear();
+    knownKeys.set(type, keys);
+  }
+  return keys;
+}
+
+const MAX_KNOWN_KEYS = 256;
+/** lookupKeys per media type, computed once: a lookup per response is on every request's path. */
+const knownKeys = new Map<string, readonly string[]>();
+
+function keysOf(type: string): string[] {
   const keys = [type];
   const plus = type.lastIndexOf('+');
   if (plus > 0) keys.push(`*/*${type.slice(plus)}`);

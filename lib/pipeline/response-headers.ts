@@ -5,7 +5,7 @@ export function headerValues(pairs: ReadonlyArray<readonly [string, string]>, na
 
 /** The first value of header `name` (lower case) among raw `pairs`, or `undefined`. */
 export function firstHeader(pairs: ReadonlyArray<readonly [string, string]>, name: string): string | undefined {
-  return pairs.find(([key]) => key.toLowerCase() === name)?.[1];
+  return pairs.find(([key]) => key.length === name.length && key.toLowerCase() === name)?.[1];
 }
 
 /**
@@ -18,7 +18,6 @@ export function firstHeader(pairs: ReadonlyArray<readonly [string, string]>, nam
  */
 export class ResponseHeaders implements Iterable<readonly [string, string]> {
   readonly #pairs: ReadonlyArray<readonly [string, string]>;
-  #index: Map<string, string[]> | undefined;
 
   constructor(pairs: ReadonlyArray<readonly [string, string]>) {
     this.#pairs = pairs;
@@ -36,18 +35,15 @@ export class ResponseHeaders implements Iterable<readonly [string, string]> {
     return [...(this.#lookup(name) ?? [])];
   }
 
-  // built on first use: a response is asked for a handful of headers, each by name
+  // a scan, no index: a response is asked for a handful of headers, and names of another
+  // length are skipped without lower-casing them (cheaper than building a map per response)
   #lookup(name: string): string[] | undefined {
-    if (!this.#index) {
-      this.#index = new Map();
-      for (const [key, value] of this.#pairs) {
-        const lower = key.toLowerCase();
-        const values = this.#index.get(lower);
-        if (values) values.push(value);
-        else this.#index.set(lower, [value]);
-      }
+    const lower = name.toLowerCase();
+    let values: string[] | undefined;
+    for (const [key, value] of this.#pairs) {
+      if (key.length === lower.length && (key === lower || key.toLowerCase() === lower)) (values ??= []).push(value);
     }
-    return this.#index.get(name.toLowerCase());
+    return values;
   }
 
   /** Whether the response has the header. */

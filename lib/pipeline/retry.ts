@@ -16,14 +16,33 @@ export type Send = (wire: WireRequest) => Promise<WireResponse>;
  * that policy, an idempotent request whose connection was reset before any response (a
  * keep-alive connection the server had closed) is sent again once, at once.
  */
-export async function sendWithRetries(send: Send, wire: WireRequest, policy: ExecutionOptions['retry'], control: CallControl | undefined): Promise<WireResponse> {
+export function sendWithRetries(send: Send, wire: WireRequest, policy: ExecutionOptions['retry'], control: CallControl | undefined): Promise<WireResponse> {
   const replayable = wire.body === undefined || wire.body.bytes !== undefined;
   const limit = replayable && policy.methods.has(wire.method) ? policy.limit : 0;
-  let staleRetried = !replayable || !IDEMPOTENT_METHODS.has(wire.method);
+  const staleRetried = !replayable || !IDEMPOTENT_METHODS.has(wire.method);
+  const first = send(wire);
+  // no retry policy (the default): a response is final, so the loop is only entered on a failure
+  if (limit === 0) return first.catch(() => retryLoop(send, wire, policy, control, { first, limit, staleRetried }));
+  return retryLoop(send, wire, policy, control, { first, limit, staleRetried });
+}
+
+/** Where the loop starts: the first attempt (already sent), the policy's limit, whether the stale-connection resend is used up. */
+interface LoopStart {
+  readonly first: Promise<WireResponse>;
+  readonly limit: number;
+  readonly staleRetried: boolean;
+}
+
+async function retryLoop(send: Send, wire: WireRequest, policy: ExecutionOptions['retry'], control: CallControl | undefined, start: LoopStart): Promise<WireResponse> {
+  const { limit } = start;
+  let staleRetried = start.staleRetried;
+  let sent: Promise<WireResponse> | undefined = start.first;
   for (let retries = 0; ; retries++) {
+    const attempt = sent ?? send(wire);
+    sent = undefined;
     let response: WireResponse;
     try {
-      response = await send(wire);
+      response = await attempt;
     } catch (error) {
       const typed = toTransportError(error, wire.url);
       if (control?.reason === typed) throw typed; // aborted, or out of total time

@@ -1,0 +1,92 @@
+/**
+ * The library's own cost per call, without any I/O: the calls of scenarios (a) and (b) against
+ * a backend that answers at once from memory. What is left is configuration merging, freezing,
+ * URL building, header checks, encoding, the pipeline stages, parsing and dispatch — the
+ * overhead issue #7 asks to take out, measured far more steadily than through sockets.
+ *
+ * @example
+ * npx tsx bench/overhead.ts            # builds dist/, then 7 runs × 50,000 calls per scenario
+ * npx tsx bench/overhead.ts --no-build # measure the dist/ as it is
+ *
+ * @module
+ */
+import { Readable } from 'node:stream';
+import type { Backend, WireRequest, WireResponse } from '../lib/index.js';
+import { buildLibrary, importLibrary } from './library.js';
+import { median, settle } from './measure.js';
+import { POST_DOCUMENT, SCENARIOS } from './scenarios.js';
+
+const SMALL = Buffer.from(JSON.stringify({ id: 42, name: 'httpbuilder-ts', ok: true, tags: ['bench', 'small'], score: 3.14, note: 'abcdefghij' }));
+const ECHO = Buffer.from(JSON.stringify(POST_DOCUMENT));
+const CALLS = 50_000;
+const RUNS = 7;
+const CONCURRENCY = 32;
+
+/** Answers GET with the small document and POST with the echo, as the benchmark server does (headers included). */
+const memoryBackend: Backend = {
+  name: 'memory',
+  send(request: WireRequest): Promise<WireResponse> {
+    const body = request.method === 'POST' ? ECHO : SMALL;
+    return Promise.resolve({
+      status: 200,
+      reason: 'OK',
+      headers: [
+        ['Content-Type', 'application/json'],
+        ['Content-Length', String(body.byteLength)],
+        ['Date', 'Sun, 22 Nov 2026 09:00:00 GMT'],
+        ['Connection', 'keep-alive'],
+        ['Keep-Alive', 'timeout=120'],
+      ],
+      body: Readable.from([body]),
+      decoded: false,
+      discard: () => {},
+      readAll: () => Promise.resolve(body),
+    });
+  },
+  close: () => Promise.resolve(),
+};
+
+async function main(): Promise<void> {
+  if (!process.argv.includes('--no-build')) buildLibrary();
+  const { HttpBuilder } = await importLibrary();
+  const client = HttpBuilder.configure((c) => {
+    c.request.uri = 'http://127.0.0.1:8080';
+    c.client.backend = memoryBackend;
+  });
+  const session = {
+    getJson: (path: string) =>
+      client.get((c) => {
+        c.request.uri.path = path;
+      }),
+    postJson: (path: string, body: object) =>
+      client.post((c) => {
+        c.request.uri.path = path;
+        c.request.contentType = 'application/json';
+        c.request.body = body;
+      }),
+    close: () => client.close(),
+  };
+  for (const scenario of SCENARIOS) {
+    const perCall: number[] = [];
+    for (let run = 0; run <= RUNS; run++) {
+      await settle();
+      const started = process.cpuUsage();
+      let issued = 0;
+      const loop = async () => {
+        while (issued++ < CALLS) if (!scenario.check(await scenario.run(session))) throw new Error(`unexpected result in scenario (${scenario.id})`);
+      };
+      await Promise.all(Array.from({ length: CONCURRENCY }, loop));
+      const cpu = process.cpuUsage(started);
+      // run 0 is the warm-up (JIT)
+      if (run > 0) perCall.push((cpu.user + cpu.system) / CALLS);
+    }
+    const range = `${Math.min(...perCall).toFixed(2)}–${Math.max(...perCall).toFixed(2)}`;
+    console.log(`(${scenario.id}) ${scenario.title}: ${median(perCall).toFixed(2)} CPU µs per call (runs ${range}), no I/O`);
+  }
+  await session.close();
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});
