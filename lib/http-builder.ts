@@ -9,6 +9,7 @@ import { releaseUpload } from './content/raw-upload.js';
 import { exchange } from './pipeline/exchange.js';
 import { freezeRecord, type Plan } from './pipeline/freeze.js';
 import { chain } from './pipeline/interceptors.js';
+import { loggerFromEnvironment } from './pipeline/request-log.js';
 import { verbArguments, type ResultFor, type ResultType, type VerbArgument } from './result/result-type.js';
 
 /**
@@ -53,7 +54,7 @@ export class HttpBuilder {
    * });
    */
   static configure(block?: ConfigBlock): HttpBuilder {
-    const settings = applyClientBlock(DEFAULT_SETTINGS, block);
+    const settings = applyClientBlock(rootSettings(), block);
     return new HttpBuilder(settings, { backend: makeBackend(settings), authCache: new AuthCache(), cookies: {} });
   }
 
@@ -153,6 +154,12 @@ export class HttpBuilder {
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
   return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+}
+
+/** The defaults, with `DEBUG=httpbuilder` read when a client is made (never per request). */
+function rootSettings(): Settings {
+  const logger = loggerFromEnvironment(process.env.DEBUG);
+  return logger ? { ...DEFAULT_SETTINGS, execution: { ...DEFAULT_SETTINGS.execution, logger } } : DEFAULT_SETTINGS;
 }
 
 function applyClientBlock(base: Settings, block: ConfigBlock | undefined): Settings {

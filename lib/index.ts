@@ -25,6 +25,7 @@ export { multipart, Multipart, type MultipartBuilder, type MultipartPart, type P
 export type { RequestRecord } from './pipeline/request-record.js';
 export type { Progress, ProgressListener } from './pipeline/progress.js';
 export type { Interceptor, Next } from './pipeline/interceptors.js';
+export type { Logger } from './pipeline/request-log.js';
 export { FromServer } from './pipeline/from-server.js';
 export { ResponseHeaders } from './pipeline/response-headers.js';
 export type { ResponseCookie } from './pipeline/set-cookie.js';

@@ -1,6 +1,7 @@
 import type { TlsOptions } from '../backends/backend.js';
 import type { Interceptor } from '../pipeline/interceptors.js';
 import type { ProgressListener } from '../pipeline/progress.js';
+import type { Logger } from '../pipeline/request-log.js';
 import type { RedirectOptions, RetryOptions, Timeouts } from './execution-options.js';
 import { assertClientLevel, type Scope } from './scope.js';
 
@@ -12,6 +13,7 @@ import { assertClientLevel, type Scope } from './scope.js';
  * c.execution.tls = { ca: fs.readFileSync('ca.pem', 'utf8') };   // client level only
  * c.execution.timeout = { connect: 2_000, total: 30_000 };
  * c.execution.retry = { limit: 3 };
+ * c.execution.logger = (line) => console.error(line);   // → GET https://…, ← 200 GET https://… 12.3 ms 97 B
  */
 export class ExecutionConfig {
   /** @internal */
@@ -34,6 +36,12 @@ export class ExecutionConfig {
   signal: AbortSignal | undefined;
   /** Largest response body accepted, in bytes after decompression; more rejects with `ResponseTooLargeError`. */
   maxResponseSize: number | undefined;
+  /**
+   * Debug logging: one line per wire request and one per response (method, URL, status, time,
+   * bytes), URL credentials and credential-like query values redacted, headers never printed.
+   * A function or an object with `debug()`; `false` turns it off (also `DEBUG=httpbuilder`'s).
+   */
+  logger: Logger | false | undefined;
 
   constructor(private readonly scope: Scope) {
     Object.seal(this); // unknown settings (a typo, or one not supported yet) fail instead of being ignored

@@ -1,4 +1,5 @@
 import { ConfigError } from '../errors.js';
+import { toLogLine, type LogLine, type Logger } from '../pipeline/request-log.js';
 
 /**
  * `execution.timeout`, in milliseconds; each phase is off unless set.
@@ -62,6 +63,8 @@ export interface ExecutionOptions {
   readonly redirects: { readonly follow: boolean; readonly max: number; readonly sensitiveHeaders: readonly string[] };
   readonly signal: AbortSignal | undefined;
   readonly maxResponseSize: number | undefined;
+  /** where a debug line per wire request and response goes; none by default (`DEBUG=httpbuilder` sets stderr) */
+  readonly logger: LogLine | undefined;
 }
 
 /** ≈ 300 ms × 2^(attempt−1), capped at 10 s, each wait between half and all of that (jitter spreads clients out). */
@@ -82,6 +85,7 @@ export const DEFAULT_EXECUTION: ExecutionOptions = Object.freeze({
   redirects: Object.freeze({ follow: true, max: 10, sensitiveHeaders: [] }),
   signal: undefined,
   maxResponseSize: undefined,
+  logger: undefined,
 });
 
 /** What one level set. */
@@ -91,18 +95,20 @@ export interface ExecutionLayer {
   readonly redirects: RedirectOptions | undefined;
   readonly signal: AbortSignal | undefined;
   readonly maxResponseSize: number | undefined;
+  readonly logger: Logger | false | undefined;
 }
 
 /** `layer` over `base`, each option field by field, checked so a typo fails before anything is sent. */
 export function mergeExecution(base: ExecutionOptions, layer: ExecutionLayer): ExecutionOptions {
-  const { timeout, retry, redirects, signal, maxResponseSize } = layer;
-  if (timeout === undefined && retry === undefined && redirects === undefined && signal === undefined && maxResponseSize === undefined) return base;
+  const { timeout, retry, redirects, signal, maxResponseSize, logger } = layer;
+  if (timeout === undefined && retry === undefined && redirects === undefined && signal === undefined && maxResponseSize === undefined && logger === undefined) return base;
   return {
     timeout: timeout === undefined ? base.timeout : { ...base.timeout, ...checkTimeouts(timeout) },
     retry: retry === undefined ? base.retry : mergeRetry(base.retry, retry),
     redirects: redirects === undefined ? base.redirects : mergeRedirects(base.redirects, redirects),
     signal: signal === undefined ? base.signal : checkSignal(signal),
     maxResponseSize: maxResponseSize === undefined ? base.maxResponseSize : checkCount(maxResponseSize, 'execution.maxResponseSize', 1),
+    logger: logger === undefined ? base.logger : toLogLine(logger),
   };
 }
 

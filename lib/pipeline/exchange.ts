@@ -19,6 +19,7 @@ import { toTransportError } from './transport-error.js';
 import { countedBody, countedUpload, reportSent, type ProgressListener } from './progress.js';
 import { firstHeader } from './response-headers.js';
 import { toWireRequest } from './wire-request.js';
+import { loggedSend } from './request-log.js';
 
 /**
  * The core of a call, inside the interceptors: encode → backend → decompress → parse →
@@ -103,7 +104,9 @@ function transmit(wire: WireRequest, plan: Plan, control: CallControl | undefine
         return response;
       }
     : (hop) => sendAttempt(backend, hop, control);
-  const authorized: Send = (hop) => sendAuthorized(attempt, hop, plan.auth);
+  // logged innermost: every wire exchange (hop, retry, challenge) gets its own pair of lines
+  const logged = execution.logger ? loggedSend(attempt, execution.logger) : attempt;
+  const authorized: Send = (hop) => sendAuthorized(logged, hop, plan.auth);
   return followRedirects((hop) => sendWithRetries(authorized, hop, execution.retry, control), wire, execution.redirects);
 }
 

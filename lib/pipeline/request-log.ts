@@ -1,0 +1,127 @@
+import type { WireRequest } from '../backends/backend.js';
+import { ConfigError, NetworkError, TimeoutError } from '../errors.js';
+import { firstHeader } from './response-headers.js';
+import type { Send } from './retry.js';
+import { toTransportError } from './transport-error.js';
+
+/**
+ * Where debug lines go: a function taking one line, or a logger object with a `debug` method
+ * (`console`, pino, winston, ...).
+ *
+ * @example
+ * c.execution.logger = (line) => process.stderr.write(`${line}\n`);
+ * c.execution.logger = pinoInstance;   // lines go to pino.debug
+ */
+export type Logger = ((line: string) => void) | { debug(message: string): unknown };
+
+/** A resolved sink: one call per line. */
+export type LogLine = (line: string) => void;
+
+/**
+ * Wraps one wire round trip so it logs a line when the request goes out and one when its
+ * response headers arrive (or it fails): method, URL, status, time, bytes. Every wire exchange
+ * gets its pair — each redirect hop, retry and auth challenge. Headers are never logged, and the
+ * URL's credentials and credential-like query values are redacted.
+ */
+export function loggedSend(send: Send, log: LogLine): Send {
+  return async (wire) => {
+    const url = redactUrl(wire.url);
+    log(`→ ${wire.method} ${url}${requestSize(wire)}`);
+    const started = performance.now();
+    const elapsed = () => `${(performance.now() - started).toFixed(1)} ms`;
+    try {
+      const response = await send(wire);
+      const length = firstHeader(response.headers, 'content-length');
+      log(`← ${response.status} ${wire.method} ${url} ${elapsed()} ${length === undefined ? 'length unknown' : `${length} B`}`);
+      return response;
+    } catch (error) {
+      log(`✗ ${wire.method} ${url} ${elapsed()} ${failure(error, wire.url)}`);
+      throw error;
+    }
+  };
+}
+
+function requestSize(wire: WireRequest): string {
+  if (wire.body === undefined) return '';
+  return wire.body.length === undefined ? ' (body streamed, length unknown)' : ` (body ${wire.body.length} B)`;
+}
+
+/** The error's class and kind only: messages may quote URLs and server text. */
+function failure(error: unknown, url: string): string {
+  const typed = toTransportError(error, url);
+  if (typed instanceof NetworkError) return `${typed.name} (${typed.reason})`;
+  if (typed instanceof TimeoutError) return `${typed.name} (${typed.phase})`;
+  return typed.name;
+}
+
+/** Query parameter names whose values are secrets often enough to never print them. */
+const SECRET_NAME = /token|key|secret|pass|pwd|auth|sig|session|cookie|credential|code/i;
+
+/**
+ * The URL for a log line: user info replaced by `***`, and the values of query parameters whose
+ * names look like credentials (`token`, `api_key`, `password`, `sig`, ...) replaced by `***`.
+ *
+ * @example
+ * redactUrl('https://ada:pw@api.example.com/x?api_key=s3cret&page=2'); // 'https://***@api.example.com/x?api_key=***&page=2'
+ */
+export function redactUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return '(unparsable URL)';
+  }
+  const userInfo = parsed.username !== '' || parsed.password !== '';
+  parsed.username = '';
+  parsed.password = '';
+  let text = parsed.href;
+  if (userInfo) text = text.replace('//', '//***@');
+  const query = text.indexOf('?');
+  if (query < 0) return text;
+  const hash = text.indexOf('#', query);
+  const end = hash < 0 ? text.length : hash;
+  const params = text
+    .slice(query + 1, end)
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      const name = eq < 0 ? pair : pair.slice(0, eq);
+      return eq >= 0 && SECRET_NAME.test(decodeName(name)) ? `${name}=***` : pair;
+    });
+  return `${text.slice(0, query + 1)}${params.join('&')}${text.slice(end)}`;
+}
+
+function decodeName(name: string): string {
+  try {
+    return decodeURIComponent(name.replace(/\+/g, ' '));
+  } catch {
+    return name;
+  }
+}
+
+/** `execution.logger` as a sink; `false` turns logging off (also the `DEBUG` one). */
+export function toLogLine(logger: Logger | false): LogLine | undefined {
+  if (logger === false) return undefined;
+  if (typeof logger === 'function') return logger;
+  if (typeof logger === 'object' && logger !== null && typeof logger.debug === 'function') return (line) => void logger.debug(line);
+  throw new ConfigError('execution.logger must be a function (line) => void, an object with a debug(line) method, or false');
+}
+
+/**
+ * The sink `DEBUG` asks for: lines to stderr, prefixed `httpbuilder`, when `DEBUG` names
+ * `httpbuilder` (comma- or space-separated, `*` wildcards, `-name` excludes — as the `debug` package reads it).
+ *
+ * @example
+ * DEBUG=httpbuilder node app.js
+ */
+export function loggerFromEnvironment(debug: string | undefined): LogLine | undefined {
+  if (debug === undefined || !enables(debug, 'httpbuilder')) return undefined;
+  return (line) => process.stderr.write(`httpbuilder ${line}\n`);
+}
+
+function enables(list: string, name: string): boolean {
+  const patterns = list.split(/[\s,]+/).filter((p) => p !== '');
+  const matches = (pattern: string) => new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`).test(name);
+  if (patterns.some((p) => p.startsWith('-') && matches(p.slice(1)))) return false;
+  return patterns.some((p) => !p.startsWith('-') && matches(p));
+}

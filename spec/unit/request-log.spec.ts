@@ -1,0 +1,32 @@
+import { describe, expect, it } from '@jest/globals';
+import { loggerFromEnvironment, redactUrl, toLogLine } from '../../lib/pipeline/request-log.js';
+import { ConfigError } from '../../lib/errors.js';
+
+describe('redactUrl', () => {
+  it('hides user info and the values of credential-like query parameters, keeps the rest as is', () => {
+    expect(redactUrl('https://ada:pw@api.example.com/x?api_key=s3cret&page=2#top')).toBe('https://***@api.example.com/x?api_key=***&page=2#top');
+    expect(redactUrl('http://h/p?access_token=a&Password=b&sig=c&X-Amz-Signature=d&code=e&q=f')).toBe('http://h/p?access_token=***&Password=***&sig=***&X-Amz-Signature=***&code=***&q=f');
+    expect(redactUrl('http://h/p?%74oken=a')).toBe('http://h/p?%74oken=***'); // names are compared decoded
+    expect(redactUrl('http://h/p?token')).toBe('http://h/p?token'); // no value, nothing to hide
+    expect(redactUrl('not a url')).toBe('(unparsable URL)');
+  });
+});
+
+describe('DEBUG', () => {
+  it('turns logging on for httpbuilder the way the debug package reads the variable', () => {
+    for (const on of ['httpbuilder', 'express,httpbuilder', 'http*', '*', 'a b httpbuilder']) expect(loggerFromEnvironment(on)).toBeInstanceOf(Function);
+    for (const off of [undefined, '', 'express', 'httpbuilder-other', '*,-httpbuilder', 'httpbuilder,-http*']) expect(loggerFromEnvironment(off)).toBeUndefined();
+  });
+});
+
+describe('execution.logger values', () => {
+  it('takes a function or an object with debug(), false for off; anything else is a ConfigError', () => {
+    const lines: string[] = [];
+    toLogLine((line) => lines.push(line))!('a');
+    toLogLine({ debug: (line: string) => lines.push(`debug ${line}`) })!('b');
+    expect(lines).toEqual(['a', 'debug b']);
+    expect(toLogLine(false)).toBeUndefined();
+    expect(() => toLogLine('stderr' as never)).toThrow(ConfigError);
+    expect(() => toLogLine({ info: () => {} } as never)).toThrow(/execution.logger must be/);
+  });
+});
