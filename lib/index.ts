@@ -13,7 +13,9 @@ export { HttpConfig, type ConfigBlock, type ContextMap } from './config/http-con
 export { RequestConfig, type Headers, type Cookies } from './config/request-config.js';
 export { ResponseConfig } from './config/response-config.js';
 export { ExecutionConfig } from './config/execution-config.js';
+export type { Timeouts, RetryOptions, RedirectOptions, Backoff } from './config/execution-options.js';
 export { ClientConfig, type BackendChoice } from './config/client-config.js';
+export type { BackendName } from './backends/registry.js';
 export { UriConfig, type Query, type QueryValue } from './config/uri-config.js';
 export { AuthConfig, type AuthOptions } from './config/auth-config.js';
 export type { Credentials } from './auth/credentials.js';
@@ -32,7 +34,7 @@ export type { ResponseCookie } from './pipeline/set-cookie.js';
 export type { ResultType, ResultOf, ResultFor, VerbArgument, FromJson } from './result/result-type.js';
 export type { StandardSchemaV1, StandardResult } from './result/standard-schema.js';
 export type { Backend, WireRequest, WireResponse, WireBody, TlsOptions } from './backends/backend.js';
-export { bufferedBody, streamedBody } from './backends/backend.js';
+export { bufferedBody, streamedBody, CONNECT_TIMEOUT } from './backends/backend.js';
 export { VERSION } from './version.js';
 export * from './errors.js';
 export type { Scope } from './config/scope.js';

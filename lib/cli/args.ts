@@ -1,0 +1,207 @@
+import { parseArgs } from 'node:util';
+import type { BackendChoice } from '../config/client-config.js';
+import { UsageError } from './failure.js';
+
+/** The verbs `hb` knows, lower case (the command line accepts any case). */
+export const VERBS = ['get', 'head', 'post', 'put', 'delete', 'patch', 'options'] as const;
+
+/** One of {@link VERBS}. */
+export type CliVerb = (typeof VERBS)[number];
+
+/** The backend names `--backend` accepts. */
+export const BACKENDS = ['native', 'axios', 'got', 'fetch'] as const satisfies readonly BackendChoice[];
+
+/** A `name=value` pair from `-q` or `--form`. */
+export type Pair = readonly [name: string, value: string];
+
+/** The request the command line describes; every field has been checked. */
+export interface CliRequest {
+  readonly verb: CliVerb;
+  /** Absolute http(s) URL; `http://` is assumed when the command line gave no scheme. */
+  readonly url: URL;
+  /** `-H 'Name: value'`, in order. */
+  readonly headers: readonly Pair[];
+  /** `-q name=value`, in order. */
+  readonly query: readonly Pair[];
+  /** `--json '<text>'`: valid JSON text, sent as it is. */
+  readonly json: string | undefined;
+  /** `--form name=value`, in order. */
+  readonly form: readonly Pair[];
+  /** `--file name=@path`, in order. */
+  readonly files: ReadonlyArray<{ readonly name: string; readonly path: string }>;
+  /** `--basic user:pass` or `--digest user:pass`. */
+  readonly auth: { readonly scheme: 'basic' | 'digest'; readonly user: string; readonly password: string } | undefined;
+  readonly backend: (typeof BACKENDS)[number] | undefined;
+  /** `--insecure`: certificate checks off. */
+  readonly insecure: boolean;
+  /** `-o <file>`: download the body to this file. */
+  readonly output: string | undefined;
+  /** `-i`: print the status line and the response headers before the body. */
+  readonly include: boolean;
+}
+
+/** What the command line asks for. */
+export type Command = { readonly kind: 'help' } | { readonly kind: 'version' } | { readonly kind: 'request'; readonly request: CliRequest };
+
+// Every option is declared `multiple` so that a repeated single-valued one is an error, not silently last-wins.
+const OPTIONS = {
+  header: { type: 'string', short: 'H', multiple: true },
+  query: { type: 'string', short: 'q', multiple: true },
+  json: { type: 'string', multiple: true },
+  form: { type: 'string', multiple: true },
+  file: { type: 'string', multiple: true },
+  basic: { type: 'string', multiple: true },
+  digest: { type: 'string', multiple: true },
+  backend: { type: 'string', multiple: true },
+  insecure: { type: 'boolean', multiple: true },
+  output: { type: 'string', short: 'o', multiple: true },
+  include: { type: 'boolean', short: 'i', multiple: true },
+  help: { type: 'boolean', short: 'h', multiple: true },
+  version: { type: 'boolean', multiple: true },
+} as const;
+
+// RFC 9110 token: what a header or form name may be made of
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
+/**
+ * Reads `hb`'s arguments (without `node` and the script). Options may come before, between or
+ * after the verb and the URL; `--` ends the options.
+ *
+ * @throws {UsageError} for anything malformed; its message never repeats a password.
+ * @example
+ * parseCommandLine(['get', 'localhost:8080/users', '-q', 'page=2']);
+ * // → { kind: 'request', request: { verb: 'get', url: URL('http://localhost:8080/users'), query: [['page', '2']], ... } }
+ */
+export function parseCommandLine(argv: readonly string[]): Command {
+  const { values, positionals } = readOptions(argv);
+  if (values.help) return { kind: 'help' };
+  if (values.version) return { kind: 'version' };
+  if (positionals.length === 0) throw new UsageError('missing the verb and the URL');
+  const [verbText, urlText, ...extra] = positionals;
+  const verb = verbText.toLowerCase();
+  if (!isVerb(verb)) throw new UsageError(`unknown verb '${verbText}' (use ${VERBS.join(', ')})`);
+  if (urlText === undefined) throw new UsageError('missing the URL');
+  if (extra.length > 0) throw new UsageError(`unexpected argument '${extra[0]}'`);
+
+  const json = single(values.json, '--json');
+  if (json !== undefined) checkJson(json);
+  const form = (values.form ?? []).map((text) => pair(text, '--form'));
+  const files = (values.file ?? []).map(filePair);
+  if (json !== undefined && (form.length > 0 || files.length > 0)) throw new UsageError('--json cannot be combined with --form or --file');
+  const basic = single(values.basic, '--basic');
+  const digest = single(values.digest, '--digest');
+  if (basic !== undefined && digest !== undefined) throw new UsageError('--basic and --digest cannot be combined');
+  const headers = (values.header ?? []).map(header);
+  if ((form.length > 0 || files.length > 0) && headers.some(([name]) => name.toLowerCase() === 'content-type')) {
+    throw new UsageError('--form and --file set the Content-Type themselves: drop -H Content-Type');
+  }
+  return {
+    kind: 'request',
+    request: {
+      verb,
+      url: parseUrl(urlText),
+      headers,
+      query: (values.query ?? []).map((text) => pair(text, '-q')),
+      json,
+      form,
+      files,
+      auth: basic !== undefined ? credentials('basic', basic) : digest !== undefined ? credentials('digest', digest) : undefined,
+      backend: backend(single(values.backend, '--backend')),
+      insecure: values.insecure !== undefined,
+      output: output(single(values.output, '-o')),
+      include: values.include !== undefined,
+    },
+  };
+}
+
+function readOptions(argv: readonly string[]) {
+  try {
+    return parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    // node's messages run over several lines and suggest things; keep the gist on one line
+    const message = error instanceof Error ? error.message : String(error);
+    const code = (error as { code?: unknown }).code;
+    const option = /'(-[^']*)'/.exec(message)?.[1] ?? '';
+    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') throw new UsageError(`unknown option '${option}'`);
+    if (/argument missing/.test(message)) throw new UsageError(`option ${option} needs a value`);
+    if (/ambiguous/.test(message)) throw new UsageError(`option ${option} needs a value (to pass one starting with '-', write ${option}=-...)`);
+    if (/does not take an argument/.test(message)) throw new UsageError(`option ${option} takes no value`);
+    throw new UsageError(message.split('\n')[0]);
+  }
+}
+
+function isVerb(text: string): text is CliVerb {
+  return (VERBS as readonly string[]).includes(text);
+}
+
+function single(values: readonly string[] | undefined, option: string): string | undefined {
+  if (values !== undefined && values.length > 1) throw new UsageError(`${option} given more than once`);
+  return values?.[0];
+}
+
+function parseUrl(text: string): URL {
+  // like curl: no scheme means http
+  const withScheme = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(text) ? text : `http://${text}`;
+  let url: URL;
+  try {
+    url = new URL(withScheme);
+  } catch {
+    throw new UsageError(`not a valid URL: '${withoutUserInfo(text)}'`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`only http and https URLs are supported, not '${url.protocol.slice(0, -1)}'`);
+  return url;
+}
+
+/** The URL text with any `user:password@` masked, for error messages. */
+function withoutUserInfo(text: string): string {
+  return text.replace(/^([^/]*\/\/)?[^/@]*@/, '$1***@');
+}
+
+function header(text: string): Pair {
+  const colon = text.indexOf(':');
+  if (colon < 0) throw new UsageError(`-H expects 'Name: value', got '${text}'`);
+  const name = text.slice(0, colon).trim();
+  if (!TOKEN.test(name)) throw new UsageError(`-H: '${name}' is not a valid header name`);
+  const value = text.slice(colon + 1).trim();
+  if (/[\r\n\0]/.test(value)) throw new UsageError(`-H ${name}: the value contains CR, LF or NUL`);
+  return [name, value];
+}
+
+function pair(text: string, option: string): Pair {
+  const eq = text.indexOf('=');
+  if (eq <= 0) throw new UsageError(`${option} expects name=value, got '${text}'`);
+  return [text.slice(0, eq), text.slice(eq + 1)];
+}
+
+function filePair(text: string): { name: string; path: string } {
+  const [name, value] = pair(text, '--file');
+  if (!value.startsWith('@') || value.length === 1) throw new UsageError(`--file expects name=@path, got '${text}'`);
+  return { name, path: value.slice(1) };
+}
+
+function checkJson(text: string): void {
+  try {
+    JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`--json: not valid JSON (${error instanceof Error ? error.message : String(error)})`);
+  }
+}
+
+function credentials(scheme: 'basic' | 'digest', text: string): { scheme: 'basic' | 'digest'; user: string; password: string } {
+  const colon = text.indexOf(':');
+  // the text holds the password: never echo it
+  if (colon < 0) throw new UsageError(`--${scheme} expects user:password (no ':' found)`);
+  return { scheme, user: text.slice(0, colon), password: text.slice(colon + 1) };
+}
+
+function backend(text: string | undefined): CliRequest['backend'] {
+  if (text === undefined) return undefined;
+  const name = BACKENDS.find((b) => b === text);
+  if (name === undefined) throw new UsageError(`unknown backend '${text}' (use ${BACKENDS.join(', ')})`);
+  return name;
+}
+
+function output(text: string | undefined): string | undefined {
+  if (text === '') throw new UsageError('-o needs a file name');
+  return text;
+}

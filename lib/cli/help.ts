@@ -1,0 +1,42 @@
+import { VERSION } from '../version.js';
+
+/** What `hb --version` prints. */
+export const VERSION_TEXT = `hb (httpbuilder-ts) ${VERSION}\n`;
+
+/** What `hb --help` prints: usage, options, exit codes and examples. */
+export const HELP_TEXT = `Usage: hb <verb> <url> [options]
+
+Sends one HTTP request with httpbuilder-ts and prints the response body.
+Verbs: get, head, post, put, delete, patch, options. A URL without a scheme means http://.
+
+Options:
+  -H, --header 'Name: value'  add a request header (repeatable)
+  -q, --query name=value      add a query parameter (repeatable)
+      --json '<text>'         send JSON text as the body (Content-Type: application/json)
+      --form name=value       send a form field (repeatable; urlencoded, or multipart with --file)
+      --file name=@path       send a file as multipart/form-data (repeatable)
+      --basic user:pass       Basic authentication (sent with the first request)
+      --digest user:pass      Digest authentication (answers the server's challenge)
+      --backend <name>        native (default), axios, got or fetch
+      --insecure              do not verify the server's TLS certificate
+  -o, --output <file>         save the body to a file (progress bar on a terminal)
+  -i, --include               print the status line and response headers before the body
+  -h, --help                  show this help
+      --version               show the version
+
+Output: JSON is pretty-printed and coloured on a terminal (NO_COLOR turns colours off) and
+written byte for byte when piped; other bodies are written as received. Redirects are followed.
+
+Exit codes: 0 for a 2xx or 3xx answer, 4 for 4xx, 5 for 5xx, 1 for other failures
+(network, TLS, timeout), 2 for bad input (nothing is sent), 130 on Ctrl-C.
+Errors are reported as one line on stderr.
+
+Examples:
+  hb get https://api.example.com/users -q page=2 -H 'Accept: application/json'
+  hb post localhost:8080/users --json '{"name":"Ada"}'
+  hb put https://api.example.com/users/42 --basic ada:secret --form name=Ada
+  hb post https://upload.example.com/files --file report=@./report.pdf --form note=draft
+  hb get https://localhost:8443/report.csv --insecure -o report.csv
+  hb head https://example.com -i
+  hb get https://intranet.example.com/api --digest ada:secret --backend got | jq .
+`;

@@ -1,0 +1,62 @@
+import { once } from 'node:events';
+import type { Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { FromServer } from '../pipeline/from-server.js';
+import { prettyJson } from './json-pretty.js';
+
+/** How stdout is written: `pretty` when it is a terminal, `colour` when it is one and colours are allowed. */
+export interface OutputStyle {
+  readonly pretty: boolean;
+  readonly colour: boolean;
+}
+
+/**
+ * The style for a stdout: pretty when `isTTY`, coloured unless `NO_COLOR` is set (non-empty,
+ * see no-color.org) or `TERM=dumb`.
+ */
+export function outputStyle(isTTY: boolean | undefined, env: Readonly<Record<string, string | undefined>>): OutputStyle {
+  const pretty = isTTY === true;
+  return { pretty, colour: pretty && (env.NO_COLOR ?? '') === '' && env.TERM !== 'dumb' };
+}
+
+/** True for `application/json` and any `*\/*+json` media type. */
+export function isJsonType(contentType: string): boolean {
+  return contentType === 'application/json' || contentType.endsWith('+json');
+}
+
+/** What a response head looks like on screen: anything below U+0020 (an escape sequence) shown as `\xNN`. */
+function printable(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u0008\u000a-\u001f\u007f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
+
+/**
+ * The status line and headers as `-i` prints them: `HTTP/1.1 200 OK`, one `Name: value` line
+ * per header as received, then an empty line. Every backend speaks HTTP/1.1.
+ */
+export function formatHead(fromServer: FromServer, colour: boolean): string {
+  const bold = (t: string) => (colour ? `\x1b[1m${t}\x1b[0m` : t);
+  const cyan = (t: string) => (colour ? `\x1b[36m${t}\x1b[0m` : t);
+  const reason = fromServer.message === '' ? '' : ` ${printable(fromServer.message)}`;
+  let head = bold(`HTTP/1.1 ${fromServer.statusCode}${reason}`) + '\n';
+  for (const [name, value] of fromServer.headers) head += `${cyan(printable(name))}: ${printable(value)}\n`;
+  return head + '\n';
+}
+
+/** Writes `text` and waits for the stream to take it. */
+export async function writeText(out: Writable, text: string): Promise<void> {
+  if (text !== '' && !out.write(text)) await once(out, 'drain');
+}
+
+/**
+ * Writes the response body to `out`: a JSON body pretty-printed (and coloured) when the style
+ * is pretty, otherwise the bytes exactly as received (after decompression), streamed.
+ */
+export async function writeBody(fromServer: FromServer, out: Writable, style: OutputStyle): Promise<void> {
+  if (style.pretty && isJsonType(fromServer.contentType)) {
+    const text = await fromServer.text();
+    await writeText(out, prettyJson(text, style.colour) ?? text);
+    return;
+  }
+  await pipeline(fromServer.stream(), out, { end: false });
+}

@@ -1,0 +1,115 @@
+import { stat } from 'node:fs/promises';
+import { basename, extname } from 'node:path';
+import { multipart } from '../content/multipart.js';
+import type { HttpConfig } from '../config/http-config.js';
+import { HttpBuilder } from '../http-builder.js';
+import type { CliRequest, Pair } from './args.js';
+import { UsageError } from './failure.js';
+
+/** Content types for `--file` parts, by file extension; anything else is `application/octet-stream`. */
+const FILE_TYPES: Readonly<Record<string, string>> = {
+  '.txt': 'text/plain',
+  '.csv': 'text/csv',
+  '.html': 'text/html',
+  '.htm': 'text/html',
+  '.xml': 'application/xml',
+  '.json': 'application/json',
+  '.pdf': 'application/pdf',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.svg': 'image/svg+xml',
+  '.zip': 'application/zip',
+  '.gz': 'application/gzip',
+};
+
+/** The `Content-Type` of a `--file` part, from the file's extension. */
+export function fileContentType(path: string): string {
+  return FILE_TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream';
+}
+
+/**
+ * The client for one command line: the URL (credentials in it become Basic credentials, as
+ * the library does), `--backend` and `--insecure`. The caller closes it.
+ */
+export function createClient(request: CliRequest): HttpBuilder {
+  return HttpBuilder.configure((c) => {
+    c.request.uri = request.url;
+    if (request.backend !== undefined) c.client.backend = request.backend;
+    if (request.insecure) c.execution.tls = { rejectUnauthorized: false };
+  });
+}
+
+/**
+ * Checks that every `--file` names a readable regular file, so that a typo fails before
+ * anything is sent.
+ *
+ * @throws {UsageError} naming the file.
+ */
+export async function checkFiles(request: CliRequest): Promise<void> {
+  for (const { path } of request.files) {
+    const info = await stat(path).catch((error: unknown) => {
+      throw new UsageError(`--file: cannot read '${path}' (${(error as { code?: string }).code ?? 'error'})`);
+    });
+    if (!info.isFile()) throw new UsageError(`--file: '${path}' is not a file`);
+  }
+}
+
+/**
+ * Writes the request options of the command line into a request block's config: headers,
+ * query, body (`--json`, `--form`, `--file`) and credentials.
+ *
+ * - Repeated `-H` names (case-insensitive) are joined with `, `; `-H 'Content-Type: ...'` sets
+ *   `request.contentType` (it also overrides `--json`'s `application/json`).
+ * - `--json` sends the text byte for byte and asks for `Accept: application/json` unless `-H` sets Accept.
+ * - `--form` alone is urlencoded; with any `--file` the fields and files (in that order) go into one
+ *   multipart/form-data body.
+ * - `--basic` is sent with the first request (as curl does); `--digest` answers the challenge.
+ */
+export function applyRequest(c: HttpConfig, request: CliRequest): void {
+  const headers = groupHeaders(request.headers);
+  const contentType = headers.get('content-type');
+  headers.delete('content-type');
+  for (const [name, value] of headers.values()) c.request.headers[name] = value;
+  if (contentType !== undefined) c.request.contentType = contentType[1];
+
+  if (request.query.length > 0) c.request.uri.query = groupPairs(request.query);
+
+  if (request.json !== undefined) {
+    c.request.contentType = contentType?.[1] ?? 'application/json';
+    c.request.body = Buffer.from(request.json, 'utf8');
+    if (!headers.has('accept')) c.request.headers.Accept = 'application/json';
+  } else if (request.files.length > 0) {
+    c.request.contentType = 'multipart/form-data';
+    c.request.body = multipart((mp) => {
+      for (const [name, value] of request.form) mp.field(name, value);
+      for (const { name, path } of request.files) mp.part(name, basename(path), fileContentType(path), { path });
+    });
+  } else if (request.form.length > 0) {
+    c.request.contentType = 'application/x-www-form-urlencoded';
+    c.request.body = groupPairs(request.form);
+  }
+
+  if (request.auth?.scheme === 'basic') c.request.auth.basic(request.auth.user, request.auth.password, { preemptive: true });
+  if (request.auth?.scheme === 'digest') c.request.auth.digest(request.auth.user, request.auth.password);
+}
+
+/** Header pairs by lower-cased name: the name as first written, and the values joined with `, `. */
+function groupHeaders(pairs: readonly Pair[]): Map<string, [string, string]> {
+  const byName = new Map<string, [string, string]>();
+  for (const [name, value] of pairs) {
+    const seen = byName.get(name.toLowerCase());
+    if (seen) seen[1] += `, ${value}`;
+    else byName.set(name.toLowerCase(), [name, value]);
+  }
+  return byName;
+}
+
+/** `name=value` pairs as a query or form object: a repeated name becomes a list, in order. */
+function groupPairs(pairs: readonly Pair[]): Record<string, string | string[]> {
+  const grouped = new Map<string, string[]>();
+  for (const [name, value] of pairs) grouped.set(name, [...(grouped.get(name) ?? []), value]);
+  // a Map plus fromEntries keeps a name such as __proto__ an ordinary key
+  return Object.fromEntries([...grouped].map(([name, values]) => [name, values.length === 1 ? values[0] : values]));
+}

@@ -1,0 +1,146 @@
+import type { Writable } from 'node:stream';
+import type { HttpConfig } from '../config/http-config.js';
+import { Download } from '../download.js';
+import type { HttpBuilder } from '../http-builder.js';
+import type { FromServer } from '../pipeline/from-server.js';
+import { parseCommandLine, type CliRequest, type Command } from './args.js';
+import { describeError, EXIT, exitCodeForStatus, oneLine, UsageError } from './failure.js';
+import { HELP_TEXT, VERSION_TEXT } from './help.js';
+import { ProgressBar } from './progress-bar.js';
+import { formatHead, outputStyle, writeBody, writeText } from './render.js';
+import { applyRequest, checkFiles, createClient } from './request.js';
+
+/** The process around `hb`: its streams, environment and Ctrl-C. */
+export interface CliIo {
+  readonly stdout: Writable & { readonly isTTY?: boolean };
+  readonly stderr: Writable & { readonly isTTY?: boolean; readonly columns?: number };
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Aborted when the user interrupts: the request is cancelled (a partial `-o` file removed). */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * Runs `hb` with `argv` (the arguments after the script) and resolves to the exit code (see
+ * {@link EXIT}). Never rejects: every failure becomes one line on `io.stderr`, `hb: ...`.
+ *
+ * @example
+ * process.exitCode = await run(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env });
+ */
+export async function run(argv: readonly string[], io: CliIo): Promise<number> {
+  let command: Command;
+  try {
+    command = parseCommandLine(argv);
+  } catch (error) {
+    return fail(io, error, [], EXIT.USAGE);
+  }
+  if (command.kind === 'help') return (await writeText(io.stdout, HELP_TEXT), EXIT.OK);
+  if (command.kind === 'version') return (await writeText(io.stdout, VERSION_TEXT), EXIT.OK);
+  const { request } = command;
+  const secrets = secretsOf(request);
+  let http: HttpBuilder | undefined;
+  try {
+    await checkFiles(request);
+    http = createClient(request);
+    return await send(http, request, io, secrets);
+  } catch (error) {
+    // the reader of stdout went away (`hb get ... | head`): stop quietly, as other commands do
+    if (isBrokenPipe(error)) return EXIT.OK;
+    // the library's ConfigError is bad input too (a header value it refuses): nothing was sent
+    const usage = error instanceof UsageError || (error as { name?: unknown } | null)?.name === 'ConfigError';
+    return fail(io, error, secrets, usage ? EXIT.USAGE : EXIT.FAILURE);
+  } finally {
+    await http?.close();
+  }
+}
+
+/** Sends the request, writes the response, and returns the exit code for its status. */
+async function send(http: HttpBuilder, request: CliRequest, io: CliIo, secrets: readonly string[]): Promise<number> {
+  const style = outputStyle(io.stdout.isTTY, io.env);
+  const bar = request.output !== undefined && io.stderr.isTTY === true ? new ProgressBar(io.stderr) : undefined;
+  let response: FromServer | undefined;
+  let headWritten = false;
+  const writeHead = async (fromServer: FromServer) => {
+    if (!request.include || headWritten) return;
+    headWritten = true;
+    await writeText(io.stdout, formatHead(fromServer, style.colour));
+  };
+  const capture = async (fromServer: FromServer) => {
+    response = fromServer;
+    await writeHead(fromServer); // a response without body never reaches the parser
+    return null;
+  };
+
+  const block = (c: HttpConfig) => {
+    applyRequest(c, request);
+    if (io.signal !== undefined) c.execution.signal = io.signal;
+    if (request.output !== undefined) {
+      Download.toFile(c, request.output);
+      if (bar !== undefined) c.execution.onDownloadProgress = (progress) => bar.update(progress);
+    } else {
+      // every content type: the body goes to stdout as it arrives (JSON pretty on a terminal)
+      c.response.parser('*/*', async (fromServer) => {
+        await writeHead(fromServer);
+        await writeBody(fromServer, io.stdout, style);
+        return null;
+      });
+    }
+    c.response.success(capture);
+    c.response.failure(capture);
+  };
+
+  try {
+    await http[request.verb](block);
+  } catch (error) {
+    bar?.finish();
+    // every status reaches the handlers above (never an HttpException): what lands here got no response
+    if ((error as { name?: unknown } | null)?.name === 'AbortError' && io.signal?.aborted === true) {
+      return fail(io, new Error('interrupted'), secrets, EXIT.INTERRUPTED, false);
+    }
+    throw error;
+  }
+  bar?.finish();
+  if (response === undefined) throw new Error('no response was handled');
+  if (response.statusCode < 400) return EXIT.OK;
+  return failStatus(io, response, request, secrets);
+}
+
+/** `hb: 404 Not Found (GET http://host/path)` (the URL that answered, after redirects) and the exit code for the status. */
+function failStatus(io: CliIo, response: FromServer, request: CliRequest, secrets: readonly string[]): number {
+  const reason = response.message === '' ? '' : ` ${response.message}`;
+  const line = `${response.statusCode}${reason} (${request.verb.toUpperCase()} ${displayUrl(new URL(response.uri))})`;
+  return fail(io, new Error(line), secrets, exitCodeForStatus(response.statusCode), false);
+}
+
+/** Writes `hb: <error>` as one line on stderr and returns `code`. */
+function fail(io: CliIo, error: unknown, secrets: readonly string[], code: number, named = true): number {
+  const text = error instanceof UsageError ? `${error.message}; see hb --help` : named ? describeError(error) : (error as Error).message;
+  io.stderr.write(`hb: ${oneLine(text, secrets)}\n`);
+  return code;
+}
+
+/** True for the error of writing to a pipe whose reader has gone. */
+export function isBrokenPipe(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === 'EPIPE';
+}
+
+/** The passwords of this command line, kept out of every message. */
+function secretsOf(request: CliRequest): string[] {
+  const secrets = [request.auth?.password ?? '', request.url.password, safeDecode(request.url.password)];
+  return secrets.filter((s) => s !== '');
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** The URL without its user name and password. */
+function displayUrl(url: URL): string {
+  const copy = new URL(url.href);
+  copy.username = '';
+  copy.password = '';
+  return copy.href;
+}

@@ -1,0 +1,260 @@
+/**
+ * The packaging check (`npm run test:package`): packs the package as `npm publish` would, installs
+ * the tarball into a fresh folder, and uses it there the way a consumer does:
+ *
+ * 1. the tarball holds the compiled package and its docs, and nothing of spec/, bench/, lib/, ...;
+ * 2. `import` of `httpbuilder-ts`, `/download` and `/mapping`, and `require()` of the same;
+ * 3. a TypeScript consumer compiles against the installed types (`module: nodenext`, no skipLibCheck);
+ * 4. a real request with the native backend (and a download) runs while axios, got and undici are
+ *    not installed, and picking `got` then fails naming the package to install;
+ * 5. the installed `hb` bin runs (`--help`, `--version`, a GET).
+ *
+ * Everything happens in a temporary folder that is removed at the end, pass or fail. Any failure
+ * prints `check-package: FAILED: ...` and exits 1.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const OPTIONAL_PEERS = ['axios', 'got', 'undici'];
+const execFileAsync = promisify(execFile);
+
+interface PackJson {
+  filename: string;
+  files: Array<{ path: string }>;
+}
+
+interface Manifest {
+  name: string;
+  version: string;
+  main: string;
+  types: string;
+  bin: Record<string, string>;
+  exports: Record<string, string | { types: string; default: string }>;
+}
+
+class CheckFailed extends Error {}
+
+function step(text: string): void {
+  console.log(`check-package: ${text}`);
+}
+
+function check(condition: boolean, message: string): asserts condition {
+  if (!condition) throw new CheckFailed(message);
+}
+
+/** Runs a command; on failure the error carries its whole output. Resolves to stdout. */
+async function sh(command: string, args: string[], cwd: string): Promise<string> {
+  try {
+    const { stdout } = await execFileAsync(command, args, { cwd, maxBuffer: 64 * 1024 * 1024, timeout: 300_000 });
+    return stdout;
+  } catch (error) {
+    const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
+    throw new CheckFailed(`\`${[command, ...args].join(' ')}\` failed in ${cwd}\n--- stdout\n${stdout}\n--- stderr\n${stderr}`);
+  }
+}
+
+/** 1. What goes into the tarball. */
+function checkContents(files: readonly string[], manifest: Manifest): void {
+  const present = new Set(files);
+  const shipped = [manifest.main, manifest.types, ...Object.values(manifest.bin)];
+  for (const target of Object.values(manifest.exports)) shipped.push(...(typeof target === 'string' ? [target] : [target.types, target.default]));
+  for (const file of ['package.json', 'README.md', 'CHANGELOG.md', ...shipped.map((p) => p.replace(/^\.\//, ''))]) {
+    check(present.has(file), `the tarball lacks ${file}`);
+  }
+  const unwanted = files.filter(
+    (file) =>
+      !/^(dist\/.+\.(js|d\.ts|js\.map|d\.ts\.map)|package\.json|README\.md|CHANGELOG\.md|LICENSE)$/.test(file) ||
+      /^(spec|bench|demo|docs|lib|scripts|coverage|node_modules|\.ci)\//.test(file) ||
+      /\.spec\.|\.tsbuildinfo$|\.tgz$/.test(file),
+  );
+  check(unwanted.length === 0, `the tarball holds files it should not: ${unwanted.join(', ')}`);
+}
+
+const ESM_CHECK = `
+import { HttpBuilder, multipart, HttpException, ConfigError, VERSION } from 'httpbuilder-ts';
+import { Download } from 'httpbuilder-ts/download';
+import { Mapping } from 'httpbuilder-ts/mapping';
+import pkg from 'httpbuilder-ts/package.json' with { type: 'json' };
+const checks = {
+  'HttpBuilder.configure': typeof HttpBuilder.configure === 'function',
+  multipart: typeof multipart === 'function',
+  HttpException: typeof HttpException === 'function' && new ConfigError('x').code === 'ERR_CONFIG',
+  'Download.toFile': typeof Download.toFile === 'function',
+  'Mapping.use': typeof Mapping.use === 'function',
+  VERSION: VERSION === pkg.version,
+};
+const failed = Object.entries(checks).filter(([, ok]) => !ok).map(([name]) => name);
+if (failed.length > 0) throw new Error('import: wrong or missing exports: ' + failed.join(', '));
+console.log('import ok');
+`;
+
+const CJS_CHECK = `
+const { HttpBuilder, multipart, HttpException } = require('httpbuilder-ts');
+const { Download } = require('httpbuilder-ts/download');
+const { Mapping } = require('httpbuilder-ts/mapping');
+const ok = typeof HttpBuilder.configure === 'function' && typeof multipart === 'function' && typeof HttpException === 'function'
+  && typeof Download.toTempFile === 'function' && typeof Mapping.mapper === 'function';
+if (!ok) throw new Error('require: wrong or missing exports');
+console.log('require ok');
+`;
+
+// a real exchange with the native backend, a download, and the error for a missing optional peer
+const NATIVE_REQUEST = `
+import { HttpBuilder } from 'httpbuilder-ts';
+import { Download } from 'httpbuilder-ts/download';
+import { readFile, rm } from 'node:fs/promises';
+const url = process.argv[2];
+for (const peer of ['axios', 'got', 'undici']) {
+  const loaded = await import(peer).then(() => true, (e) => { if (e.code !== 'ERR_MODULE_NOT_FOUND') throw e; return false; });
+  if (loaded) throw new Error(peer + ' is installed in the consumer folder');
+}
+const http = HttpBuilder.configure((c) => { c.request.uri = url; });
+const echoed = await http.post((c) => {
+  c.request.uri.path = '/echo';
+  c.request.contentType = 'application/json';
+  c.request.body = { name: 'Ada' };
+});
+if (JSON.stringify(echoed) !== '{"method":"POST","body":{"name":"Ada"}}') throw new Error('unexpected answer: ' + JSON.stringify(echoed));
+const file = await http.get((c) => { c.request.uri.path = '/file'; Download.toTempFile(c); });
+const text = await readFile(file, 'utf8');
+await rm(file);
+if (text !== 'file contents') throw new Error('unexpected download: ' + text);
+await http.close();
+const viaGot = HttpBuilder.configure((c) => { c.request.uri = url; c.client.backend = 'got'; });
+const message = await viaGot.get().then(() => 'no error', (e) => String(e && e.message));
+await viaGot.close();
+if (!/\\bgot\\b/.test(message) || !/install/i.test(message)) throw new Error('the missing-got error does not say what to install: ' + message);
+console.log('native request ok');
+`;
+
+const TS_CONSUMER = `
+import { HttpBuilder, HttpException, multipart, type FromServer } from 'httpbuilder-ts';
+import { Download } from 'httpbuilder-ts/download';
+import { Mapping } from 'httpbuilder-ts/mapping';
+
+class User {
+  id = 0;
+  name = '';
+}
+
+export async function use(): Promise<number> {
+  const http = HttpBuilder.configure((c) => {
+    c.request.uri = 'http://127.0.0.1:8080/api';
+    c.client.backend = 'native';
+    c.execution.timeout = { total: 1000 };
+  });
+  const user: User = await http.get(User, (c) => {
+    c.request.uri.path = 'users/1';
+    Mapping.use(c);
+  });
+  const text: string = await http.get(String);
+  const bytes: Buffer = await http.get(Buffer);
+  await http.get((c) => Download.toFile(c, './out.bin'));
+  await http.post(function () {
+    this.request.body = multipart((mp) => mp.field('a', '1').part('f', 'f.txt', 'text/plain', { path: './f.txt' }));
+    this.response.success((fromServer: FromServer) => fromServer.statusCode);
+  });
+  // @ts-expect-error a string result is not a number: the types are real, not any
+  const wrong: number = await http.get(String);
+  try {
+    await http.delete();
+  } catch (error) {
+    if (error instanceof HttpException) return error.statusCode;
+  }
+  await http.close();
+  return user.id + text.length + bytes.length + String(wrong).length;
+}
+`;
+
+const TS_CONFIG = {
+  compilerOptions: { target: 'ES2022', module: 'nodenext', moduleResolution: 'nodenext', strict: true, noEmit: true, skipLibCheck: false, types: ['node'] },
+  files: ['consumer.ts'],
+};
+
+/** The tiny local server the consumer scripts talk to. */
+async function startServer(): Promise<{ server: Server; url: string }> {
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      if (req.url === '/echo') {
+        res.setHeader('Content-Type', 'application/json');
+        res.end(JSON.stringify({ method: req.method, body: JSON.parse(Buffer.concat(chunks).toString('utf8') || 'null') as unknown }));
+      } else if (req.url === '/file') {
+        res.setHeader('Content-Type', 'application/octet-stream');
+        res.end('file contents');
+      } else {
+        res.setHeader('Content-Type', 'application/json');
+        res.end('{"hello":"hb"}');
+      }
+    });
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+async function main(): Promise<void> {
+  const manifest = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as Manifest;
+  const work = await mkdtemp(join(tmpdir(), 'httpbuilder-package-'));
+  const { server, url } = await startServer();
+  try {
+    step('npm pack (runs prepack: clean and build)');
+    const [packed] = JSON.parse(await sh(NPM, ['pack', '--json', '--pack-destination', work], ROOT)) as PackJson[];
+    const files = packed.files.map((f) => f.path);
+    step(`tarball ${packed.filename}: ${files.length} files`);
+    checkContents(files, manifest);
+    check((await readFile(join(ROOT, 'dist', 'cli.js'), 'utf8')).startsWith('#!/usr/bin/env node\n'), 'dist/cli.js does not start with #!/usr/bin/env node');
+
+    const consumer = join(work, 'consumer');
+    await mkdir(consumer);
+    await writeFile(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }, null, 2));
+    const typesNode = (JSON.parse(await readFile(join(ROOT, 'node_modules', '@types', 'node', 'package.json'), 'utf8')) as { version: string }).version;
+    step('npm install of the tarball into a fresh folder');
+    await sh(NPM, ['install', '--prefer-offline', '--no-audit', '--no-fund', join(work, packed.filename), `@types/node@${typesNode}`], consumer);
+    const installed = JSON.parse(await readFile(join(consumer, 'node_modules', manifest.name, 'package.json'), 'utf8')) as Manifest;
+    check(installed.version === manifest.version, `installed version ${installed.version}, expected ${manifest.version}`);
+    const present = OPTIONAL_PEERS.filter((peer) => existsSync(join(consumer, 'node_modules', peer)));
+    check(present.length === 0, `optional peers were installed with the package: ${present.join(', ')}`);
+
+    step('import and require of every entry point');
+    await writeFile(join(consumer, 'esm-check.mjs'), ESM_CHECK);
+    await writeFile(join(consumer, 'cjs-check.cjs'), CJS_CHECK);
+    check((await sh(process.execPath, ['esm-check.mjs'], consumer)).includes('import ok'), 'esm-check.mjs did not finish');
+    check((await sh(process.execPath, ['cjs-check.cjs'], consumer)).includes('require ok'), 'cjs-check.cjs did not finish');
+
+    step('a TypeScript consumer compiles against the installed types');
+    await writeFile(join(consumer, 'consumer.ts'), TS_CONSUMER);
+    await writeFile(join(consumer, 'tsconfig.json'), JSON.stringify(TS_CONFIG, null, 2));
+    await sh(process.execPath, [TSC, '-p', 'tsconfig.json'], consumer);
+
+    step('a native request without axios, got or undici installed');
+    await writeFile(join(consumer, 'native-request.mjs'), NATIVE_REQUEST);
+    check((await sh(process.execPath, ['native-request.mjs', url], consumer)).includes('native request ok'), 'native-request.mjs did not finish');
+
+    step('the installed hb bin');
+    const hb = join(consumer, 'node_modules', '.bin', 'hb');
+    check((await sh(hb, ['--help'], consumer)).startsWith('Usage: hb <verb> <url>'), 'hb --help does not print the usage');
+    check((await sh(hb, ['--version'], consumer)) === `hb (httpbuilder-ts) ${manifest.version}\n`, 'hb --version does not print the package version');
+    const body = await sh(hb, ['get', `${url}/hello`], consumer);
+    check(body === '{"hello":"hb"}', `hb get printed ${JSON.stringify(body)}`);
+    step('all checks passed');
+  } finally {
+    server.close();
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(`check-package: FAILED: ${error instanceof CheckFailed ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  process.exitCode = 1;
+});

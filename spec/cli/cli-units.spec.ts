@@ -1,0 +1,175 @@
+// Unit tests of the CLI's parts that need no server: argument parsing, JSON pretty-printing,
+// the progress bar, the output style and the one-line error text.
+import { describe, expect, it } from '@jest/globals';
+import { parseCommandLine, type CliRequest } from '../../lib/cli/args.js';
+import { describeError, exitCodeForStatus, oneLine, UsageError } from '../../lib/cli/failure.js';
+import { prettyJson } from '../../lib/cli/json-pretty.js';
+import { formatBytes, ProgressBar, renderBar } from '../../lib/cli/progress-bar.js';
+import { isJsonType, outputStyle } from '../../lib/cli/render.js';
+import { fileContentType } from '../../lib/cli/request.js';
+
+function request(argv: string[]): CliRequest {
+  const command = parseCommandLine(argv);
+  if (command.kind !== 'request') throw new Error(`expected a request, got ${command.kind}`);
+  return command.request;
+}
+
+describe('parseCommandLine', () => {
+  it('reads every option, short and long, in any position', () => {
+    expect(
+      request(['-H', 'A: 1', 'POST', '--header=B:2', 'example.com:8080/p?x=1', '-q', 'a=1', '--query', 'a=2', '--form', 'f=v', '--file', 'up=@./x.txt', '--digest', 'u:p:w', '--backend', 'got', '--insecure', '-o', 'out.bin', '-i']),
+    ).toEqual({
+      verb: 'post',
+      url: new URL('http://example.com:8080/p?x=1'),
+      headers: [
+        ['A', '1'],
+        ['B', '2'],
+      ],
+      query: [
+        ['a', '1'],
+        ['a', '2'],
+      ],
+      json: undefined,
+      form: [['f', 'v']],
+      files: [{ name: 'up', path: './x.txt' }],
+      auth: { scheme: 'digest', user: 'u', password: 'p:w' },
+      backend: 'got',
+      insecure: true,
+      output: 'out.bin',
+      include: true,
+    });
+  });
+
+  it('has plain defaults', () => {
+    expect(request(['get', 'https://h/'])).toMatchObject({ headers: [], query: [], form: [], files: [], auth: undefined, backend: undefined, insecure: false, output: undefined, include: false });
+  });
+
+  it('--help and --version win over everything else', () => {
+    expect(parseCommandLine(['get', '--help', '-H', 'broken'])).toEqual({ kind: 'help' });
+    expect(parseCommandLine(['--version'])).toEqual({ kind: 'version' });
+  });
+
+  it('`--` ends the options', () => {
+    expect(request(['get', '--', 'h/-q']).url.href).toBe('http://h/-q');
+  });
+
+  it('never repeats a password in its errors', () => {
+    for (const argv of [
+      ['get', 'h', '--basic', 'nocolon-secret'],
+      ['get', 'http://u:secret-in-url@[bad'],
+    ]) {
+      expect(() => parseCommandLine(argv)).toThrow(UsageError);
+      try {
+        parseCommandLine(argv);
+      } catch (error) {
+        expect((error as Error).message).not.toContain('secret');
+      }
+    }
+  });
+});
+
+describe('prettyJson', () => {
+  it('indents by two spaces, keeps empty containers short and every digit of a number', () => {
+    expect(prettyJson('{"a":[1,{"b":null}],"e":{},"f":[],"n":-1.5e+300,"big":123456789012345678901234567890}', false)).toBe(
+      '{\n  "a": [\n    1,\n    {\n      "b": null\n    }\n  ],\n  "e": {},\n  "f": [],\n  "n": -1.5e+300,\n  "big": 123456789012345678901234567890\n}\n',
+    );
+  });
+
+  it('keeps strings as written: escapes, quotes, structural characters inside them', () => {
+    const text = '["a\\"b\\\\", "{[,:]}", "\\u00e9\\n"]';
+    expect(prettyJson(text, false)).toBe('[\n  "a\\"b\\\\",\n  "{[,:]}",\n  "\\u00e9\\n"\n]\n');
+  });
+
+  it('shows repeated keys (JSON.parse would keep only the last)', () => {
+    expect(prettyJson('{"k":1,"k":2}', false)).toBe('{\n  "k": 1,\n  "k": 2\n}\n');
+  });
+
+  it('pretty-prints scalars and ignores a byte order mark', () => {
+    expect(prettyJson('\ufeff "text" ', false)).toBe('"text"\n');
+    expect(prettyJson('42', false)).toBe('42\n');
+  });
+
+  it('colours keys, strings, numbers and literals differently (jq palette)', () => {
+    expect(prettyJson('{"k":"v","n":1,"t":true}', true)).toBe(
+      '\x1b[1;39m{\x1b[0m\n  \x1b[34;1m"k"\x1b[0m\x1b[1;39m:\x1b[0m \x1b[32m"v"\x1b[0m\x1b[1;39m,\x1b[0m\n' +
+        '  \x1b[34;1m"n"\x1b[0m\x1b[1;39m:\x1b[0m \x1b[0;39m1\x1b[0m\x1b[1;39m,\x1b[0m\n' +
+        '  \x1b[34;1m"t"\x1b[0m\x1b[1;39m:\x1b[0m \x1b[1;30mtrue\x1b[0m\n\x1b[1;39m}\x1b[0m\n',
+    );
+  });
+
+  it('returns undefined for text that is not JSON', () => {
+    for (const text of ['', '{', '{"a":1,}', "{'a':1}", 'NaN', '[1] [2]']) expect(prettyJson(text, false)).toBeUndefined();
+  });
+});
+
+describe('progress bar', () => {
+  it('formats sizes', () => {
+    expect([0, 1023, 1024, 1536, 10 * 1024 * 1024, 3 * 1024 ** 3].map(formatBytes)).toEqual(['0 B', '1023 B', '1.0 KiB', '1.5 KiB', '10.0 MiB', '3.0 GiB']);
+  });
+
+  it('renders a bar with percentage and sizes, fitting the width', () => {
+    expect(renderBar({ transferred: 512, total: 2048, percent: 25 }, 79)).toBe(`[${'#'.repeat(10)}${'.'.repeat(30)}]  25%  512 B / 2.0 KiB`);
+    const narrow = renderBar({ transferred: 512, total: 2048, percent: 25 }, 30);
+    expect(narrow.length).toBeLessThanOrEqual(30);
+    expect(narrow).toMatch(/^\[#*\.+\] {2}25%/);
+    expect(renderBar({ transferred: 512, total: 2048, percent: 25 }, 12).length).toBeLessThanOrEqual(12);
+  });
+
+  it('renders the bytes so far when the total is unknown', () => {
+    expect(renderBar({ transferred: 5000, total: undefined, percent: undefined }, 79)).toBe('4.9 KiB received');
+  });
+
+  it('redraws at most once per interval, and finish() draws the last state and ends the line', () => {
+    const writes: string[] = [];
+    let now = 1000;
+    const bar = new ProgressBar({ write: (t: string) => writes.push(t), columns: 60 }, 100, () => now);
+    bar.update({ transferred: 10, total: 100, percent: 10 });
+    now += 50;
+    bar.update({ transferred: 20, total: 100, percent: 20 }); // too soon: not drawn
+    now += 60;
+    bar.update({ transferred: 30, total: 100, percent: 30 });
+    bar.update({ transferred: 100, total: 100, percent: 100 }); // too soon, but finish() shows it
+    bar.finish();
+    expect(writes.map((w) => /(\d+)%/.exec(w)?.[1] ?? w)).toEqual(['10', '30', '100', '\n']);
+    expect(writes[0].startsWith('\r[') && writes[0].endsWith('\x1b[K')).toBe(true);
+  });
+
+  it('finish() writes nothing when nothing was received', () => {
+    const writes: string[] = [];
+    new ProgressBar({ write: (t: string) => writes.push(t) }).finish();
+    expect(writes).toEqual([]);
+  });
+});
+
+describe('output style and failures', () => {
+  it('is pretty only on a terminal, coloured unless NO_COLOR or TERM=dumb', () => {
+    expect(outputStyle(undefined, {})).toEqual({ pretty: false, colour: false });
+    expect(outputStyle(true, {})).toEqual({ pretty: true, colour: true });
+    expect(outputStyle(true, { NO_COLOR: '1' })).toEqual({ pretty: true, colour: false });
+    expect(outputStyle(true, { NO_COLOR: '' })).toEqual({ pretty: true, colour: true });
+    expect(outputStyle(true, { TERM: 'dumb' })).toEqual({ pretty: true, colour: false });
+  });
+
+  it('knows JSON media types', () => {
+    expect(['application/json', 'application/problem+json', 'text/json', 'application/jsonl'].map(isJsonType)).toEqual([true, true, false, false]);
+  });
+
+  it('maps statuses to exit codes', () => {
+    expect([200, 204, 302, 399, 400, 404, 499, 500, 503].map(exitCodeForStatus)).toEqual([0, 0, 0, 0, 4, 4, 4, 5, 5]);
+  });
+
+  it('makes one safe line: control characters and line breaks become spaces, secrets are masked', () => {
+    expect(oneLine('first\nsecond\r\n\tthird \x1b[31mred\x1b[0m')).toBe('first second third [31mred [0m');
+    expect(oneLine('auth for ada:hunter2 failed (hunter2)', ['hunter2', 'abc'])).toBe('auth for ada:*** failed (***)');
+  });
+
+  it('describes errors as Name: message, from any realm', () => {
+    expect(describeError(new TypeError('bad'))).toBe('TypeError: bad');
+    expect(describeError({ name: 'NetworkError', message: 'refused' })).toBe('NetworkError: refused');
+    expect(describeError('plain')).toBe('Error: plain');
+  });
+
+  it('guesses part content types from the file extension', () => {
+    expect(['a.txt', 'b.JSON', 'c.png', 'd', 'e.weird'].map(fileContentType)).toEqual(['text/plain', 'application/json', 'image/png', 'application/octet-stream', 'application/octet-stream']);
+  });
+});

@@ -1,0 +1,173 @@
+// The output side of the `hb` binary: bodies piped and on a real terminal, -i, and -o downloads.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { useTestServer } from '../support/use-test-server.js';
+import { builtCli } from './support/built-cli.js';
+import { runHb, runHbInTerminal, type HbResult } from './support/run-hb.js';
+
+const holder = useTestServer();
+let cli = '';
+beforeAll(async () => {
+  cli = await builtCli();
+}, 180_000);
+
+const dir = mkdtempSync(join(tmpdir(), 'hb-output-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+// odd spacing, a big integer and an escaped control character: piped output must keep all of it
+const JSON_TEXT = '{"name":"Ada",  "tags":["x",[],{}],"big":12345678901234567890,"esc":"a\\u001bb","ok":true,"none":null}';
+const PRETTY = [
+  '{',
+  '  "name": "Ada",',
+  '  "tags": [',
+  '    "x",',
+  '    [],',
+  '    {}',
+  '  ],',
+  '  "big": 12345678901234567890,',
+  '  "esc": "a\\u001bb",',
+  '  "ok": true,',
+  '  "none": null',
+  '}',
+  '',
+].join('\n');
+// eslint-disable-next-line no-control-regex
+const ANSI = /\x1b\[[0-9;]*m/g;
+
+function hb(...args: string[]): Promise<HbResult> {
+  return runHb(cli, args);
+}
+
+function expectJsonRoute(path = '/data.json'): void {
+  holder.server.expect({ method: 'GET', path, respond: { headers: { 'Content-Type': 'application/json; charset=utf-8', 'X-Custom': 'yes' }, body: JSON_TEXT } });
+}
+
+describe('hb: piped output (stdout is not a terminal)', () => {
+  it('writes a JSON body byte for byte, not reformatted', async () => {
+    expectJsonRoute();
+    const result = await hb('get', `${holder.server.httpUrl}/data.json`);
+    expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(result.stdout.toString('utf8')).toBe(JSON_TEXT);
+  });
+
+  it('writes a binary body exactly, decompressed', async () => {
+    const bytes = randomBytes(200_000);
+    holder.server.expect({ method: 'GET', path: '/blob', respond: { headers: { 'Content-Type': 'application/octet-stream' }, body: bytes, encoding: 'gzip' } });
+    const result = await hb('get', `${holder.server.httpUrl}/blob`);
+    expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(result.stdout.equals(bytes)).toBe(true);
+  });
+
+  it('-i prints the status line and the headers as received, an empty line, then the body', async () => {
+    holder.server.expect({
+      method: 'POST',
+      path: '/created',
+      respond: { status: 201, headers: { 'Content-Type': 'text/plain', 'X-Multi': ['one', 'two'] }, body: 'made it' },
+    });
+    const result = await hb('post', `${holder.server.httpUrl}/created`, '-i');
+    expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
+    const [head, body] = result.stdout.toString('utf8').split('\n\n');
+    const lines = head.split('\n');
+    expect(lines[0]).toBe('HTTP/1.1 201 Created');
+    expect(lines).toEqual(expect.arrayContaining(['Content-Type: text/plain', 'X-Multi: one', 'X-Multi: two', 'Content-Length: 7']));
+    expect(body).toBe('made it');
+  });
+
+  it('-i on HEAD prints only the head; -i on a 404 prints the head and the error body', async () => {
+    holder.server.expect({ method: 'HEAD', path: '/h', respond: { headers: { ETag: '"v1"' } } });
+    const head = await hb('head', `${holder.server.httpUrl}/h`, '-i');
+    expect(head.code).toBe(0);
+    expect(head.stdout.toString('utf8')).toMatch(/^HTTP\/1\.1 200 OK\n(.+\n)*ETag: "v1"\n(.+\n)*\n$/);
+
+    holder.server.expect({ method: 'GET', path: '/gone', respond: { status: 404, headers: { 'Content-Type': 'text/plain' }, body: 'no such thing' } });
+    const missing = await hb('get', `${holder.server.httpUrl}/gone`, '-i');
+    expect(missing.code).toBe(4);
+    expect(missing.stdout.toString('utf8')).toMatch(/^HTTP\/1\.1 404 Not Found\n(.+\n)+\nno such thing$/);
+  });
+
+  it('-o downloads the body to the file (and nothing to stdout or stderr)', async () => {
+    const bytes = randomBytes(300_000);
+    holder.server.expect({ method: 'GET', path: '/file.bin', respond: { headers: { 'Content-Type': 'application/octet-stream' }, body: bytes } });
+    const file = join(dir, 'piped.bin');
+    const result = await hb('get', `${holder.server.httpUrl}/file.bin`, '-o', file);
+    expect({ code: result.code, stderr: result.stderr, stdout: result.stdout.length }).toEqual({ code: 0, stderr: '', stdout: 0 });
+    expect(readFileSync(file).equals(bytes)).toBe(true);
+  });
+
+  it('-o with -i writes the head to stdout and the body to the file', async () => {
+    expectJsonRoute();
+    const file = join(dir, 'with-head.json');
+    const result = await hb('get', `${holder.server.httpUrl}/data.json`, '-o', file, '-i');
+    expect(result.code).toBe(0);
+    expect(result.stdout.toString('utf8')).toMatch(/^HTTP\/1\.1 200 OK\n(.+\n)*X-Custom: yes\n(.+\n)*\n$/);
+    expect(readFileSync(file, 'utf8')).toBe(JSON_TEXT);
+  });
+
+  it('-o on a 404 creates no file and exits 4', async () => {
+    holder.server.expect({ method: 'GET', path: '/nope', respond: { status: 404, headers: { 'Content-Type': 'application/json' }, body: '{"error":"missing"}' } });
+    const file = join(dir, 'never.bin');
+    const result = await hb('get', `${holder.server.httpUrl}/nope`, '-o', file);
+    expect(result.code).toBe(4);
+    expect(result.stderr).toBe(`hb: 404 Not Found (GET ${holder.server.httpUrl}/nope)\n`);
+    expect(existsSync(file)).toBe(false);
+  });
+});
+
+describe('hb: on a terminal (a real pseudo-terminal through script(1))', () => {
+  it('pretty-prints and colours a JSON body', async () => {
+    expectJsonRoute();
+    const { code, screen } = await runHbInTerminal(cli, ['get', `${holder.server.httpUrl}/data.json`]);
+    expect(code).toBe(0);
+    const plain = screen.replace(ANSI, '').replace(/\r\n/g, '\n');
+    expect(plain).toBe(PRETTY);
+    // keys, strings and literals each in their colour
+    expect(screen).toContain('\x1b[34;1m"name"\x1b[0m');
+    expect(screen).toContain('\x1b[32m"Ada"\x1b[0m');
+    expect(screen).toContain('\x1b[1;30mnull\x1b[0m');
+  });
+
+  it('pretty-prints without colours when NO_COLOR is set', async () => {
+    expectJsonRoute();
+    const { code, screen } = await runHbInTerminal(cli, ['get', `${holder.server.httpUrl}/data.json`], { env: { NO_COLOR: '1' } });
+    expect(code).toBe(0);
+    expect(screen.replace(/\r\n/g, '\n')).toBe(PRETTY);
+  });
+
+  it('shows a body that is not valid JSON as it came, even when labelled JSON', async () => {
+    holder.server.expect({ method: 'GET', path: '/broken', respond: { headers: { 'Content-Type': 'application/json' }, body: '{"a":' } });
+    const { code, screen } = await runHbInTerminal(cli, ['get', `${holder.server.httpUrl}/broken`]);
+    expect(code).toBe(0);
+    expect(screen).toBe('{"a":');
+  });
+
+  it('-i colours the head; -o draws a progress bar on stderr that ends at 100%', async () => {
+    const bytes = randomBytes(1_000_000);
+    holder.server.expect({ method: 'GET', path: '/big', respond: { headers: { 'Content-Type': 'application/octet-stream' }, body: bytes } });
+    const file = join(dir, 'tty.bin');
+    const { code, screen } = await runHbInTerminal(cli, ['get', `${holder.server.httpUrl}/big`, '-o', file, '-i']);
+    expect(code).toBe(0);
+    expect(readFileSync(file).equals(bytes)).toBe(true);
+    expect(screen).toContain('\x1b[1mHTTP/1.1 200 OK\x1b[0m');
+    expect(screen).toContain('\r[########################################] 100%  976.6 KiB / 976.6 KiB\x1b[K\r\n');
+  });
+
+  it('-o without a Content-Length shows the bytes received', async () => {
+    holder.server.expect({
+      method: 'GET',
+      path: '/chunked',
+      respond: (_req, res) => {
+        res.writeHead(200, { 'Content-Type': 'text/plain' });
+        res.write('x'.repeat(3000));
+        res.end('y'.repeat(2000));
+      },
+    });
+    const file = join(dir, 'chunked.txt');
+    const { code, screen } = await runHbInTerminal(cli, ['get', `${holder.server.httpUrl}/chunked`, '-o', file]);
+    expect(code).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe('x'.repeat(3000) + 'y'.repeat(2000));
+    expect(screen.endsWith('\r4.9 KiB received\x1b[K\r\n')).toBe(true);
+  });
+});

@@ -1,0 +1,206 @@
+// The request side of the `hb` binary: every option as it arrives at the real test server.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { basicRoute, digestRoute, OK_TEXT } from '../support/auth/index.js';
+import { parseMultipart } from '../support/multipart-parser.js';
+import { headerValue } from '../support/recorded-request.js';
+import { useTestServer } from '../support/use-test-server.js';
+import { VERSION } from '../../lib/version.js';
+import { builtCli } from './support/built-cli.js';
+import { runHb, type HbResult } from './support/run-hb.js';
+
+const holder = useTestServer();
+let cli = '';
+beforeAll(async () => {
+  cli = await builtCli();
+}, 180_000);
+
+const dir = mkdtempSync(join(tmpdir(), 'hb-request-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const TEXT = { headers: { 'Content-Type': 'text/plain' }, body: 'done' };
+
+function hb(...args: string[]): Promise<HbResult> {
+  return runHb(cli, args);
+}
+
+/** The one request the server received (fails when there were more or none). */
+function onlyRequest() {
+  const { requests } = holder.server;
+  expect(requests).toHaveLength(1);
+  return requests[0];
+}
+
+/** Asserts a successful run that printed `stdout` and nothing on stderr. */
+function expectOk(result: HbResult, stdout: string): void {
+  expect({ code: result.code, stderr: result.stderr, stdout: result.stdout.toString('utf8') }).toEqual({ code: 0, stderr: '', stdout });
+}
+
+describe('hb: verbs and URL', () => {
+  it.each(['get', 'post', 'put', 'delete', 'patch', 'options'])('%s sends that method through the library', async (verb) => {
+    holder.server.expect({ method: verb.toUpperCase(), path: '/verb', respond: TEXT });
+    expectOk(await hb(verb, `${holder.server.httpUrl}/verb`), 'done');
+    const request = onlyRequest();
+    expect(headerValue(request.rawHeaders, 'user-agent')).toBe(`httpbuilder-ts/${VERSION}`);
+    // the library's wire rules: an empty POST/PUT/PATCH says Content-Length: 0, the others send none
+    expect(headerValue(request.rawHeaders, 'content-length')).toBe(['post', 'put', 'patch'].includes(verb) ? '0' : undefined);
+  });
+
+  it('head sends HEAD and prints nothing', async () => {
+    holder.server.expect({ method: 'HEAD', path: '/verb', respond: { headers: { 'Content-Type': 'text/plain', 'Content-Length': '4' } } });
+    expectOk(await hb('head', `${holder.server.httpUrl}/verb`), '');
+    expect(onlyRequest().method).toBe('HEAD');
+  });
+
+  it('takes the verb in any case and a URL without scheme as http://', async () => {
+    holder.server.expect({ method: 'GET', path: '/bare', respond: TEXT });
+    expectOk(await hb('GET', `${holder.server.httpUrl.replace('http://', '')}/bare`), 'done');
+    expect(onlyRequest().secure).toBe(false);
+  });
+
+  it('accepts options before, between and after the verb and URL', async () => {
+    holder.server.expect({ method: 'GET', path: '/order', query: { a: '1', b: '2' }, headers: { 'X-Place': 'first' }, respond: TEXT });
+    expectOk(await hb('-H', 'X-Place: first', 'get', '-q', 'a=1', `${holder.server.httpUrl}/order`, '--query=b=2'), 'done');
+  });
+});
+
+describe('hb: -H and -q', () => {
+  it('-H sends each header; repeated names are joined; the value is trimmed and may contain colons', async () => {
+    holder.server.expect({ method: 'GET', path: '/h', respond: TEXT });
+    expectOk(
+      await hb('get', `${holder.server.httpUrl}/h`, '-H', 'X-One: 1', '-H', 'X-Time:  12:30:00 ', '-H', 'X-Rep: a', '-H', 'x-rep: b', '-HX-Short:yes', '-H', 'X-Empty:'),
+      'done',
+    );
+    const { rawHeaders } = onlyRequest();
+    expect(headerValue(rawHeaders, 'x-one')).toBe('1');
+    expect(headerValue(rawHeaders, 'x-time')).toBe('12:30:00');
+    expect(headerValue(rawHeaders, 'x-rep')).toBe('a, b');
+    expect(headerValue(rawHeaders, 'x-short')).toBe('yes');
+    expect(headerValue(rawHeaders, 'x-empty')).toBe('');
+  });
+
+  it('-H overrides the library defaults (Accept, User-Agent)', async () => {
+    holder.server.expect({ method: 'GET', path: '/h', headers: { Accept: 'text/csv', 'User-Agent': 'tester/1' }, respond: TEXT });
+    expectOk(await hb('get', `${holder.server.httpUrl}/h`, '-H', 'Accept: text/csv', '-H', 'User-Agent: tester/1'), 'done');
+  });
+
+  it('-q adds percent-encoded parameters, repeats a name per value, and keeps the query of the URL', async () => {
+    holder.server.expect({ method: 'GET', path: '/q', respond: TEXT });
+    expectOk(await hb('get', `${holder.server.httpUrl}/q?z=0`, '-q', 'a=1', '-q', 'a=2', '-q', 'sp ace=x&y=+', '-q', 'empty='), 'done');
+    const request = onlyRequest();
+    expect(request.query).toEqual({ z: ['0'], a: ['1', '2'], 'sp ace': ['x&y=+'], empty: [''] });
+    expect(request.target).toContain('sp%20ace=x%26y%3D%2B');
+  });
+});
+
+describe('hb: bodies', () => {
+  it('--json sends the text byte for byte as application/json and asks for JSON', async () => {
+    const json = '{ "name": "Ada",\n  "n": 12345678901234567890, "ü": "é" }';
+    holder.server.expect({
+      method: 'POST',
+      path: '/json',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'Content-Length': String(Buffer.byteLength(json)) },
+      body: json,
+      respond: TEXT,
+    });
+    expectOk(await hb('post', `${holder.server.httpUrl}/json`, '--json', json), 'done');
+  });
+
+  it('--json takes its Content-Type and Accept from -H when given', async () => {
+    holder.server.expect({
+      method: 'PUT',
+      path: '/json',
+      headers: { 'Content-Type': 'application/vnd.acme+json', Accept: '*/*' },
+      body: '[1,2]',
+      respond: TEXT,
+    });
+    expectOk(await hb('put', `${holder.server.httpUrl}/json`, '--json', '[1,2]', '-H', 'content-type: application/vnd.acme+json', '-H', 'Accept: */*'), 'done');
+  });
+
+  it('--form sends an urlencoded form; a repeated name repeats in the body', async () => {
+    holder.server.expect({ method: 'POST', path: '/form', respond: TEXT });
+    expectOk(await hb('post', `${holder.server.httpUrl}/form`, '--form', 'name=Ada Lovelace', '--form', 'tag=a', '--form', 'tag=b&c', '--form', 'eq=1=2'), 'done');
+    const request = onlyRequest();
+    expect(headerValue(request.rawHeaders, 'content-type')).toBe('application/x-www-form-urlencoded');
+    expect([...new URLSearchParams(request.body.toString('utf8'))]).toEqual([
+      ['name', 'Ada Lovelace'],
+      ['tag', 'a'],
+      ['tag', 'b&c'],
+      ['eq', '1=2'],
+    ]);
+  });
+
+  it('--file sends multipart/form-data with the --form fields first, then the files as they are on disk', async () => {
+    const text = join(dir, 'notes.txt');
+    const binary = join(dir, 'blob.bin');
+    const bytes = Buffer.from(Array.from({ length: 3000 }, (_, i) => (i * 7) % 256));
+    writeFileSync(text, 'some notes\r\nline two');
+    writeFileSync(binary, bytes);
+    holder.server.expect({ method: 'POST', path: '/upload', respond: TEXT });
+    expectOk(await hb('post', `${holder.server.httpUrl}/upload`, '--file', `notes=@${text}`, '--form', 'alpha=one', '--file', `blob=@${binary}`, '--form', 'beta=two'), 'done');
+    const request = onlyRequest();
+    const parsed = parseMultipart(request.body, headerValue(request.rawHeaders, 'content-type'));
+    expect(
+      parsed.parts.map((part) => ({
+        name: part.disposition?.params.name,
+        filename: part.disposition?.params.filename,
+        type: part.headers['content-type'],
+        body: part.body.toString('latin1'),
+      })),
+    ).toEqual([
+      { name: 'alpha', filename: undefined, type: undefined, body: 'one' },
+      { name: 'beta', filename: undefined, type: undefined, body: 'two' },
+      { name: 'notes', filename: 'notes.txt', type: 'text/plain', body: 'some notes\r\nline two' },
+      { name: 'blob', filename: 'blob.bin', type: 'application/octet-stream', body: bytes.toString('latin1') },
+    ]);
+  });
+});
+
+describe('hb: authentication', () => {
+  it('--basic sends the credentials with the first request', async () => {
+    const route = basicRoute(holder.server, { user: 'ada', password: 'pa:ss word' });
+    expectOk(await hb('get', `${holder.server.httpUrl}/basic`, '--basic', 'ada:pa:ss word'), OK_TEXT);
+    expect({ authorized: route.authorized, challenges: route.challenges }).toEqual({ authorized: 1, challenges: 0 });
+  });
+
+  it('credentials in the URL are used as Basic credentials', async () => {
+    const route = basicRoute(holder.server, { user: 'ada', password: 'secret' });
+    expectOk(await hb('get', holder.server.httpUrl.replace('//', '//ada:secret@') + '/basic'), OK_TEXT);
+    expect(route.authorized).toBe(1);
+  });
+
+  it.each(['MD5', 'SHA-256'] as const)('--digest answers a %s challenge (query included in the digest uri)', async (algorithm) => {
+    const route = digestRoute(holder.server, { user: 'ada', password: 'wonder land', algorithm });
+    expectOk(await hb('get', `${holder.server.httpUrl}/digest`, '-q', 'page=2', '--digest', 'ada:wonder land'), OK_TEXT);
+    expect({ authorized: route.authorized, challenges: route.challenges, rejected: route.rejected }).toEqual({ authorized: 1, challenges: 1, rejected: 0 });
+    expect(route.lastAuthorization?.uri).toBe('/digest?page=2');
+  });
+
+  it('--digest works for a POST with a body (the challenge is answered by resending it)', async () => {
+    const route = digestRoute(holder.server, { user: 'ada', password: 'pw' });
+    expectOk(await hb('post', `${holder.server.httpUrl}/digest`, '--digest', 'ada:pw', '--json', '{"a":1}'), OK_TEXT);
+    expect(route.authorized).toBe(1);
+    expect(route.requests.map((r) => r.body.toString('utf8'))).toEqual(['{"a":1}', '{"a":1}']);
+  });
+});
+
+describe('hb: --backend and --insecure', () => {
+  it.each(['native', 'axios', 'got', 'fetch'])('--backend %s makes the same request over HTTPS with --insecure', async (backend) => {
+    holder.server.expect({ method: 'POST', path: '/b', secure: true, headers: { 'Content-Type': 'application/json' }, body: '{"x":1}', respond: TEXT });
+    expectOk(await hb('post', `${holder.server.httpsUrl}/b`, '--backend', backend, '--insecure', '--json', '{"x":1}', '-H', 'X-Backend: yes'), 'done');
+    const request = onlyRequest();
+    expect(headerValue(request.rawHeaders, 'user-agent')).toBe(`httpbuilder-ts/${VERSION}`);
+    expect(headerValue(request.rawHeaders, 'x-backend')).toBe('yes');
+  });
+
+  it('without --insecure a self-signed certificate is refused: exit 1, one line, no request handled', async () => {
+    holder.server.expect({ method: 'GET', path: '/tls', respond: TEXT });
+    const result = await hb('get', `${holder.server.httpsUrl}/tls`);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^hb: NetworkError: [^\n]+\n$/);
+    expect(result.stdout.length).toBe(0);
+    expect(holder.server.requests).toHaveLength(0);
+  });
+});
