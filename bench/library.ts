@@ -11,11 +11,12 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-/** `npm run build` (tsc into `dist/`), so the benchmark never measures a stale build. Throws when it fails. */
+/** `npm run build` (tsc into `dist/`, plus source maps), so the benchmark never measures a stale build. Throws when it fails. */
 export function buildLibrary(): void {
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-  console.log('building dist/ (tsc -p tsconfig.build.json) ...');
-  const result = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
+  console.log('building dist/ (tsc -p tsconfig.build.json --sourceMap) ...');
+  // with source maps (the package has none): profile-summary.ts names lib/*.ts lines through them
+  const result = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--sourceMap'], { cwd: ROOT, stdio: 'inherit' });
   if (result.status !== 0) throw new Error(`building dist/ failed (${result.signal ?? `exit code ${result.status}`})`);
 }
 
