@@ -1,4 +1,5 @@
 import { AuthCache } from './auth/auth-cache.js';
+import { isThenable } from './thenable.js';
 import type { Backend } from './backends/backend.js';
 import { backendFor } from './backends/registry.js';
 import { ClientCookieJar } from './cookies/cookie-jar.js';
@@ -150,10 +151,6 @@ export class HttpBuilder {
     };
     return chain(settings.interceptors, method, (request) => exchange(request, plan))(record);
   }
-}
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }
 
 /** The defaults, with `DEBUG=httpbuilder` read when a client is made (never per request). */

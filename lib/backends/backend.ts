@@ -99,16 +99,24 @@ export interface Backend {
 
 /** A body already in memory. */
 export function bufferedBody(bytes: Uint8Array): WireBody {
-  return {
-    length: bytes.byteLength,
-    bytes,
-    [Symbol.asyncIterator]: () => {
-      let sent = false;
-      return {
-        next: () => Promise.resolve(sent ? { done: true, value: undefined } : ((sent = true), { done: false, value: bytes })),
-      };
-    },
-  };
+  return new BufferedBody(bytes);
+}
+
+// a class, not an object literal with a closure: made for every request with a body, iterated
+// only by a backend that cannot take `bytes` as they are
+class BufferedBody implements WireBody {
+  readonly length: number;
+  constructor(readonly bytes: Uint8Array) {
+    this.length = bytes.byteLength;
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<Uint8Array> {
+    let sent = false;
+    const bytes = this.bytes;
+    return {
+      next: () => Promise.resolve(sent ? { done: true, value: undefined } : ((sent = true), { done: false, value: bytes })),
+    };
+  }
 }
 
 /** A body that streams from `source`; `length` when known. */

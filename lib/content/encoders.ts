@@ -1,4 +1,5 @@
 import { bufferedBody, type WireBody } from '../backends/backend.js';
+import { isThenable } from '../thenable.js';
 import { EncodeError, HttpBuilderError } from '../errors.js';
 import type { RequestRecord } from '../pipeline/request-record.js';
 import { encodeText } from './charset.js';
@@ -88,12 +89,13 @@ const DEFAULT_ENCODER_LEVEL = [DEFAULT_ENCODERS];
 
 /**
  * Encodes `record.body` with the encoder its content type selects (nearest layer first).
- * Returns the wire body and the content type to send, or `undefined` for no body.
+ * Returns the wire body and the content type to send, or `undefined` for no body; a promise of
+ * them only when the encoder returned one (the built-in ones do not: no await for those).
  */
-export async function encodeBody(
+export function encodeBody(
   record: RequestRecord,
   encoders: ReadonlyArray<ReadonlyMap<string, Encoder>>,
-): Promise<EncodedRequestBody | undefined> {
+): EncodedRequestBody | Promise<EncodedRequestBody> | undefined {
   const body = record.body;
   if (body === null || body === undefined) return undefined;
   if (isRawUpload(body)) return { body: rawUploadBody(body), contentType: record.contentType ?? 'application/octet-stream' };
@@ -111,14 +113,30 @@ export async function encodeBody(
   const encoder = lookup(encoders, mediaType) ?? lookup(DEFAULT_ENCODER_LEVEL, mediaType)!;
   let encoded: unknown;
   try {
-    encoded = await encoder(body, record);
+    encoded = encoder(body, record);
   } catch (error) {
-    if (error instanceof HttpBuilderError) throw error;
-    // circular objects, BigInt, a user encoder's bug: name the content type, keep the cause
-    throw new EncodeError(`the encoder for '${contentType}' failed: ${(error as Error).message}`, { cause: error });
+    throw encoderFailure(error, contentType);
   }
+  if (isThenable(encoded)) {
+    const type = contentType;
+    return Promise.resolve(encoded).then(
+      (value) => toWireBody(value, record, type),
+      (error: unknown) => Promise.reject(encoderFailure(error, type)),
+    );
+  }
+  return toWireBody(encoded, record, contentType);
+}
+
+/** What an encoder returned, as the body to send. */
+function toWireBody(encoded: unknown, record: RequestRecord, contentType: string): EncodedRequestBody {
   if (typeof encoded === 'string') return { body: bufferedBody(encodeText(encoded, record.charset)), contentType };
   if (isRawUpload(encoded)) return { body: rawUploadBody(encoded), contentType };
   if (isEncodedWire(encoded)) return { body: encoded.wire, contentType: encoded.contentType ?? contentType };
   throw new EncodeError(`the encoder for '${contentType}' returned ${describe(encoded)}, not a string, bytes, a stream, a Blob or { wire }`);
+}
+
+function encoderFailure(error: unknown, contentType: string): Error {
+  if (error instanceof HttpBuilderError) return error;
+  // circular objects, BigInt, a user encoder's bug: name the content type, keep the cause
+  return new EncodeError(`the encoder for '${contentType}' failed: ${(error as Error).message}`, { cause: error });
 }

@@ -59,7 +59,8 @@ async function exchangeControlled(record: RequestRecord, plan: Plan, control: Ca
   let response;
   let url = record.url;
   try {
-    const encoded = record.body === null || record.body === undefined ? undefined : await encodeBody(record, plan.encoders);
+    const encoding = record.body === null || record.body === undefined ? undefined : encodeBody(record, plan.encoders);
+    const encoded = encoding instanceof Promise ? await encoding : encoding;
     const { upload, download } = plan.progress;
     let wire = toWireRequest(record, plan, encoded);
     if (upload && wire.body) wire = { ...wire, body: countedUpload(wire.body, upload) };
