@@ -12,6 +12,7 @@
  */
 import { Readable } from 'node:stream';
 import type { Backend, WireRequest, WireResponse } from '../lib/index.js';
+import { librarySession } from './contenders/library.js';
 import { buildLibrary, importLibrary } from './library.js';
 import { median, settle } from './measure.js';
 import { POST_DOCUMENT, SCENARIOS } from './scenarios.js';
@@ -53,19 +54,7 @@ async function main(): Promise<void> {
     c.request.uri = 'http://127.0.0.1:8080';
     c.client.backend = memoryBackend;
   });
-  const session = {
-    getJson: (path: string) =>
-      client.get((c) => {
-        c.request.uri.path = path;
-      }),
-    postJson: (path: string, body: object) =>
-      client.post((c) => {
-        c.request.uri.path = path;
-        c.request.contentType = 'application/json';
-        c.request.body = body;
-      }),
-    close: () => client.close(),
-  };
+  const session = librarySession(client);
   for (const scenario of SCENARIOS) {
     const perCall: number[] = [];
     for (let run = 0; run <= RUNS; run++) {

@@ -4,9 +4,9 @@
  *
  * @module
  */
-import type { BackendChoice } from '../../lib/index.js';
+import type { BackendChoice, HttpBuilder } from '../../lib/index.js';
 import { importLibrary } from '../library.js';
-import type { Contender } from '../contender.js';
+import type { Contender, Session } from '../contender.js';
 
 type BackendName = Extract<BackendChoice, string>;
 
@@ -28,20 +28,24 @@ export function libraryContender(backend: BackendName, comparedWith: string, cpu
         c.request.uri = origin;
         if (backend !== 'native') c.client.backend = backend;
       });
-      return {
-        // written the way a user writes it: a fresh block per call
-        getJson: (path: string) =>
-          client.get((c) => {
-            c.request.uri.path = path;
-          }),
-        postJson: (path: string, body: object) =>
-          client.post((c) => {
-            c.request.uri.path = path;
-            c.request.contentType = 'application/json';
-            c.request.body = body;
-          }),
-        close: () => client.close(),
-      };
+      return librarySession(client);
     },
+  };
+}
+
+/** The scenarios' calls on `client`, written the way a user writes them: a fresh block per call. */
+export function librarySession(client: HttpBuilder): Session {
+  return {
+    getJson: (path: string) =>
+      client.get((c) => {
+        c.request.uri.path = path;
+      }),
+    postJson: (path: string, body: object) =>
+      client.post((c) => {
+        c.request.uri.path = path;
+        c.request.contentType = 'application/json';
+        c.request.body = body;
+      }),
+    close: () => client.close(),
   };
 }
