@@ -17,20 +17,36 @@ export type ContextMap = ReadonlyMap<string, ReadonlyMap<string | symbol, unknow
 export class HttpConfig {
   /** What to send. */
   readonly request = new RequestConfig();
-  /** How to handle the response. */
-  readonly response = new ResponseConfig();
-  /** How to run the exchange. */
-  readonly execution: ExecutionConfig;
-  /** Client-level settings (rejected in a request block). */
-  readonly client: ClientConfig;
   /** @internal */
   contextSet: Map<string, Map<string | symbol, unknown>> | undefined;
+  // made on first use: most request blocks touch only `request`, and a block runs per call
+  #response: ResponseConfig | undefined;
+  #execution: ExecutionConfig | undefined;
+  #client: ClientConfig | undefined;
 
   /** @internal */
   constructor(readonly scope: Scope) {
-    this.execution = new ExecutionConfig(scope);
-    this.client = new ClientConfig(scope);
     Object.seal(this);
+  }
+
+  /** How to handle the response. */
+  get response(): ResponseConfig {
+    return (this.#response ??= new ResponseConfig());
+  }
+
+  /** How to run the exchange. */
+  get execution(): ExecutionConfig {
+    return (this.#execution ??= new ExecutionConfig(this.scope));
+  }
+
+  /** Client-level settings (rejected in a request block). */
+  get client(): ClientConfig {
+    return (this.#client ??= new ClientConfig(this.scope));
+  }
+
+  /** @internal What the block set of each part; `undefined` for a part it never touched. */
+  get touched(): { readonly response?: ResponseConfig; readonly execution?: ExecutionConfig; readonly client?: ClientConfig } {
+    return { response: this.#response, execution: this.#execution, client: this.#client };
   }
 
   /**

@@ -84,9 +84,10 @@ export const DEFAULT_SETTINGS: Settings = Object.freeze({
 /** `layer` (what one block set) over `base`: the same rules for a derived client and for a request. */
 export function mergeSettings(base: Settings, layer: HttpConfig): Settings {
   const request = layer.request;
+  const { response, execution, client } = layer.touched;
   const uri = request.uriSet;
-  const tier = layer.response.tier();
-  const interceptors = layer.execution.interceptors;
+  const tier = response ? response.tier() : NO_HANDLERS;
+  const interceptors = execution?.interceptors;
   const { headers, contentType } = mergeHeaders(base, layer);
   const mergedUri = uri ? mergeUri(base.uri, uri) : base.uri;
   return {
@@ -98,16 +99,16 @@ export function mergeSettings(base: Settings, layer: HttpConfig): Settings {
     body: request.bodySet ? request.body : base.body,
     credentials: request.credentialsSet ?? credentialsOf(base, uri, mergedUri),
     encoders: request.encoders ? [request.encoders, ...base.encoders] : base.encoders,
-    parsers: layer.response.parsers ? [layer.response.parsers, ...base.parsers] : base.parsers,
+    parsers: response?.parsers ? [response.parsers, ...base.parsers] : base.parsers,
     handlers: tier === NO_HANDLERS ? base.handlers : [tier, ...base.handlers],
     interceptors: interceptors ? [...base.interceptors, ...interceptors] : base.interceptors,
     context: layer.contextSet ? mergeContext(base.context, layer.contextSet) : base.context,
-    tls: layer.execution.tls ?? base.tls,
-    backend: layer.client.backend ?? base.backend,
-    onDownloadProgress: layer.execution.onDownloadProgress ?? base.onDownloadProgress,
-    onUploadProgress: layer.execution.onUploadProgress ?? base.onUploadProgress,
-    execution: mergeExecution(base.execution, layer.execution),
-    cookieJar: layer.client.cookies ?? base.cookieJar,
+    tls: execution?.tls ?? base.tls,
+    backend: client?.backend ?? base.backend,
+    onDownloadProgress: execution?.onDownloadProgress ?? base.onDownloadProgress,
+    onUploadProgress: execution?.onUploadProgress ?? base.onUploadProgress,
+    execution: execution ? mergeExecution(base.execution, execution) : base.execution,
+    cookieJar: client?.cookies ?? base.cookieJar,
   };
 }
 
