@@ -1,4 +1,4 @@
-import { Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import type { WireResponse } from '../backends/backend.js';
 import { HttpBuilderError, ParseError, ResponseTooLargeError } from '../errors.js';
 import { decodeText } from '../content/charset.js';
@@ -117,7 +117,25 @@ export class FromServer {
   stream(): Readable {
     if (this.#bytes) return Readable.from([this.#bytes]);
     this.#claim();
+    const body = this.#body;
+    if (this.#untouched && this.#hasBody && body instanceof Readable) return this.#piped(body);
     return Readable.from(this.#guarded());
+  }
+
+  /**
+   * A node stream straight off the wire (native and axios backends, nothing to decode), piped
+   * through with its errors typed: no promise per chunk, which for a large download is most of
+   * what an async-iterator chain would cost.
+   */
+  #piped(source: Readable): Readable {
+    const out = new PassThrough();
+    source.once('end', () => void (this.#complete = true));
+    source.once('error', (error) => out.destroy(this.#typed(error)));
+    // a body cut short may close without 'end' or 'error' (as readAll knows)
+    source.once('close', () => {
+      if (!this.#complete && !out.destroyed) out.destroy(this.#typed(Object.assign(new Error('aborted'), { code: 'ECONNRESET' })));
+    });
+    return source.pipe(out);
   }
 
   /** @internal Whether only reading can tell if the body is empty (no length, or an encoded one). */
