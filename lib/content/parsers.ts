@@ -20,8 +20,11 @@ export type Parser = (fromServer: FromServer, request: RequestRecord) => unknown
  */
 export const READS_EMPTY_BODIES: unique symbol = Symbol('httpbuilder-ts.readsEmptyBodies');
 
-async function parseJson(fromServer: FromServer): Promise<unknown> {
-  const text = await fromServer.text();
+function parseJson(fromServer: FromServer): Promise<unknown> {
+  return fromServer.text().then((text) => parseJsonText(text, fromServer));
+}
+
+function parseJsonText(text: string, fromServer: FromServer): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {

@@ -20,6 +20,7 @@ import { countedBody, countedUpload, reportSent, type ProgressListener } from '.
 import { firstHeader } from './response-headers.js';
 import { toWireRequest } from './wire-request.js';
 import { loggedSend } from './request-log.js';
+import { isThenable } from '../thenable.js';
 
 /**
  * The core of a call, inside the interceptors: encode → backend → decompress → parse →
@@ -82,8 +83,10 @@ async function exchangeControlled(record: RequestRecord, plan: Plan, control: Ca
     throw error;
   }
   try {
-    const body = await readBody(fromServer, record, plan);
-    const result = await dispatch(fromServer, body, plan.handlers);
+    const reading = readBody(fromServer, record, plan);
+    const body = isThenable(reading) ? await reading : reading;
+    const dispatched = dispatch(fromServer, body, plan.handlers);
+    const result = isThenable(dispatched) ? await dispatched : dispatched;
     // a mapper configured for the response's content type builds class instances
     const mapper = plan.resultType === undefined ? undefined : (record.context(fromServer.contentType, MAPPER_ID) as Mapper | undefined);
     return convertResult(result, plan.resultType, mapper);
@@ -111,22 +114,38 @@ function transmit(wire: WireRequest, plan: Plan, control: CallControl | undefine
   return followRedirects((hop) => sendWithRetries(authorized, hop, execution.retry, control), wire, execution.redirects);
 }
 
-/** The body handlers receive: text or bytes for String/Buffer results, else what the content type's parser makes of it. */
-async function readBody(fromServer: FromServer, record: RequestRecord, plan: Plan): Promise<unknown> {
-  const empty = !fromServer.hasBody || (fromServer.mayBeEmpty() && (await fromServer.peekEmpty()));
+/**
+ * The body handlers receive: text or bytes for String/Buffer results, else what the content
+ * type's parser makes of it. A promise only when something is pending (not for a parser that
+ * answers at once, nor for no body).
+ */
+function readBody(fromServer: FromServer, record: RequestRecord, plan: Plan): unknown {
+  if (fromServer.hasBody && fromServer.mayBeEmpty()) return fromServer.peekEmpty().then((empty) => bodyOf(fromServer, record, plan, empty));
+  return bodyOf(fromServer, record, plan, !fromServer.hasBody);
+}
+
+function bodyOf(fromServer: FromServer, record: RequestRecord, plan: Plan, empty: boolean): unknown {
   const raw = rawBodyKind(plan.resultType);
   if (raw !== undefined) return empty ? null : raw === 'text' ? fromServer.text() : fromServer.bytes();
   const parse: Parser = lookup(plan.parsers, fromServer.contentType) ?? defaultParser(fromServer.contentType);
   // no body is null, except for a parser that asked for those too (a download's empty file)
   if (empty && (record.method === 'HEAD' || !(READS_EMPTY_BODIES in parse))) return null;
+  let parsed: unknown;
   try {
-    return await parse(fromServer, record);
+    parsed = parse(fromServer, record);
   } catch (error) {
-    // an error page in the wrong format should still surface as the HTTP error, with its text;
-    // anything else (a reset, a parser's bug) is an error of its own
-    if (!(error instanceof ParseError) || fromServer.statusCode < 400 || !error.text) throw error;
-    return error.text;
+    return errorPageText(error, fromServer);
   }
+  return isThenable(parsed) ? Promise.resolve(parsed).catch((error: unknown) => errorPageText(error, fromServer)) : parsed;
+}
+
+/**
+ * A parser's failure: an error page in the wrong format should still surface as the HTTP
+ * error, with its text; anything else (a reset, a parser's bug) is an error of its own.
+ */
+function errorPageText(error: unknown, fromServer: FromServer): string {
+  if (!(error instanceof ParseError) || fromServer.statusCode < 400 || !error.text) throw error;
+  return error.text;
 }
 
 /** The response with its body counted as it is read (no one-piece readAll: it would skip the count). */
