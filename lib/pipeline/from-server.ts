@@ -129,6 +129,9 @@ export class FromServer {
    */
   #piped(source: Readable): Readable {
     const out = new PassThrough();
+    // a stream taken and never read is closed with the exchange: that error must not crash the
+    // process (readers still get it through their own listener or iteration)
+    out.on('error', () => {});
     source.once('end', () => void (this.#complete = true));
     source.once('error', (error) => out.destroy(this.#typed(error)));
     // a body cut short may close without 'end' or 'error' (as readAll knows)

@@ -87,6 +87,38 @@ conformance('connections are released after every outcome', (kit) => {
     );
     expect(result).toBe(true);
   });
+
+  it('after a plain body whose parser reads only the start of the stream', async () => {
+    kit.server.expect({ method: 'GET', path: '/plain-partial', respond: { headers: { 'Content-Type': 'text/plain' }, body: BIG } });
+    const client = kit.client();
+    const result = await expectNoLeak(client, () =>
+      client.get((c) => {
+        c.request.uri.path = '/plain-partial';
+        c.response.parser('text/plain', async (fromServer) => {
+          for await (const chunk of fromServer.stream()) return (chunk as Buffer).length > 0;
+          return false;
+        });
+      }),
+    );
+    expect(result).toBe(true);
+  });
+
+  it('after a plain body whose parser takes the stream and never reads it (nothing crashes later)', async () => {
+    kit.server.expect({ method: 'GET', path: '/plain-untouched', respond: { headers: { 'Content-Type': 'text/plain' }, body: BIG } });
+    const client = kit.client();
+    let taken: NodeJS.ReadableStream | undefined;
+    const result = await expectNoLeak(client, () =>
+      client.get((c) => {
+        c.request.uri.path = '/plain-untouched';
+        c.response.parser('text/plain', (fromServer) => {
+          taken = fromServer.stream();
+          return 'left alone';
+        });
+      }),
+    );
+    expect(result).toBe('left alone');
+    expect(taken).toBeDefined();
+  });
 });
 
 conformance('upload sources are closed when the request fails', (kit) => {
