@@ -1,6 +1,6 @@
 import type http from 'node:http';
 import type https from 'node:https';
-import type { Readable } from 'node:stream';
+import { PassThrough, type Readable } from 'node:stream';
 import type { TlsOptions, WireResponse } from './backend.js';
 
 /** Bytes worth draining to keep a connection instead of closing it. */
@@ -18,28 +18,35 @@ export interface NodeResponseOptions {
 
 /** A node response as the contract wants it. */
 export function nodeResponse(res: http.IncomingMessage, options: NodeResponseOptions = {}): WireResponse {
-  const body = options.body ?? res;
+  const source = options.body ?? res;
   // an error on a body nobody reads (discarded, or after a handler failed) must not crash the
-  // process; readers still see it through iteration
-  body.on('error', () => {});
-  const clean = options.cleanErrors ? cleanError : (error: unknown) => error;
+  // process; readers still see it through their own listeners or iteration
+  source.on('error', () => {});
+  const body = options.cleanErrors ? withCleanErrors(source) : source;
   return {
     status: res.statusCode ?? 0,
     reason: options.reason ?? res.statusMessage ?? '',
     headers: headerPairs(res.rawHeaders),
-    body: options.cleanErrors ? { [Symbol.asyncIterator]: () => cleanIterator(body) } : body,
+    body,
     decoded: false,
     discard: () => discard(body, res),
-    readAll: () => readAll(body, res).catch((error: unknown) => Promise.reject(clean(error) as Error)),
+    readAll: () => readAll(body, res),
   };
 }
 
-function cleanIterator(body: Readable): AsyncIterator<Uint8Array> {
-  const inner = body[Symbol.asyncIterator]() as AsyncIterator<Uint8Array>;
-  return {
-    next: () => inner.next().catch((error: unknown) => Promise.reject(cleanError(error))),
-    return: (value?: unknown) => inner.return?.(value) ?? Promise.resolve({ done: true, value: undefined }),
-  };
+/**
+ * `source` piped through a stream that fails with clean copies of its errors (see
+ * {@link cleanError}); giving it up gives up the source too. A stream, not an async iterator,
+ * so that piping a large body costs no promise per chunk.
+ */
+function withCleanErrors(source: Readable): Readable {
+  const clean = new PassThrough();
+  clean.on('error', () => {});
+  source.once('error', (error) => clean.destroy(cleanError(error)));
+  clean.once('close', () => {
+    if (!source.readableEnded) source.destroy();
+  });
+  return source.pipe(clean);
 }
 
 /**
