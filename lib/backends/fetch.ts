@@ -77,20 +77,25 @@ async function send(request: WireRequest, transport: Transport): Promise<WireRes
   if (parsed.pathname + parsed.search !== request.target) {
     throw new ConfigError(`request.raw '${request.target}' would be sent as '${parsed.pathname + parsed.search}' by fetch: use that form, or another backend`);
   }
+  const streamed = request.body !== undefined && request.body.bytes === undefined;
+  // only the options that apply: undici does work for each one given, even an undefined one
+  const init: Omit<RequestInit, 'dispatcher'> & { dispatcher?: Dispatcher; duplex?: 'half' } = {
+    method: request.method,
+    headers: fetchHeaders(request),
+    // 'manual' makes undici keep a copy of a streamed body for a redirect it never follows
+    // (nodejs/undici#4058: a 1 GiB upload held whole); 'error' skips that copy, at the price
+    // of a 3xx to a streamed upload arriving as an error (RedirectError) rather than a response
+    redirect: streamed ? 'error' : 'manual',
+  };
+  if (request.body !== undefined) init.body = fetchBody(request.body);
+  if (streamed) init.duplex = 'half';
+  if (request.signal !== undefined) init.signal = request.signal;
+  // undici's own option (an undici 7 Agent works with Node's fetch)
+  const dispatcher = transport.dispatcher(request.connectTimeout);
+  if (dispatcher !== undefined) init.dispatcher = dispatcher;
   let response: Response;
   try {
-    response = await fetch(request.url, {
-      method: request.method,
-      headers: fetchHeaders(request),
-      body: fetchBody(request.body),
-      // 'manual' makes undici keep a copy of a streamed body for a redirect it never follows
-      // (nodejs/undici#4058: a 1 GiB upload held whole); 'error' skips that copy, at the price
-      // of a 3xx to a streamed upload arriving as an error (RedirectError) rather than a response
-      redirect: request.body !== undefined && request.body.bytes === undefined ? 'error' : 'manual',
-      signal: request.signal,
-      // undici's own option (an undici 7 Agent works with Node's fetch)
-      ...({ dispatcher: transport.dispatcher(request.connectTimeout), duplex: 'half' } as object),
-    });
+    response = await fetch(request.url, init as RequestInit);
   } catch (error) {
     throw transportError(error);
   }
@@ -138,8 +143,7 @@ function fetchHeaders(request: WireRequest): Record<string, string> {
   return headers;
 }
 
-function fetchBody(body: WireBody | undefined): RequestInit['body'] {
-  if (body === undefined) return undefined;
+function fetchBody(body: WireBody): RequestInit['body'] {
   if (body.bytes !== undefined) return body.bytes as Uint8Array<ArrayBuffer>;
   return ReadableStream.from(body) as ReadableStream<Uint8Array<ArrayBuffer>>;
 }
