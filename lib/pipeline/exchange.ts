@@ -61,7 +61,7 @@ async function exchangeControlled(record: RequestRecord, plan: Plan, control: Ca
   let url = record.url;
   try {
     const encoding = record.body === null || record.body === undefined ? undefined : encodeBody(record, plan.encoders);
-    const encoded = encoding instanceof Promise ? await encoding : encoding;
+    const encoded = isThenable(encoding) ? await encoding : encoding;
     const { upload, download } = plan.progress;
     let wire = toWireRequest(record, plan, encoded);
     if (upload && wire.body) wire = { ...wire, body: countedUpload(wire.body, upload) };
