@@ -55,7 +55,7 @@ describe('scanning markdown', () => {
     expect(scan.problems).toEqual([
       'f.md:1: a ```sh block is not run: make it ```ts, or put <!-- sample: skip-reason ... --> before it',
       'f.md:5: a ts sample cannot be skipped (skip-reason is for shell and text blocks only)',
-      "f.md:8: unknown sample directive 'run-later' (known: expects-output, skip-reason)",
+      "f.md:8: unknown sample directive 'run-later' (known: expects-output, skip-reason, hb)",
       'f.md:9: a ```text block is not run: make it ```ts, or put <!-- sample: skip-reason ... --> before it',
       'f.md:11: a sample directive must come right before a fenced block',
     ]);
@@ -110,4 +110,42 @@ describe('type-checking samples', () => {
       checker.dispose();
     }
   }, 60_000);
+});
+
+describe('hb command blocks', () => {
+  const hbBlock = (directive: string, ...commands: string[]) => scanMarkdown([directive, '```sh', ...commands, '```'].join('\n'), 'cli.md');
+
+  it('are split as a shell would, with the exit code the directive declares', () => {
+    const scan = hbBlock('<!-- sample: hb exit 4 -->', "hb get https://api.example.com/x -H 'X-A: b c' --json \"{}\"   # a comment", '', 'hb head x');
+    expect(scan.problems).toEqual([]);
+    expect(scan.hbSamples).toEqual([
+      { file: 'cli.md', line: 2, exitCode: 4, expectedOutput: [], commands: [['get', 'https://api.example.com/x', '-H', 'X-A: b c', '--json', '{}'], ['head', 'x']] },
+    ]);
+  });
+
+  it('refuse what a shell would do besides running hb, other commands, and a bad directive', () => {
+    expect(hbBlock('<!-- sample: hb -->', 'hb get x | jq .').problems).toEqual([expect.stringContaining("'|' outside quotes")]);
+    expect(hbBlock('<!-- sample: hb -->', 'curl x').problems).toEqual([expect.stringContaining('starts with hb')]);
+    expect(hbBlock('<!-- sample: hb -->', 'hb get "$URL"').problems).toEqual([expect.stringContaining('double-quoted')]);
+    // a bad directive leaves the block unrun, which is a problem of its own
+    expect(hbBlock('<!-- sample: hb exit -->', 'hb get x').problems).toEqual([expect.stringContaining("'exit N'"), expect.stringContaining('block is not run')]);
+    expect(hbBlock('<!-- sample: hb -->').problems).toEqual([expect.stringContaining('at least one hb command')]);
+  });
+
+  it('fail when a command exits with another code or the output is missing', async () => {
+    const { builtCli } = await import('../cli/support/built-cli.js');
+    const { runHbSample } = await import('../support/hb-samples.js');
+    const cli = await builtCli();
+    installDocFixtures(holder.server);
+    const ok = hbBlock('<!-- sample: hb -->', 'hb get https://api.example.com/hello').hbSamples[0];
+    await expect(runHbSample(ok, cli, origins(), cwd)).resolves.toBeUndefined();
+    installDocFixtures(holder.server);
+    const missing = { ...ok, expectedOutput: ['Goodbye'] };
+    await expect(runHbSample(missing, cli, origins(), cwd)).rejects.toThrow(/lacks "Goodbye"/);
+    installDocFixtures(holder.server);
+    const notFound = hbBlock('<!-- sample: hb -->', 'hb get https://api.example.com/nowhere').hbSamples[0];
+    await expect(runHbSample(notFound, cli, origins(), cwd)).rejects.toThrow(/exited with 4, not 0/);
+    const badOption = hbBlock('<!-- sample: hb -->', 'hb get https://api.example.com/hello --no-such-option').hbSamples[0];
+    await expect(runHbSample(badOption, cli, origins(), cwd)).rejects.toThrow(/exited with 2, not 0/);
+  }, 120_000);
 });

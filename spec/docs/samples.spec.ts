@@ -1,19 +1,22 @@
 // Every ```ts sample in README.md and docs/*.md runs here, against the local test server
 // (https://api.example.com in a sample is sent to it; any other host is refused), and
-// type-checks. See spec/support/sample-runner.ts and spec/support/doc-fixtures.ts.
+// type-checks; every hb command block runs with the built CLI. See spec/support/sample-runner.ts,
+// spec/support/hb-samples.ts and spec/support/doc-fixtures.ts.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { builtCli } from '../cli/support/built-cli.js';
 import { docFiles, scanDocs } from '../support/doc-samples.js';
+import { runHbSample } from '../support/hb-samples.js';
 import { installDocFixtures, writeSandboxFiles } from '../support/doc-fixtures.js';
 import { SampleRunner, type OriginMapping } from '../support/sample-runner.js';
 import { TestServer } from '../support/test-server.js';
 import { expectNoUnhandledRejections } from '../support/unhandled-rejections.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const { samples, problems } = scanDocs(ROOT, docFiles(ROOT));
+const { samples, hbSamples, problems } = scanDocs(ROOT, docFiles(ROOT));
 
 expectNoUnhandledRejections();
 let server: TestServer;
@@ -65,6 +68,19 @@ for (const file of [...new Set(samples.map((s) => s.file))]) {
     }
   });
 }
+
+describe('hb command blocks', () => {
+  let cli: string;
+  beforeAll(async () => {
+    cli = await builtCli();
+  }, 120_000);
+
+  for (const sample of hbSamples) {
+    it(`${sample.file}:${sample.line}: ${sample.commands.length} hb command(s) exit with ${sample.exitCode}`, async () => {
+      await runHbSample(sample, cli, origins(), sandbox);
+    }, 60_000);
+  }
+});
 
 it('every sample type-checks', () => {
   for (const sample of samples) runner.fileOf(sample, origins());
