@@ -1,6 +1,7 @@
 import type { Writable } from 'node:stream';
 import type { HttpConfig } from '../config/http-config.js';
 import { Download } from '../download.js';
+import { redactUrl } from '../pipeline/request-log.js';
 import type { HttpBuilder } from '../http-builder.js';
 import type { FromServer } from '../pipeline/from-server.js';
 import { parseCommandLine, type CliRequest, type Command } from './args.js';
@@ -137,10 +138,10 @@ function safeDecode(text: string): string {
   }
 }
 
-/** The URL without its user name and password. */
+/** The URL without its user name and password, credential-like query values hidden (as debug lines show it). */
 function displayUrl(url: URL): string {
   const copy = new URL(url.href);
   copy.username = '';
   copy.password = '';
-  return copy.href;
+  return redactUrl(copy.href);
 }

@@ -48,6 +48,14 @@ describe('hb: exit codes for HTTP statuses', () => {
     expect(result.stdout.toString('utf8')).toBe('not here');
   });
 
+  it('the URL in the error line hides credential-like query values, as debug lines do', async () => {
+    holder.server.expect({ method: 'GET', path: '/private', respond: { status: 403, headers: { 'Content-Type': 'text/plain' }, body: 'no' } });
+    const result = await hb('get', `${holder.server.httpUrl}/private?api_key=k3y-s3cret&page=2`);
+    expect(result.code).toBe(4);
+    expect(oneErrorLine(result)).toBe(`hb: 403 Forbidden (GET ${holder.server.httpUrl}/private?api_key=***&page=2)`);
+    expect(result.stdout.toString('utf8')).toBe('no');
+  });
+
   it('5xx: exit 5, the error body on stdout, the reason phrase as sent with control characters removed', async () => {
     // node's own server refuses to send an escape sequence in a reason phrase: a raw one does
     const raw = await rawServer((socket) => {
