@@ -29,15 +29,21 @@ export function loggedSend(send: Send, log: LogLine): Send {
     log(`→ ${wire.method} ${url}${requestSize(wire)}`);
     const started = performance.now();
     const elapsed = () => `${(performance.now() - started).toFixed(1)} ms`;
+    let response;
     try {
-      const response = await send(wire);
-      const length = firstHeader(response.headers, 'content-length');
-      log(`← ${response.status} ${wire.method} ${url} ${elapsed()} ${length === undefined ? 'length unknown' : `${length} B`}`);
-      return response;
+      response = await send(wire);
     } catch (error) {
       log(`✗ ${wire.method} ${url} ${elapsed()} ${failure(error, wire.url)}`);
       throw error;
     }
+    const length = firstHeader(response.headers, 'content-length');
+    try {
+      log(`← ${response.status} ${wire.method} ${url} ${elapsed()} ${length === undefined ? 'length unknown' : `${length} B`}`);
+    } catch (error) {
+      response.discard(); // a logger's failure fails the call; the connection must not stay checked out
+      throw error;
+    }
+    return response;
   };
 }
 

@@ -74,6 +74,19 @@ conformance('debug logging (execution.logger)', (kit) => {
     ]);
   });
 
+  it("a logger that throws fails the call with its error, on the request line and on the response line", async () => {
+    for (const failOn of ['→', '←']) {
+      kit.server.expect({ method: 'GET', path: '/throwing', respond: JSON_OK });
+      const client = kit.client((c) => {
+        c.execution.logger = (line) => {
+          if (line.startsWith(failOn)) throw new Error(`logger broke on ${failOn}`);
+        };
+      });
+      await expect(client.get((c) => void (c.request.uri.path = '/throwing'))).rejects.toThrow(`logger broke on ${failOn}`);
+    }
+    expect(kit.server.requests.map((r) => r.path)).toEqual(['/throwing']); // the request line failed before sending
+  });
+
   it('an object with debug() works as a logger; false at request level silences a client logger', async () => {
     const seen: string[] = [];
     const client = kit.client((c) => void (c.execution.logger = { debug: (line: string) => void seen.push(line) }));
