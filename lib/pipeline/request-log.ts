@@ -3,6 +3,7 @@ import { ConfigError, NetworkError, TimeoutError } from '../errors.js';
 import { firstHeader } from './response-headers.js';
 import type { Send } from './retry.js';
 import { toTransportError } from './transport-error.js';
+import { isThenable } from '../thenable.js';
 
 /**
  * Where debug lines go: a function taking one line, or a logger object with a `debug` method
@@ -37,12 +38,7 @@ export function loggedSend(send: Send, log: LogLine): Send {
       throw error;
     }
     const length = firstHeader(response.headers, 'content-length');
-    try {
-      log(`← ${response.status} ${wire.method} ${url} ${elapsed()} ${length === undefined ? 'length unknown' : `${length} B`}`);
-    } catch (error) {
-      response.discard(); // a logger's failure fails the call; the connection must not stay checked out
-      throw error;
-    }
+    log(`← ${response.status} ${wire.method} ${url} ${elapsed()} ${length === undefined ? 'length unknown' : `${length} B`}`);
     return response;
   };
 }
@@ -105,12 +101,34 @@ function decodeName(name: string): string {
   }
 }
 
-/** `execution.logger` as a sink; `false` turns logging off (also the `DEBUG` one). */
+/**
+ * `execution.logger` as a sink; `false` turns logging off (also the `DEBUG` one). The sink never
+ * throws: a logger's failure (thrown, or a rejected promise from an async one) must not fail,
+ * retry or crash a request — it is reported once as a process warning instead.
+ */
 export function toLogLine(logger: Logger | false): LogLine | undefined {
   if (logger === false) return undefined;
-  if (typeof logger === 'function') return logger;
-  if (typeof logger === 'object' && logger !== null && typeof logger.debug === 'function') return (line) => void logger.debug(line);
+  if (typeof logger === 'function') return safely((line) => logger(line));
+  if (typeof logger === 'object' && logger !== null && typeof logger.debug === 'function') return safely((line) => logger.debug(line));
   throw new ConfigError('execution.logger must be a function (line) => void, an object with a debug(line) method, or false');
+}
+
+let warned = false;
+
+function safely(write: (line: string) => unknown): LogLine {
+  const report = (error: unknown) => {
+    if (warned) return;
+    warned = true;
+    process.emitWarning(`execution.logger failed, its lines are dropped: ${(error as Error | undefined)?.message ?? String(error)}`, 'HttpBuilderWarning');
+  };
+  return (line) => {
+    try {
+      const returned = write(line);
+      if (isThenable(returned)) Promise.resolve(returned).catch(report);
+    } catch (error) {
+      report(error);
+    }
+  };
 }
 
 /**

@@ -20,7 +20,7 @@ export function sendWithRetries(send: Send, wire: WireRequest, policy: Execution
   const replayable = wire.body === undefined || wire.body.bytes !== undefined;
   const limit = replayable && policy.methods.has(wire.method) ? policy.limit : 0;
   const staleRetried = !replayable || !IDEMPOTENT_METHODS.has(wire.method);
-  const first = send(wire);
+  const first = attempt(send, wire);
   // no retry policy (the default): a response is final, so the loop is only entered on a failure
   if (limit === 0) return first.catch(() => retryLoop(send, wire, policy, control, { first, limit, staleRetried }));
   return retryLoop(send, wire, policy, control, { first, limit, staleRetried });
@@ -38,11 +38,11 @@ async function retryLoop(send: Send, wire: WireRequest, policy: ExecutionOptions
   let staleRetried = start.staleRetried;
   let sent: Promise<WireResponse> | undefined = start.first;
   for (let retries = 0; ; retries++) {
-    const attempt = sent ?? send(wire);
+    const pending = sent ?? attempt(send, wire);
     sent = undefined;
     let response: WireResponse;
     try {
-      response = await attempt;
+      response = await pending;
     } catch (error) {
       const typed = toTransportError(error, wire.url);
       if (control?.reason === typed) throw typed; // aborted, or out of total time
@@ -61,6 +61,16 @@ async function retryLoop(send: Send, wire: WireRequest, policy: ExecutionOptions
     const wait = retryAfter(response, policy.maxRetryAfter) ?? policy.backoff(retries + 1);
     response.discard();
     await sleep(wait, control);
+  }
+}
+
+/** `send(wire)`, a synchronous throw (a custom backend's) as a rejection, so the retry rules see it too. */
+function attempt(send: Send, wire: WireRequest): Promise<WireResponse> {
+  try {
+    return send(wire);
+  } catch (error) {
+    // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- pass on exactly what the backend threw
+    return Promise.reject(error);
   }
 }
 
