@@ -63,6 +63,9 @@ function discard(body: Readable, res: http.IncomingMessage): void {
 
 /** The whole body with plain events: one promise instead of one per chunk through the stream iterator. */
 function readAll(body: Readable, res: http.IncomingMessage): Promise<Uint8Array> {
+  // a body that failed before anyone read it sends no more events: waiting for them would hang
+  const failed = earlierFailure(body);
+  if (failed) return Promise.reject(failed);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     body.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -70,9 +73,24 @@ function readAll(body: Readable, res: http.IncomingMessage): Promise<Uint8Array>
     body.once('error', reject);
     // 'end' never comes for a body cut short without an error on some node versions
     body.once('close', () => {
-      if (!res.complete) reject(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }));
+      if (!res.complete) reject(cutShort());
     });
   });
+}
+
+/**
+ * Why `stream` can no longer be read, when it failed or was closed before its end: its error,
+ * or a reset. Its 'error' and 'close' events are over by then, so listeners would wait forever.
+ */
+export function earlierFailure(stream: Readable): Error | undefined {
+  if (stream.errored) return stream.errored;
+  if (stream.destroyed && !stream.readableEnded) return cutShort();
+  return undefined;
+}
+
+/** What a body cut short without an error of its own fails with (node's own wording and code). */
+export function cutShort(): Error {
+  return Object.assign(new Error('aborted'), { code: 'ECONNRESET' });
 }
 
 function headerPairs(raw: string[]): Array<readonly [string, string]> {

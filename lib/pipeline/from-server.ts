@@ -5,6 +5,7 @@ import { decodeText } from '../content/charset.js';
 import { parseMediaType } from '../content/media-type.js';
 import { contentCodings, decompress } from './decompress.js';
 import { toTransportError } from './transport-error.js';
+import { cutShort, earlierFailure } from '../backends/node-response.js';
 import { ResponseHeaders } from './response-headers.js';
 import { parseSetCookie, type ResponseCookie } from './set-cookie.js';
 
@@ -132,11 +133,14 @@ export class FromServer {
     // a stream taken and never read is closed with the exchange: that error must not crash the
     // process (readers still get it through their own listener or iteration)
     out.on('error', () => {});
+    // failed before it was taken (a handler awaited something first): its events are over
+    const failed = earlierFailure(source);
+    if (failed) return out.destroy(this.#typed(failed));
     source.once('end', () => void (this.#complete = true));
     source.once('error', (error) => out.destroy(this.#typed(error)));
     // a body cut short may close without 'end' or 'error' (as readAll knows)
     source.once('close', () => {
-      if (!this.#complete && !out.destroyed) out.destroy(this.#typed(Object.assign(new Error('aborted'), { code: 'ECONNRESET' })));
+      if (!this.#complete && !out.destroyed) out.destroy(this.#typed(cutShort()));
     });
     return source.pipe(out);
   }
