@@ -57,11 +57,12 @@ function failure(error: unknown, url: string): string {
 }
 
 /** Query parameter names whose values are secrets often enough to never print them. */
-const SECRET_NAME = /token|key|secret|pass|pwd|auth|sig|session|cookie|credential|code/i;
+const SECRET_NAME = /token|key|secret|pass|pwd|auth|sig|session|cookie|credential|code|jwt|ticket|bearer/i;
 
 /**
- * The URL for a log line: user info replaced by `***`, and the values of query parameters whose
- * names look like credentials (`token`, `api_key`, `password`, `sig`, ...) replaced by `***`.
+ * The URL for a log line: user info replaced by `***`, and the values of query parameters (split
+ * on `&` and `;`) and path parameters (`/app;jsessionid=...`) whose names look like credentials
+ * (`token`, `api_key`, `password`, `sig`, `jwt`, `ticket`, ...) replaced by `***`.
  *
  * @example
  * redactUrl('https://ada:pw@api.example.com/x?api_key=s3cret&page=2'); // 'https://***@api.example.com/x?api_key=***&page=2'
@@ -78,19 +79,15 @@ export function redactUrl(url: string): string {
   parsed.password = '';
   let text = parsed.href;
   if (userInfo) text = text.replace('//', '//***@');
-  const query = text.indexOf('?');
-  if (query < 0) return text;
-  const hash = text.indexOf('#', query);
+  const pathStart = text.indexOf('/', text.indexOf('//') + 2);
+  const hash = text.indexOf('#');
   const end = hash < 0 ? text.length : hash;
-  const params = text
-    .slice(query + 1, end)
-    .split('&')
-    .map((pair) => {
-      const eq = pair.indexOf('=');
-      const name = eq < 0 ? pair : pair.slice(0, eq);
-      return eq >= 0 && SECRET_NAME.test(decodeName(name)) ? `${name}=***` : pair;
-    });
-  return `${text.slice(0, query + 1)}${params.join('&')}${text.slice(end)}`;
+  const query = text.indexOf('?');
+  const pathEnd = query < 0 || query > end ? end : query;
+  const hide = (name: string, value: string, all: string) => (SECRET_NAME.test(decodeName(name)) ? `${all.slice(0, all.length - value.length)}***` : all);
+  const path = text.slice(pathStart, pathEnd).replace(/;([^=;/]+)=([^;/]*)/g, (all: string, name: string, value: string) => hide(name, value, all));
+  const search = text.slice(pathEnd, end).replace(/([?&;])([^=&;]+)=([^&;]*)/g, (all: string, _at: string, name: string, value: string) => hide(name, value, all));
+  return `${text.slice(0, pathStart)}${path}${search}${text.slice(end)}`;
 }
 
 function decodeName(name: string): string {

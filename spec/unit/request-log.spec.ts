@@ -9,6 +9,9 @@ describe('redactUrl', () => {
     expect(redactUrl('http://h/p?%74oken=a')).toBe('http://h/p?%74oken=***'); // names are compared decoded
     expect(redactUrl('http://h/p?token')).toBe('http://h/p?token'); // no value, nothing to hide
     expect(redactUrl('not a url')).toBe('(unparsable URL)');
+    // `;` separates too, in the query and as path parameters; JWTs and CAS tickets are secrets
+    expect(redactUrl('http://h/app;jsessionid=ABC123/x;v=2?a=1;token=abc&jwt=eyJ.x.y&ticket=ST-1&b=2')).toBe('http://h/app;jsessionid=***/x;v=2?a=1;token=***&jwt=***&ticket=***&b=2');
+    expect(redactUrl('http://h/p?next=/a/b&page=3')).toBe('http://h/p?next=/a/b&page=3');
   });
 });
 
