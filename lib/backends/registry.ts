@@ -24,7 +24,9 @@ export function backendFor(choice: BackendName | Backend | undefined, tls: TlsOp
 
 /** Loads its backend (and the backend's package) on the first request, then delegates. */
 class LazyBackend implements Backend {
-  #backend: Promise<Backend> | undefined;
+  #loading: Promise<Backend> | undefined;
+  /** Once loaded: requests go straight to it, with no promise of this layer in between. */
+  #loaded: Backend | undefined;
 
   constructor(
     readonly name: string,
@@ -32,17 +34,26 @@ class LazyBackend implements Backend {
     private readonly tls: TlsOptions | undefined,
   ) {}
 
-  async send(request: Parameters<Backend['send']>[0]): ReturnType<Backend['send']> {
-    this.#backend ??= this.load().then((create) => create({ tls: this.tls }));
-    const backend = await this.#backend.catch((error: unknown) => {
-      this.#backend = undefined; // a package installed later can still be picked up
-      throw error;
-    });
-    return backend.send(request);
+  send(request: Parameters<Backend['send']>[0]): ReturnType<Backend['send']> {
+    if (this.#loaded) return this.#loaded.send(request);
+    return this.#backend().then((backend) => backend.send(request));
   }
 
   async close(): Promise<void> {
-    const backend = await this.#backend?.catch(() => undefined);
+    const backend = await this.#loading?.catch(() => undefined);
     await backend?.close();
+  }
+
+  #backend(): Promise<Backend> {
+    this.#loading ??= this.load()
+      .then((create) => create({ tls: this.tls }))
+      .then(
+        (backend) => (this.#loaded = backend),
+        (error: unknown) => {
+          this.#loading = undefined; // a package installed later can still be picked up
+          throw error;
+        },
+      );
+    return this.#loading;
   }
 }

@@ -6,7 +6,7 @@ import { followRedirects } from './redirects.js';
 import { sendWithRetries, type Send } from './retry.js';
 import { ConfigError, EncodeError, ParseError } from '../errors.js';
 import { releaseUpload } from '../content/raw-upload.js';
-import { encodeBody } from '../content/encoders.js';
+import { encodeBody, type EncodedRequestBody } from '../content/encoders.js';
 import { defaultParser, READS_EMPTY_BODIES, type Parser } from '../content/parsers.js';
 import { lookup } from '../content/media-type.js';
 import { convertResult } from '../result/convert.js';
@@ -56,43 +56,98 @@ async function exchangeUnder(control: CallControl, record: RequestRecord, plan: 
   }
 }
 
-async function exchangeControlled(record: RequestRecord, plan: Plan, control: CallControl | undefined): Promise<unknown> {
-  let response;
-  let url = record.url;
+// A chain of promises, not an async function: an async frame holds every local across each
+// await (about a kilobyte per request), and with a transport as allocation-heavy as fetch each
+// kilobyte is felt as garbage-collection time.
+function exchangeControlled(record: RequestRecord, plan: Plan, control: CallControl | undefined): Promise<unknown> {
+  let encoding;
   try {
-    const encoding = record.body === null || record.body === undefined ? undefined : encodeBody(record, plan.encoders);
-    const encoded = isThenable(encoding) ? await encoding : encoding;
-    const { upload, download } = plan.progress;
-    let wire = toWireRequest(record, plan, encoded);
-    if (upload && wire.body) wire = { ...wire, body: countedUpload(wire.body, upload) };
-    url = wire.url;
-    const sent = await transmit(wire, plan, control);
-    response = sent.response;
-    url = sent.wire.url;
-    reportSent(wire.body, upload);
-    if (download) response = countedResponse(response, download);
+    encoding = record.body === null || record.body === undefined ? undefined : encodeBody(record, plan.encoders);
   } catch (error) {
-    releaseUpload(record.body);
-    throw toTransportError(error, url);
+    return Promise.reject(sendFailure(error, record, record.url));
   }
-  let fromServer;
+  if (!isThenable(encoding)) return sendEncoded(record, plan, control, encoding);
+  return Promise.resolve(encoding).then(
+    (encoded) => sendEncoded(record, plan, control, encoded),
+    (error: unknown) => Promise.reject(sendFailure(error, record, record.url)),
+  );
+}
+
+/** Sends the encoded request; a failure before the response releases the upload and is typed. */
+function sendEncoded(record: RequestRecord, plan: Plan, control: CallControl | undefined, encoded: EncodedRequestBody | undefined): Promise<unknown> {
+  const { upload, download } = plan.progress;
+  let wire: WireRequest | undefined;
+  let sending;
+  try {
+    wire = toWireRequest(record, plan, encoded);
+    if (upload && wire.body) wire = { ...wire, body: countedUpload(wire.body, upload) };
+    sending = transmit(wire, plan, control);
+  } catch (error) {
+    return Promise.reject(sendFailure(error, record, wire?.url ?? record.url));
+  }
+  const sent = wire;
+  return sending.then(
+    ({ response, wire: last }) => {
+      try {
+        reportSent(sent.body, upload);
+        if (download) response = countedResponse(response, download);
+      } catch (error) {
+        throw sendFailure(error, record, last.url);
+      }
+      return received(response, last.url, record, plan);
+    },
+    (error: unknown) => Promise.reject(sendFailure(error, record, sent.url)),
+  );
+}
+
+function sendFailure(error: unknown, record: RequestRecord, url: string): Error {
+  releaseUpload(record.body);
+  return toTransportError(error, url);
+}
+
+/** The response read, dispatched and converted; the connection is given back once that is done. */
+function received(response: WireResponse, url: string, record: RequestRecord, plan: Plan): unknown {
+  let fromServer: FromServer;
   try {
     fromServer = new FromServer(response, record.method, url, plan.execution.maxResponseSize);
   } catch (error) {
     response.discard(); // e.g. an unsupported Content-Encoding: the body will never be read
     throw error;
   }
+  let outcome;
   try {
     const reading = readBody(fromServer, record, plan);
-    const body = isThenable(reading) ? await reading : reading;
-    const dispatched = dispatch(fromServer, body, plan.handlers);
-    const result = isThenable(dispatched) ? await dispatched : dispatched;
-    // a mapper configured for the response's content type builds class instances
-    const mapper = plan.resultType === undefined ? undefined : (record.context(fromServer.contentType, MAPPER_ID) as Mapper | undefined);
-    return convertResult(result, plan.resultType, mapper);
-  } finally {
+    outcome = isThenable(reading) ? Promise.resolve(reading).then((body) => handled(fromServer, body, record, plan)) : handled(fromServer, reading, record, plan);
+  } catch (error) {
     fromServer.discard();
+    throw error;
   }
+  if (!isThenable(outcome)) {
+    fromServer.discard();
+    return outcome;
+  }
+  return Promise.resolve(outcome).then(
+    (result) => {
+      fromServer.discard();
+      return result;
+    },
+    (error: unknown) => {
+      fromServer.discard();
+      throw error;
+    },
+  );
+}
+
+/** The handler's result for `body`, converted to the result type. */
+function handled(fromServer: FromServer, body: unknown, record: RequestRecord, plan: Plan): unknown {
+  const dispatched = dispatch(fromServer, body, plan.handlers);
+  return isThenable(dispatched) ? Promise.resolve(dispatched).then((result) => converted(fromServer, result, record, plan)) : converted(fromServer, dispatched, record, plan);
+}
+
+function converted(fromServer: FromServer, result: unknown, record: RequestRecord, plan: Plan): unknown {
+  // a mapper configured for the response's content type builds class instances
+  const mapper = plan.resultType === undefined ? undefined : (record.context(fromServer.contentType, MAPPER_ID) as Mapper | undefined);
+  return convertResult(result, plan.resultType, mapper);
 }
 
 /**

@@ -18,16 +18,25 @@ const BODY_HEADERS = new Set(['content-type', 'content-length', 'transfer-encodi
  * would carry a body there, or a body that cannot be sent again, is not followed (the 3xx is
  * the response). Resolves to the last response and the request that got it.
  */
-export async function followRedirects(
+export function followRedirects(
   send: (wire: WireRequest) => Promise<WireResponse>,
   first: WireRequest,
   options: ExecutionOptions['redirects'],
 ): Promise<{ response: WireResponse; wire: WireRequest }> {
+  // most responses are no redirect: only those enter the async loop (its frame costs an allocation per request)
+  return send(first).then((response) => (redirectLocation(response, options) === undefined ? { response, wire: first } : hopOn(send, first, response, options)));
+}
+
+async function hopOn(
+  send: (wire: WireRequest) => Promise<WireResponse>,
+  first: WireRequest,
+  firstResponse: WireResponse,
+  options: ExecutionOptions['redirects'],
+): Promise<{ response: WireResponse; wire: WireRequest }> {
   let wire = first;
+  let response = firstResponse;
   for (let hops = 0; ; hops++) {
-    const response = await send(wire);
-    const raw = options.follow && REDIRECTS.has(response.status) ? firstHeader(response.headers, 'location') : undefined;
-    const location = raw === undefined ? undefined : utf8Location(raw);
+    const location = redirectLocation(response, options);
     if (location === undefined) return { response, wire };
     let next;
     try {
@@ -42,7 +51,14 @@ export async function followRedirects(
       throw new RedirectError(`more than ${options.max} redirects (the last one from ${redactUserInfo(wire.url)} to ${redactUserInfo(next.url)})`);
     }
     wire = next;
+    response = await send(wire);
   }
+}
+
+/** The Location to follow, or `undefined` when `response` is no redirect to follow. */
+function redirectLocation(response: WireResponse, options: ExecutionOptions['redirects']): string | undefined {
+  const raw = options.follow && REDIRECTS.has(response.status) ? firstHeader(response.headers, 'location') : undefined;
+  return raw === undefined ? undefined : utf8Location(raw);
 }
 
 /** The request for the next hop, or `undefined` when this redirect must not be followed. */
