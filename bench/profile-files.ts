@@ -16,6 +16,8 @@ export interface ProfileNode {
 /** A V8 CPU profile (`--cpu-prof`). */
 export interface CpuProfile {
   readonly nodes: readonly ProfileNode[];
+  /** µs on the monotonic clock (`process.hrtime`) when profiling began. */
+  readonly startTime: number;
   readonly samples: readonly number[];
   readonly timeDeltas: readonly number[];
 }

@@ -1,0 +1,179 @@
+/**
+ * Where one contender spends CPU that another does not, with the machine's drift taken out:
+ * both run in one process under one CPU profile, alternating in short blocks (`--block`
+ * requests each, order rotated per round), and every sample is charged to the contender whose
+ * block was running. Two separate profiles (`profile.ts` + `profile-diff.ts`) differ by 10-20%
+ * on a shared VM whose speed drifts; these blocks differ by the work itself.
+ *
+ * @example
+ * npx tsx bench/interleaved-profile.ts 'raw fetch' 'httpbuilder-ts (fetch)'
+ * BENCH_SCENARIO=b npx tsx bench/interleaved-profile.ts 'raw fetch' 'httpbuilder-ts (fetch)' --rounds 60 --block 500
+ *
+ * Prints, per request: busy and CPU µs of each contender, then B − A by area (lib/, undici, node
+ * internals, GC, ...) and by function. The profile and `blocks.json` stay in
+ * `bench/results/profile/interleaved/` for a second look (`--report-only`).
+ *
+ * @module
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CONTENDERS, type Contender } from './contenders.js';
+import { buildLibrary } from './library.js';
+import { measureRun } from './measure.js';
+import { pinSelf } from './pinning.js';
+import { newestProfile, readProfile, type ProfileNode } from './profile-files.js';
+import { SCENARIOS } from './scenarios.js';
+import { startServer } from './server-process.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const DIR = path.join(ROOT, 'bench/results/profile/interleaved');
+const BLOCKS = path.join(DIR, 'blocks.json');
+
+/** One measured block: which contender, when (µs, the profiler's monotonic clock), how many requests. */
+interface Block {
+  readonly name: string;
+  readonly start: number;
+  readonly end: number;
+  readonly requests: number;
+  readonly cpuUs: number;
+}
+
+interface Options {
+  readonly names: readonly [string, string];
+  readonly rounds: number;
+  readonly block: number;
+  readonly top: number;
+}
+
+function parse(argv: readonly string[]): Options & { child: boolean; reportOnly: boolean } {
+  const names: string[] = [];
+  const numbers: Record<string, number> = { rounds: 40, block: 800, top: 30 };
+  let child = false;
+  let reportOnly = false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--child') child = true;
+    else if (arg === '--report-only') reportOnly = true;
+    else if (arg.startsWith('--') && arg.slice(2) in numbers) numbers[arg.slice(2)] = Number(argv[++i]);
+    else names.push(arg);
+  }
+  if (names.length !== 2) throw new Error("usage: interleaved-profile.ts '<contender A>' '<contender B>' [--rounds 40] [--block 800] [--top 30] [--report-only]");
+  return { names: [names[0], names[1]], rounds: numbers.rounds, block: numbers.block, top: numbers.top, child, reportOnly };
+}
+
+function contender(name: string): Contender {
+  const found = CONTENDERS.find((c) => c.name === name);
+  if (!found) throw new Error(`no contender '${name}' (names: ${CONTENDERS.map((c) => c.name).join(', ')})`);
+  return found;
+}
+
+/** The profiled process: warm both up, then alternate blocks and note when each ran. */
+async function runBlocks(options: Options): Promise<void> {
+  pinSelf();
+  const scenario = SCENARIOS.find((s) => s.id === (process.env.BENCH_SCENARIO ?? 'a'));
+  if (!scenario) throw new Error(`BENCH_SCENARIO must be one of ${SCENARIOS.map((s) => s.id).join(', ')}`);
+  const server = await startServer();
+  const sessions = await Promise.all(options.names.map((name) => contender(name).open(server.origin)));
+  const now = () => Number(process.hrtime.bigint() / 1000n);
+  try {
+    for (const session of sessions) await measureRun(() => scenario.run(session), scenario.check, 3000, 32);
+    const blocks: Block[] = [];
+    for (let round = 0; round < options.rounds; round++) {
+      for (let k = 0; k < sessions.length; k++) {
+        const i = (k + round) % sessions.length;
+        const start = now();
+        const run = await measureRun(() => scenario.run(sessions[i]), scenario.check, options.block, 32);
+        blocks.push({ name: options.names[i], start, end: now(), requests: options.block, cpuUs: run.cpuUsPerReq * options.block });
+      }
+    }
+    writeFileSync(BLOCKS, JSON.stringify(blocks));
+  } finally {
+    await Promise.all(sessions.map((s) => s.close()));
+    await server.stop();
+  }
+}
+
+/** `lib/...` for the compiled library, `undici/...` for packages, node's own files as they are. */
+function where(node: ProfileNode): string {
+  const { url } = node.callFrame;
+  return url.replace(/^.*\/node_modules\//, '').replace(`file://${ROOT}dist/`, 'lib/').replace(`file://${ROOT}`, '') || '(native)';
+}
+
+function area(node: ProfileNode): string {
+  const file = where(node);
+  if (file === '(native)') return `(native) ${node.callFrame.functionName}`;
+  if (file.startsWith('node:')) return file.split('/').slice(0, 3).join('/');
+  return file.split('/')[0];
+}
+
+/** Self µs per request, by key, for each contender: a sample counts for the block it fell in. */
+function charge(options: Options, key: (node: ProfileNode) => string): Map<string, Map<string, number>> {
+  const profile = readProfile(newestProfile(DIR));
+  const blocks = (JSON.parse(readFileSync(BLOCKS, 'utf8')) as Block[]).sort((a, b) => a.start - b.start);
+  const requests = new Map<string, number>();
+  for (const block of blocks) requests.set(block.name, (requests.get(block.name) ?? 0) + block.requests);
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const out = new Map(options.names.map((name) => [name, new Map<string, number>()]));
+  let time = profile.startTime;
+  let b = 0;
+  profile.samples.forEach((id, i) => {
+    time += profile.timeDeltas[i];
+    while (b < blocks.length && blocks[b].end < time) b++;
+    const block = blocks[b];
+    const node = byId.get(id)!;
+    if (!block || time < block.start || node.callFrame.functionName === '(idle)') return;
+    // a sample stands for the time until the next one
+    const us = (profile.timeDeltas[i + 1] ?? 0) / requests.get(block.name)!;
+    const totals = out.get(block.name)!;
+    totals.set(key(node), (totals.get(key(node)) ?? 0) + us);
+  });
+  return out;
+}
+
+function report(options: Options): void {
+  const blocks = JSON.parse(readFileSync(BLOCKS, 'utf8')) as Block[];
+  const [a, b] = options.names;
+  const cpu = (name: string) => {
+    const mine = blocks.filter((block) => block.name === name);
+    return mine.reduce((sum, block) => sum + block.cpuUs, 0) / mine.reduce((sum, block) => sum + block.requests, 0);
+  };
+  const sum = (m: Map<string, number>) => [...m.values()].reduce((x, y) => x + y, 0);
+  for (const [title, key] of [
+    ['area', area],
+    ['function', (node: ProfileNode) => `${where(node)}:${node.callFrame.functionName || '(anonymous)'}`],
+  ] as const) {
+    const charged = charge(options, key);
+    const [left, right] = [charged.get(a)!, charged.get(b)!];
+    if (title === 'area') {
+      console.log(`A ${a}: CPU ${cpu(a).toFixed(1)} µs/req, busy in profile ${sum(left).toFixed(1)}`);
+      console.log(`B ${b}: CPU ${cpu(b).toFixed(1)} µs/req (${(cpu(b) / cpu(a)).toFixed(3)} × A), busy in profile ${sum(right).toFixed(1)}`);
+    }
+    const rows = [...new Set([...left.keys(), ...right.keys()])]
+      .map((k) => ({ k, a: left.get(k) ?? 0, b: right.get(k) ?? 0 }))
+      .sort((x, y) => Math.abs(y.b - y.a) - Math.abs(x.b - x.a))
+      .slice(0, options.top);
+    console.log(`\nby ${title}, self µs per request:\n  B − A       A       B`);
+    for (const row of rows) console.log(`${(row.b - row.a).toFixed(2).padStart(7)} ${row.a.toFixed(2).padStart(7)} ${row.b.toFixed(2).padStart(7)}  ${row.k}`);
+  }
+}
+
+async function main(): Promise<void> {
+  const options = parse(process.argv.slice(2));
+  if (options.child) return runBlocks(options);
+  if (!options.reportOnly) {
+    buildLibrary();
+    rmSync(DIR, { recursive: true, force: true });
+    mkdirSync(DIR, { recursive: true });
+    const args = ['--import', 'tsx', '--cpu-prof', `--cpu-prof-dir=${DIR}`, '--cpu-prof-interval', '50', fileURLToPath(import.meta.url), '--child', ...process.argv.slice(2)];
+    const child = spawnSync(process.execPath, args, { cwd: ROOT, stdio: 'inherit' });
+    if (child.status !== 0) throw new Error(`the profiled run failed (${child.signal ?? `exit code ${child.status}`})`);
+  }
+  report(options);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});
