@@ -110,12 +110,12 @@ function fetchInit(request: WireRequest, transport: Transport): RequestInit {
 }
 
 /**
- * A target that WHATWG URL parsing leaves exactly as it is: segments of unreserved and
+ * @internal A target that WHATWG URL parsing leaves exactly as it is: segments of unreserved and
  * sub-delimiter characters (no `.`/`..` segment, no `%` that could spell one), an optional
  * query of the same (no `'`, which a special URL's query escapes). Anything else is checked by
  * parsing, which costs about a microsecond per request.
  */
-const PLAIN_TARGET = /^(?:\/(?!\.{1,2}(?:[/?]|$))[\w\-.~!$&()*+,;=:@]*)+(?:\?[\w\-.~!$&()*+,;=:@/?]+)?$/;
+export const PLAIN_TARGET = /^(?:\/(?!\.{1,2}(?:[/?]|$))[\w\-.~!$&()*+,;=:@]*)+(?:\?[\w\-.~!$&()*+,;=:@/?]+)?$/;
 
 /** What the pipeline gets back: status, headers, and the body read by undici in one piece when it can. */
 class FetchWireResponse implements WireResponse {

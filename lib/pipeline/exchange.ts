@@ -114,10 +114,35 @@ function received(response: WireResponse, url: string, record: RequestRecord, pl
     response.discard(); // e.g. an unsupported Content-Encoding: the body will never be read
     throw error;
   }
+  let reading;
+  try {
+    reading = readBody(fromServer, record, plan);
+  } catch (error) {
+    fromServer.discard();
+    throw error;
+  }
+  if (!isThenable(reading)) return handledThenReleased(fromServer, reading, record, plan);
+  // one step for the body, the error page and the release (each step is a promise per request)
+  return Promise.resolve(reading).then(
+    (body) => handledThenReleased(fromServer, body, record, plan),
+    (error: unknown) => {
+      let page;
+      try {
+        page = errorPageText(error, fromServer);
+      } catch (failure) {
+        fromServer.discard();
+        throw failure;
+      }
+      return handledThenReleased(fromServer, page, record, plan);
+    },
+  );
+}
+
+/** {@link handled}, then the connection given back (at once, or when an async handler settles). */
+function handledThenReleased(fromServer: FromServer, body: unknown, record: RequestRecord, plan: Plan): unknown {
   let outcome;
   try {
-    const reading = readBody(fromServer, record, plan);
-    outcome = isThenable(reading) ? Promise.resolve(reading).then((body) => handled(fromServer, body, record, plan)) : handled(fromServer, reading, record, plan);
+    outcome = handled(fromServer, body, record, plan);
   } catch (error) {
     fromServer.discard();
     throw error;
@@ -185,17 +210,16 @@ function bodyOf(fromServer: FromServer, record: RequestRecord, plan: Plan, empty
   const parse: Parser = lookup(plan.parsers, fromServer.contentType) ?? defaultParser(fromServer.contentType);
   // no body is null, except for a parser that asked for those too (a download's empty file)
   if (empty && (record.method === 'HEAD' || !(READS_EMPTY_BODIES in parse))) return null;
-  let parsed: unknown;
   try {
-    parsed = parse(fromServer, record);
+    // a rejection is looked at by received(), in the step that handles the body
+    return parse(fromServer, record);
   } catch (error) {
     return errorPageText(error, fromServer);
   }
-  return isThenable(parsed) ? Promise.resolve(parsed).catch((error: unknown) => errorPageText(error, fromServer)) : parsed;
 }
 
 /**
- * A parser's failure: an error page in the wrong format should still surface as the HTTP
+ * A parser's failure (or a body that could not be read): an error page in the wrong format should still surface as the HTTP
  * error, with its text; anything else (a reset, a parser's bug) is an error of its own.
  */
 function errorPageText(error: unknown, fromServer: FromServer): string {

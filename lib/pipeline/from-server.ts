@@ -89,29 +89,41 @@ export class FromServer {
 
   /** The whole (decompressed) body as a Buffer. */
   bytes(): Promise<Buffer> {
-    if (this.#bytes) return Promise.resolve(this.#bytes);
+    return this.#read((bytes) => bytes);
+  }
+
+  /** The whole body as text, decoded with the response charset. */
+  text(): Promise<string> {
+    return this.#read((bytes) => this.#decode(bytes));
+  }
+
+  /** @internal The body's text handed to `parse` in the same step (one promise for read, decode and parse). */
+  parsedText<T>(parse: (text: string) => T): Promise<T> {
+    return this.#read((bytes) => parse(this.#decode(bytes)));
+  }
+
+  /** The body read once (kept for later reads), then `then` applied to it; what `then` throws rejects as it is. */
+  #read<T>(then: (bytes: Buffer) => T): Promise<T> {
+    if (this.#bytes) return settled(then, this.#bytes);
     if (this.#taken) return Promise.reject(alreadyTaken());
     this.#taken = true;
-    if (!this.#hasBody) return Promise.resolve((this.#bytes = Buffer.alloc(0)));
+    if (!this.#hasBody) return settled(then, (this.#bytes = Buffer.alloc(0)));
     const read = this.#untouched && this.#wire.readAll ? this.#wire.readAll() : collect(this.#body);
     return read.then(
       (bytes) => {
         this.#complete = true;
-        return (this.#bytes = asBuffer(bytes));
+        return then((this.#bytes = asBuffer(bytes)));
       },
       (error: unknown) => Promise.reject(this.#typed(error)),
     );
   }
 
-  /** The whole body as text, decoded with the response charset. */
-  text(): Promise<string> {
-    return this.bytes().then((bytes) => {
-      try {
-        return decodeText(bytes, this.charset);
-      } catch (error) {
-        throw new ParseError(`response charset '${this.charset}' is not supported`, { statusCode: this.statusCode, contentType: this.contentType, text: '' }, { cause: error });
-      }
-    });
+  #decode(bytes: Buffer): string {
+    try {
+      return decodeText(bytes, this.charset);
+    } catch (error) {
+      throw new ParseError(`response charset '${this.charset}' is not supported`, { statusCode: this.statusCode, contentType: this.contentType, text: '' }, { cause: error });
+    }
   }
 
   /** The body as a stream, read once. */
@@ -213,6 +225,16 @@ async function* limited(body: AsyncIterable<Uint8Array>, max: number, uri: strin
     total += chunk.byteLength;
     if (total > max) throw tooLarge();
     yield chunk;
+  }
+}
+
+/** `then(value)` as a promise, a throw as a rejection. */
+function settled<T>(then: (bytes: Buffer) => T, bytes: Buffer): Promise<T> {
+  try {
+    return Promise.resolve(then(bytes));
+  } catch (error) {
+    // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- pass on exactly what `then` threw
+    return Promise.reject(error);
   }
 }
 
