@@ -124,11 +124,9 @@ class FetchWireResponse implements WireResponse {
   readonly headers: Array<readonly [string, string]>;
   readonly body: AsyncIterable<Uint8Array>;
   readonly decoded = true;
-  readonly #response: Response;
   readonly #reader: BodyReader | undefined;
 
   constructor(response: Response) {
-    this.#response = response;
     this.status = response.status;
     this.reason = response.statusText;
     this.headers = headerPairs(response.headers);
@@ -144,10 +142,7 @@ class FetchWireResponse implements WireResponse {
   }
 
   readAll(): Promise<Uint8Array> {
-    // undici 7 has bytes(); Node 20's global fetch only arrayBuffer()
-    const response = this.#response as Response & { bytes?: () => Promise<Uint8Array> };
-    const read = response.bytes ? response.bytes() : response.arrayBuffer().then((buffer) => new Uint8Array(buffer));
-    return read.catch((error: unknown) => Promise.reject(transportError(error)));
+    return this.#reader ? this.#reader.readAll() : Promise.resolve(new Uint8Array(0));
   }
 }
 
@@ -206,9 +201,38 @@ class BodyReader implements AsyncIterable<Uint8Array> {
     }
   }
 
+  /**
+   * Every chunk, in one piece. Read off the stream here rather than with `response.bytes()`:
+   * undici's body mixin wraps the same reads in more promises and copies the result into a
+   * fresh ArrayBuffer, about 7% of a small request's CPU (measured with interleaved profiles).
+   */
+  async readAll(): Promise<Uint8Array> {
+    const reader = (this.#reader = this.stream.getReader());
+    const chunks: Uint8Array[] = [];
+    try {
+      for (let next = await reader.read(); !next.done; next = await reader.read()) chunks.push(next.value);
+    } catch (error) {
+      throw transportError(error);
+    }
+    return chunks.length === 1 ? chunks[0] : concat(chunks);
+  }
+
   cancel(): void {
     (this.#reader ?? this.stream).cancel().catch(() => {});
   }
+}
+
+/** The chunks in one array (no Buffer here: this backend imports no `node:` module). */
+function concat(chunks: readonly Uint8Array[]): Uint8Array {
+  let length = 0;
+  for (const chunk of chunks) length += chunk.byteLength;
+  const all = new Uint8Array(length);
+  let offset = 0;
+  for (const chunk of chunks) {
+    all.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return all;
 }
 
 const EMPTY_BODY: AsyncIterable<Uint8Array> = { [Symbol.asyncIterator]: () => ({ next: () => Promise.resolve({ done: true, value: undefined }) }) };
