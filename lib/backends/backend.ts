@@ -12,6 +12,12 @@ export interface WireBody extends AsyncIterable<Uint8Array> {
   readonly length: number | undefined;
   /** The whole body when it is already in memory, so a transport can write it in one go. */
   readonly bytes: Uint8Array | undefined;
+  /**
+   * The text `bytes` are exactly the UTF-8 encoding of, when the body was encoded from text:
+   * a transport that takes strings may send this instead (fetch copies bytes it is given into
+   * a buffer of its own, but encodes a string straight into what it sends).
+   */
+  readonly text?: string;
 }
 
 /** TLS settings of a client (`execution.tls`). */
@@ -99,14 +105,22 @@ export interface Backend {
 
 /** A body already in memory. */
 export function bufferedBody(bytes: Uint8Array): WireBody {
-  return new BufferedBody(bytes);
+  return new BufferedBody(bytes, undefined);
+}
+
+/** @internal A body in memory that is exactly the UTF-8 encoding of `text`. */
+export function bufferedText(bytes: Uint8Array, text: string): WireBody {
+  return new BufferedBody(bytes, text);
 }
 
 // a class, not an object literal with a closure: made for every request with a body, iterated
 // only by a backend that cannot take `bytes` as they are
 class BufferedBody implements WireBody {
   readonly length: number;
-  constructor(readonly bytes: Uint8Array) {
+  constructor(
+    readonly bytes: Uint8Array,
+    readonly text: string | undefined,
+  ) {
     this.length = bytes.byteLength;
   }
 

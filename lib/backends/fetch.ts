@@ -163,13 +163,12 @@ function headerPairs(headers: Headers): Array<readonly [string, string]> {
  * along). Copied only when something has to go.
  */
 function fetchHeaders(headers: Readonly<Record<string, string>>, streamed: boolean): Record<string, string> {
-  let kept: Record<string, string> | undefined;
-  for (const name of Object.keys(headers)) {
-    if (!framedByFetch(name, streamed)) continue;
-    kept ??= { ...headers };
-    delete kept[name];
-  }
-  return kept ?? (headers);
+  const names = Object.keys(headers);
+  if (!names.some((name) => framedByFetch(name, streamed))) return headers;
+  // a fresh object rather than a copy with `delete`: that would turn it into a slow dictionary
+  const kept: Record<string, string> = {};
+  for (const name of names) if (!framedByFetch(name, streamed)) kept[name] = headers[name];
+  return kept;
 }
 
 function framedByFetch(name: string, streamed: boolean): boolean {
@@ -178,6 +177,9 @@ function framedByFetch(name: string, streamed: boolean): boolean {
 }
 
 function fetchBody(body: WireBody): RequestInit['body'] {
+  // text when there is one: fetch copies bytes into a buffer of its own, a string it encodes as it sends
+  // (the request always has a Content-Type here, so fetch adds no text/plain one of its own)
+  if (body.text !== undefined) return body.text;
   if (body.bytes !== undefined) return body.bytes as Uint8Array<ArrayBuffer>;
   return ReadableStream.from(body) as ReadableStream<Uint8Array<ArrayBuffer>>;
 }

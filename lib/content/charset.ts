@@ -9,6 +9,11 @@ const REQUEST_CHARSETS: Readonly<Record<string, BufferEncoding>> = {
   latin1: 'latin1',
 };
 
+/** Whether {@link encodeText} encodes with `charset` as UTF-8. */
+export function encodesAsUtf8(charset: string | undefined): boolean {
+  return charset === undefined || REQUEST_CHARSETS[charset.toLowerCase()] === 'utf8';
+}
+
 /** Encodes request text with `charset` (UTF-8 when unset); any charset we cannot encode is an EncodeError naming it. */
 export function encodeText(text: string, charset: string | undefined): Buffer {
   if (charset === undefined) return Buffer.from(text, 'utf8');

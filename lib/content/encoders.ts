@@ -1,8 +1,8 @@
-import { bufferedBody, type WireBody } from '../backends/backend.js';
+import { bufferedBody, bufferedText, type WireBody } from '../backends/backend.js';
 import { isThenable } from '../thenable.js';
 import { EncodeError, HttpBuilderError } from '../errors.js';
 import type { RequestRecord } from '../pipeline/request-record.js';
-import { encodeText } from './charset.js';
+import { encodeText, encodesAsUtf8 } from './charset.js';
 import { encodeCsv } from './csv.js';
 import { encodeForm } from './form.js';
 import { encodeXml } from './xml.js';
@@ -129,10 +129,16 @@ export function encodeBody(
 
 /** What an encoder returned, as the body to send. */
 function toWireBody(encoded: unknown, record: RequestRecord, contentType: string): EncodedRequestBody {
-  if (typeof encoded === 'string') return { body: bufferedBody(encodeText(encoded, record.charset)), contentType };
+  if (typeof encoded === 'string') return { body: textBody(encoded, record.charset), contentType };
   if (isRawUpload(encoded)) return { body: rawUploadBody(encoded), contentType };
   if (isEncodedWire(encoded)) return { body: encoded.wire, contentType: encoded.contentType ?? contentType };
   throw new EncodeError(`the encoder for '${contentType}' returned ${describe(encoded)}, not a string, bytes, a stream, a Blob or { wire }`);
+}
+
+/** Text as a body in `charset`; UTF-8 bodies keep their text for transports that take strings. */
+function textBody(text: string, charset: string | undefined): WireBody {
+  const bytes = encodeText(text, charset);
+  return encodesAsUtf8(charset) ? bufferedText(bytes, text) : bufferedBody(bytes);
 }
 
 function encoderFailure(error: unknown, contentType: string): Error {
