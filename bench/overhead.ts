@@ -2,7 +2,9 @@
  * The library's own cost per call, without any I/O: the calls of scenarios (a) and (b) against
  * a backend that answers at once from memory. What is left is configuration merging, freezing,
  * URL building, header checks, encoding, the pipeline stages, parsing and dispatch — the
- * overhead issue #7 asks to take out, measured far more steadily than through sockets.
+ * overhead issue #7 asks to take out, measured far more steadily than through sockets. Then
+ * two figures that do not drift at all: promises and bytes allocated per call (`call-counts.ts`),
+ * which cost more than their share next to an allocation-heavy transport such as fetch.
  *
  * @example
  * npx tsx bench/overhead.ts            # builds dist/, then 7 runs × 50,000 calls per scenario
@@ -14,12 +16,17 @@ import { Readable } from 'node:stream';
 import type { Backend, WireRequest, WireResponse } from '../lib/index.js';
 import { librarySession } from './contenders/library.js';
 import { buildLibrary, importLibrary } from './library.js';
+import { bytesPerCall, promisesPerCall } from './call-counts.js';
 import { median, settle } from './measure.js';
 import { POST_DOCUMENT, SCENARIOS } from './scenarios.js';
 
 const SMALL = Buffer.from(JSON.stringify({ id: 42, name: 'httpbuilder-ts', ok: true, tags: ['bench', 'small'], score: 3.14, note: 'abcdefghij' }));
 const ECHO = Buffer.from(JSON.stringify(POST_DOCUMENT));
 const CALLS = 50_000;
+const COUNTED_CALLS = 5_000;
+/** Requests as the memory backend sees them, for measuring it alone. */
+const GET_WIRE: WireRequest = { method: 'GET', url: 'http://127.0.0.1:8080/small.json', secure: false, hostname: '127.0.0.1', port: 8080, target: '/small.json', headers: {}, body: undefined };
+const POST_WIRE: WireRequest = { ...GET_WIRE, method: 'POST', url: 'http://127.0.0.1:8080/echo', target: '/echo' };
 const RUNS = 7;
 const CONCURRENCY = 32;
 
@@ -71,6 +78,13 @@ async function main(): Promise<void> {
     }
     const range = `${Math.min(...perCall).toFixed(2)}–${Math.max(...perCall).toFixed(2)}`;
     console.log(`(${scenario.id}) ${scenario.title}: ${median(perCall).toFixed(2)} CPU µs per call (runs ${range}), no I/O`);
+    // the library's own share: what a call costs less what the memory backend alone costs
+    const call = () => scenario.run(session);
+    const backendOnly = () => memoryBackend.send(scenario.id === 'b' ? POST_WIRE : GET_WIRE).then((response) => response.readAll!());
+    // less one: backendOnly's own then()
+    const promises = (await promisesPerCall(call, COUNTED_CALLS)) - ((await promisesPerCall(backendOnly, COUNTED_CALLS)) - 1);
+    const bytes = (await bytesPerCall(call, COUNTED_CALLS)) - (await bytesPerCall(backendOnly, COUNTED_CALLS));
+    console.log(`    the library's own: ${promises.toFixed(1)} promises and about ${(bytes / 1024).toFixed(2)} KiB allocated per call`);
   }
   await session.close();
 }
