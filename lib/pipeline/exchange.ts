@@ -56,9 +56,9 @@ async function exchangeUnder(control: CallControl, record: RequestRecord, plan: 
   }
 }
 
-// A chain of promises, not an async function: an async frame holds every local across each
-// await (about a kilobyte per request), and with a transport as allocation-heavy as fetch each
-// kilobyte is felt as garbage-collection time.
+// A chain of promises, not an async function: an async frame keeps every local of the function
+// in a heap object per request across each await, and next to a transport as allocation-heavy
+// as fetch every allocation is paid again as garbage-collection time.
 function exchangeControlled(record: RequestRecord, plan: Plan, control: CallControl | undefined): Promise<unknown> {
   let encoding;
   try {
@@ -121,28 +121,23 @@ function received(response: WireResponse, url: string, record: RequestRecord, pl
     fromServer.discard();
     throw error;
   }
-  if (!isThenable(reading)) return handledThenReleased(fromServer, reading, record, plan);
+  if (!isThenable(reading)) return handledThenReleased(fromServer, reading, false, record, plan);
   // one step for the body, the error page and the release (each step is a promise per request)
   return Promise.resolve(reading).then(
-    (body) => handledThenReleased(fromServer, body, record, plan),
-    (error: unknown) => {
-      let page;
-      try {
-        page = errorPageText(error, fromServer);
-      } catch (failure) {
-        fromServer.discard();
-        throw failure;
-      }
-      return handledThenReleased(fromServer, page, record, plan);
-    },
+    (body) => handledThenReleased(fromServer, body, false, record, plan),
+    (error: unknown) => handledThenReleased(fromServer, error, true, record, plan),
   );
 }
 
-/** {@link handled}, then the connection given back (at once, or when an async handler settles). */
-function handledThenReleased(fromServer: FromServer, body: unknown, record: RequestRecord, plan: Plan): unknown {
+/**
+ * {@link handled} for what reading gave (a body, or when `failed` the error reading failed
+ * with, which may be an error page), then the connection given back: at once, or when an
+ * async handler settles.
+ */
+function handledThenReleased(fromServer: FromServer, read: unknown, failed: boolean, record: RequestRecord, plan: Plan): unknown {
   let outcome;
   try {
-    outcome = handled(fromServer, body, record, plan);
+    outcome = handled(fromServer, failed ? errorPageText(read, fromServer) : read, record, plan);
   } catch (error) {
     fromServer.discard();
     throw error;
