@@ -12,12 +12,6 @@ export interface WireBody extends AsyncIterable<Uint8Array> {
   readonly length: number | undefined;
   /** The whole body when it is already in memory, so a transport can write it in one go. */
   readonly bytes: Uint8Array | undefined;
-  /**
-   * The text `bytes` are exactly the UTF-8 encoding of, when the body was encoded from text:
-   * a transport that takes strings may send this instead (fetch copies bytes it is given into
-   * a buffer of its own, but encodes a string straight into what it sends).
-   */
-  readonly text?: string;
 }
 
 /** TLS settings of a client (`execution.tls`). */
@@ -113,15 +107,31 @@ export function bufferedText(bytes: Uint8Array, text: string): WireBody {
   return new BufferedBody(bytes, text);
 }
 
+/**
+ * @internal The text `body` was encoded from as UTF-8, if it was: a transport that takes
+ * strings may send it instead of the bytes (fetch copies bytes into a buffer of its own, but
+ * encodes a string as it sends). Only the pipeline's own body has it: a copy made with new
+ * bytes (`{ ...body, bytes }`) is no BufferedBody, so its bytes are what goes out.
+ */
+export function utf8TextOf(body: WireBody): string | undefined {
+  return body instanceof BufferedBody ? body.utf8Text : undefined;
+}
+
 // a class, not an object literal with a closure: made for every request with a body, iterated
 // only by a backend that cannot take `bytes` as they are
 class BufferedBody implements WireBody {
   readonly length: number;
+  readonly #text: string | undefined;
   constructor(
     readonly bytes: Uint8Array,
-    readonly text: string | undefined,
+    text: string | undefined,
   ) {
     this.length = bytes.byteLength;
+    this.#text = text;
+  }
+
+  get utf8Text(): string | undefined {
+    return this.#text;
   }
 
   [Symbol.asyncIterator](): AsyncIterator<Uint8Array> {

@@ -1,5 +1,5 @@
 import { ConfigError, ParseError, RedirectError } from '../errors.js';
-import type { Backend, TlsOptions, WireBody, WireRequest, WireResponse } from './backend.js';
+import { utf8TextOf, type Backend, type TlsOptions, type WireBody, type WireRequest, type WireResponse } from './backend.js';
 import { importPeer } from './optional-peer.js';
 
 // No `node:` import here, at load time or later: this backend is meant to run in browsers too.
@@ -69,10 +69,18 @@ async function loadTransport(tls: TlsOptions | undefined): Promise<Transport> {
 function send(request: WireRequest, transport: Transport): Promise<WireResponse> {
   // not async, and no await inside: each async layer is one more promise and microtask trip per
   // request, and fetch's own cost is what this backend is measured against
+  let init: RequestInit;
   try {
-    return transport.fetch(request.url, fetchInit(request, transport)).then(wireResponse, (error: unknown) => Promise.reject(transportError(error)));
+    init = fetchInit(request, transport);
   } catch (error) {
-    // fetchInit's ConfigError as it is; a synchronous throw of fetch itself typed like its rejections
+    // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- what fetch would refuse (ConfigError), as it is
+    return Promise.reject(error);
+  }
+  // called unbound, as a plain function: browsers' fetch refuses any other `this`
+  const fetch = transport.fetch;
+  try {
+    return fetch(request.url, init).then(wireResponse, (error: unknown) => Promise.reject(transportError(error)));
+  } catch (error) {
     return Promise.reject(transportError(error));
   }
 }
@@ -124,25 +132,21 @@ class FetchWireResponse implements WireResponse {
   readonly headers: Array<readonly [string, string]>;
   readonly body: AsyncIterable<Uint8Array>;
   readonly decoded = true;
-  readonly #reader: BodyReader | undefined;
+  // own properties, not methods: a stage or a wrapping backend may copy the response with `{ ...response }`
+  readonly discard: () => void;
+  readonly readAll: () => Promise<Uint8Array>;
 
   constructor(response: Response) {
     this.status = response.status;
     this.reason = response.statusText;
     this.headers = headerPairs(response.headers);
     const stream = response.body;
-    this.#reader = stream ? new BodyReader(stream) : undefined;
-    this.body = this.#reader ?? EMPTY_BODY;
-  }
-
-  // cancelling the body aborts the fetch and closes its connection (no AbortController: one
-  // per request costs undici's abort bookkeeping on every call, about 15% of its CPU here)
-  discard(): void {
-    this.#reader?.cancel();
-  }
-
-  readAll(): Promise<Uint8Array> {
-    return this.#reader ? this.#reader.readAll() : Promise.resolve(new Uint8Array(0));
+    const reader = stream ? new BodyReader(stream) : undefined;
+    this.body = reader ?? EMPTY_BODY;
+    // cancelling the body aborts the fetch and closes its connection (no AbortController: one
+    // per request costs undici's abort bookkeeping on every call, about 15% of its CPU here)
+    this.discard = () => reader?.cancel();
+    this.readAll = () => (reader ? reader.readAll() : Promise.resolve(new Uint8Array(0)));
   }
 }
 
@@ -179,7 +183,8 @@ function framedByFetch(name: string, streamed: boolean): boolean {
 function fetchBody(body: WireBody): RequestInit['body'] {
   // text when there is one: fetch copies bytes into a buffer of its own, a string it encodes as it sends
   // (the request always has a Content-Type here, so fetch adds no text/plain one of its own)
-  if (body.text !== undefined) return body.text;
+  const text = utf8TextOf(body);
+  if (text !== undefined) return text;
   if (body.bytes !== undefined) return body.bytes as Uint8Array<ArrayBuffer>;
   return ReadableStream.from(body) as ReadableStream<Uint8Array<ArrayBuffer>>;
 }
@@ -209,9 +214,9 @@ class BodyReader implements AsyncIterable<Uint8Array> {
    * fresh ArrayBuffer, about 7% of a small request's CPU (measured with interleaved profiles).
    */
   async readAll(): Promise<Uint8Array> {
-    const reader = (this.#reader = this.stream.getReader());
     const chunks: Uint8Array[] = [];
     try {
+      const reader = (this.#reader = this.stream.getReader());
       for (let next = await reader.read(); !next.done; next = await reader.read()) chunks.push(next.value);
     } catch (error) {
       throw transportError(error);

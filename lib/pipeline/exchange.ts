@@ -64,12 +64,12 @@ function exchangeControlled(record: RequestRecord, plan: Plan, control: CallCont
   try {
     encoding = record.body === null || record.body === undefined ? undefined : encodeBody(record, plan.encoders);
   } catch (error) {
-    return Promise.reject(sendFailure(error, record, record.url));
+    return failedBeforeResponse(error, record, record.url);
   }
   if (!isThenable(encoding)) return sendEncoded(record, plan, control, encoding);
   return Promise.resolve(encoding).then(
     (encoded) => sendEncoded(record, plan, control, encoded),
-    (error: unknown) => Promise.reject(sendFailure(error, record, record.url)),
+    (error: unknown) => failedBeforeResponse(error, record, record.url),
   );
 }
 
@@ -83,7 +83,7 @@ function sendEncoded(record: RequestRecord, plan: Plan, control: CallControl | u
     if (upload && wire.body) wire = { ...wire, body: countedUpload(wire.body, upload) };
     sending = transmit(wire, plan, control);
   } catch (error) {
-    return Promise.reject(sendFailure(error, record, wire?.url ?? record.url));
+    return failedBeforeResponse(error, record, wire?.url ?? record.url);
   }
   const sent = wire;
   return sending.then(
@@ -92,17 +92,23 @@ function sendEncoded(record: RequestRecord, plan: Plan, control: CallControl | u
         reportSent(sent.body, upload);
         if (download) response = countedResponse(response, download);
       } catch (error) {
-        throw sendFailure(error, record, last.url);
+        return failedBeforeResponse(error, record, last.url);
       }
       return received(response, last.url, record, plan);
     },
-    (error: unknown) => Promise.reject(sendFailure(error, record, sent.url)),
+    (error: unknown) => failedBeforeResponse(error, record, sent.url),
   );
 }
 
-function sendFailure(error: unknown, record: RequestRecord, url: string): Error {
-  releaseUpload(record.body);
-  return toTransportError(error, url);
+/** A failure before the response: the upload released and the error typed, always as a rejection (a failing release too). */
+function failedBeforeResponse(error: unknown, record: RequestRecord, url: string): Promise<never> {
+  try {
+    releaseUpload(record.body);
+    return Promise.reject(toTransportError(error, url));
+  } catch (failure) {
+    // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- pass on exactly what releasing threw
+    return Promise.reject(failure);
+  }
 }
 
 /** The response read, dispatched and converted; the connection is given back once that is done. */
@@ -226,5 +232,6 @@ function errorPageText(error: unknown, fromServer: FromServer): string {
 function countedResponse(response: WireResponse, listener: ProgressListener): WireResponse {
   const length = firstHeader(response.headers, 'content-length');
   const total = length === undefined || !/^\d+$/.test(length) ? undefined : Number(length);
-  return { ...response, body: countedBody(response.body, total, listener), readAll: undefined };
+  // discard() by hand: a backend's response may have it on its prototype, where a spread does not look
+  return { ...response, body: countedBody(response.body, total, listener), readAll: undefined, discard: () => response.discard() };
 }

@@ -19,6 +19,16 @@ conformance('progress callbacks', (kit) => {
     expect(seen.every((p, i) => i === 0 || p.transferred >= seen[i - 1].transferred)).toBe(true);
   });
 
+  it('download listener on a response without a body (HEAD, 204): null, and the connection given back', async () => {
+    kit.server.expect({ method: 'HEAD', path: '/head', respond: { headers: { 'Content-Type': 'text/plain' }, body: BIG } });
+    kit.server.expect({ method: 'GET', path: '/empty', respond: { status: 204 } });
+    kit.server.expect({ method: 'GET', path: '/big', respond: { headers: { 'Content-Type': 'text/plain' }, body: BIG } });
+    const client = kit.client((c) => (c.execution.onDownloadProgress = () => {}));
+    expect(await client.head((c) => void (c.request.uri.path = '/head'))).toBeNull();
+    expect(await client.get((c) => void (c.request.uri.path = '/empty'))).toBeNull();
+    expect(await client.get(String, (c) => void (c.request.uri.path = '/big'))).toHaveLength(BIG.length);
+  });
+
   it('upload of a stream: transferred counts every byte; no total when chunked', async () => {
     kit.server.expect({ method: 'PUT', path: '/up', respond: { headers: { 'Content-Type': 'text/plain' }, body: 'ok' } });
     const seen: Progress[] = [];

@@ -1,0 +1,57 @@
+import { afterEach, expect, it } from '@jest/globals';
+import { bufferedBody, type Backend, type WireBody, type WireRequest } from '../../lib/index.js';
+import { backendFor } from '../../lib/backends/registry.js';
+import { conformance, type Kit } from './kit.js';
+
+// A backend of the user's own that wraps the kit's one and copies what passes through with a
+// spread, as wrappers commonly do: what the copy says must be what happens.
+conformance('a backend wrapping another one', (kit) => {
+  const inners: Backend[] = [];
+  afterEach(async () => {
+    await Promise.all(inners.splice(0).map((inner) => inner.close()));
+  });
+
+  /** The kit's backend, wrapped by `send`. */
+  function wrapping(send: (inner: Backend, request: WireRequest) => ReturnType<Backend['send']>): Backend {
+    const inner = innerBackend(kit);
+    inners.push(inner);
+    return { name: 'wrapping', send: (request) => send(inner, request), close: () => Promise.resolve() };
+  }
+
+  it('a request body copied with new bytes sends the new bytes', async () => {
+    kit.server.expect({ method: 'POST', path: '/upper', respond: { headers: { 'Content-Type': 'text/plain' }, body: 'ok' } });
+    const upper = wrapping((inner, request) => inner.send({ ...request, body: request.body && withBytes(request.body, (text) => text.toUpperCase()) }));
+    await kit.client((c) => (c.client.backend = upper)).post((c) => {
+      c.request.uri.path = '/upper';
+      c.request.body = 'hello';
+    });
+    expect(kit.server.requests[0].body.toString()).toBe('HELLO');
+  });
+
+  it('a response copied with a spread still reads and releases its body (HEAD, 204, and one left unread)', async () => {
+    kit.server.expect({ method: 'HEAD', path: '/copied', respond: { headers: { 'Content-Type': 'text/plain' }, body: 'ok' } });
+    kit.server.expect({ method: 'GET', path: '/none', respond: { status: 204 } });
+    kit.server.expect({ method: 'GET', path: '/copied', respond: { headers: { 'Content-Type': 'text/plain' }, body: 'copied body' } });
+    kit.server.expect({ method: 'GET', path: '/copied', respond: { headers: { 'Content-Type': 'text/plain' }, body: 'copied body' } });
+    const copying = wrapping((inner, request) => inner.send(request).then((response) => ({ ...response })));
+    const client = kit.client((c) => (c.client.backend = copying));
+    expect(await client.head((c) => void (c.request.uri.path = '/copied'))).toBeNull();
+    expect(await client.get((c) => void (c.request.uri.path = '/none'))).toBeNull();
+    expect(await client.get(String, (c) => void (c.request.uri.path = '/copied'))).toBe('copied body');
+    // a handler that never reads the body: the connection is given back all the same
+    expect(await client.get((c) => {
+      c.request.uri.path = '/copied';
+      c.response.success(() => 'not read');
+    })).toBe('not read');
+  });
+});
+
+function innerBackend(kit: Kit): Backend {
+  return backendFor(kit.backend === 'native' ? 'native' : (kit.backend as 'axios' | 'got' | 'fetch'), { ca: kit.server.ca });
+}
+
+/** `body` copied as wrappers do, with its bytes (and everything derived from them) replaced. */
+function withBytes(body: WireBody, change: (text: string) => string): WireBody {
+  const bytes = new TextEncoder().encode(change(new TextDecoder().decode(body.bytes)));
+  return { ...body, bytes, length: bytes.byteLength, [Symbol.asyncIterator]: () => bufferedBody(bytes)[Symbol.asyncIterator]() };
+}
