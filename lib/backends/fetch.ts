@@ -125,7 +125,7 @@ function fetchInit(request: WireRequest, transport: Transport): RequestInit {
  */
 export const PLAIN_TARGET = /^(?:\/(?!\.{1,2}(?:[/?]|$))[\w\-.~!$&()*+,;=:@]*)+(?:\?[\w\-.~!$&()*+,;=:@/?]+)?$/;
 
-/** What the pipeline gets back: status, headers, and the body read by undici in one piece when it can. */
+/** What the pipeline gets back: status, header pairs, and the body (as a stream, or read off it in one piece). */
 class FetchWireResponse implements WireResponse {
   readonly status: number;
   readonly reason: string;
