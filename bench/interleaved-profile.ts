@@ -23,7 +23,7 @@ import { CONTENDERS, type Contender } from './contenders.js';
 import { buildLibrary } from './library.js';
 import { measureRun } from './measure.js';
 import { pinSelf } from './pinning.js';
-import { newestProfile, readProfile, type ProfileNode } from './profile-files.js';
+import { newestProfile, readProfile, shortLocation, type ProfileNode } from './profile-files.js';
 import { SCENARIOS } from './scenarios.js';
 import { startServer } from './server-process.js';
 
@@ -97,8 +97,7 @@ async function runBlocks(options: Options): Promise<void> {
 
 /** `lib/...` for the compiled library, `undici/...` for packages, node's own files as they are. */
 function where(node: ProfileNode): string {
-  const { url } = node.callFrame;
-  return url.replace(/^.*\/node_modules\//, '').replace(`file://${ROOT}dist/`, 'lib/').replace(`file://${ROOT}`, '') || '(native)';
+  return shortLocation(node.callFrame.url, true);
 }
 
 function area(node: ProfileNode): string {

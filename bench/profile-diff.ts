@@ -13,10 +13,7 @@
  *
  * @module
  */
-import { fileURLToPath } from 'node:url';
-import { newestProfile, readProfile, readRun, selfTimes } from './profile-files.js';
-
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
+import { newestProfile, readProfile, readRun, selfTimes, shortLocation } from './profile-files.js';
 
 /** Self µs per request by `where:function`, idle left out. */
 function perRequest(dir: string): { name: string; total: number; byFunction: Map<string, number> } {
@@ -27,7 +24,7 @@ function perRequest(dir: string): { name: string; total: number; byFunction: Map
     const { functionName, url } = node.callFrame;
     if (functionName === '(idle)') continue;
     // node_modules/undici/lib/... → undici/lib/...; file:///…/lib/x.ts → lib/x.ts
-    const where = url.replace(/^.*\/node_modules\//, '').replace(`file://${ROOT}`, '') || '(native)';
+    const where = shortLocation(url);
     const key = `${where}:${functionName || '(anonymous)'}`;
     byFunction.set(key, (byFunction.get(key) ?? 0) + us / run.requests);
   }

@@ -5,6 +5,9 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** One node of a V8 CPU profile's call tree. */
 export interface ProfileNode {
@@ -45,6 +48,18 @@ export function selfTimes(profile: CpuProfile): Map<ProfileNode, number> {
   });
   return self;
 }
+
+/**
+ * A profile frame's URL, short: `undici/lib/...` for packages, paths relative to the repository
+ * (`bench/...`, `dist/...`, or `lib/...` with `distAsLib` for the compiled library), `node:...`
+ * as it is, `(native)` for none.
+ */
+export function shortLocation(url: string, distAsLib = false): string {
+  const root = `file://${ROOT}`;
+  const short = url.replace(/^.*\/node_modules\//, '');
+  return (distAsLib ? short.replace(`${root}dist/`, 'lib/') : short).replace(root, '') || '(native)';
+}
+
 
 /** What `profile.ts` profiled (`run.json` beside the profile), if it wrote one. */
 export function readRun(dir: string): { readonly contender: string; readonly requests: number } | undefined {

@@ -126,32 +126,21 @@ function fetchInit(request: WireRequest, transport: Transport): RequestInit {
 export const PLAIN_TARGET = /^(?:\/(?!\.{1,2}(?:[/?]|$))[\w\-.~!$&()*+,;=:@]*)+(?:\?[\w\-.~!$&()*+,;=:@/?]+)?$/;
 
 /** What the pipeline gets back: status, header pairs, and the body (as a stream, or read off it in one piece). */
-class FetchWireResponse implements WireResponse {
-  readonly status: number;
-  readonly reason: string;
-  readonly headers: Array<readonly [string, string]>;
-  readonly body: AsyncIterable<Uint8Array>;
-  readonly decoded = true;
-  // own properties, not methods: a stage or a wrapping backend may copy the response with `{ ...response }`
-  readonly discard: () => void;
-  readonly readAll: () => Promise<Uint8Array>;
-
-  constructor(response: Response) {
-    this.status = response.status;
-    this.reason = response.statusText;
-    this.headers = headerPairs(response.headers);
-    const stream = response.body;
-    const reader = stream ? new BodyReader(stream) : undefined;
-    this.body = reader ?? EMPTY_BODY;
+function wireResponse(response: Response): WireResponse {
+  const stream = response.body;
+  const reader = stream ? new BodyReader(stream) : undefined;
+  // discard and readAll as own properties (a stage or a wrapping backend may copy the response with a spread)
+  return {
+    status: response.status,
+    reason: response.statusText,
+    headers: headerPairs(response.headers),
+    body: reader ?? EMPTY_BODY,
+    decoded: true,
     // cancelling the body aborts the fetch and closes its connection (no AbortController: one
     // per request costs undici's abort bookkeeping on every call, about 15% of its CPU here)
-    this.discard = () => reader?.cancel();
-    this.readAll = () => (reader ? reader.readAll() : Promise.resolve(new Uint8Array(0)));
-  }
-}
-
-function wireResponse(response: Response): WireResponse {
-  return new FetchWireResponse(response);
+    discard: () => reader?.cancel(),
+    readAll: () => (reader ? reader.readAll() : Promise.resolve(new Uint8Array(0))),
+  };
 }
 
 /** Header pairs (fetch gives them sorted, repeated ones joined; `Set-Cookie` stays apart). */

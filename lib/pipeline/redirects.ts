@@ -24,20 +24,23 @@ export function followRedirects(
   options: ExecutionOptions['redirects'],
 ): Promise<{ response: WireResponse; wire: WireRequest }> {
   // most responses are no redirect: only those enter the async loop (its frame costs an allocation per request)
-  return send(first).then((response) => (redirectLocation(response, options) === undefined ? { response, wire: first } : hopOn(send, first, response, options)));
+  return send(first).then((response) => {
+    const location = redirectLocation(response, options);
+    return location === undefined ? { response, wire: first } : hopOn(send, first, response, location, options);
+  });
 }
 
 async function hopOn(
   send: (wire: WireRequest) => Promise<WireResponse>,
   first: WireRequest,
   firstResponse: WireResponse,
+  firstLocation: string,
   options: ExecutionOptions['redirects'],
 ): Promise<{ response: WireResponse; wire: WireRequest }> {
   let wire = first;
   let response = firstResponse;
-  for (let hops = 0; ; hops++) {
-    const location = redirectLocation(response, options);
-    if (location === undefined) return { response, wire };
+  let location: string | undefined = firstLocation;
+  for (let hops = 0; location !== undefined; hops++) {
     let next;
     try {
       next = nextHop(wire, response.status, location, options.sensitiveHeaders);
@@ -52,7 +55,9 @@ async function hopOn(
     }
     wire = next;
     response = await send(wire);
+    location = redirectLocation(response, options);
   }
+  return { response, wire };
 }
 
 /** The Location to follow, or `undefined` when `response` is no redirect to follow. */
