@@ -144,11 +144,15 @@ export class HttpBuilder {
       encoders: settings.encoders,
       parsers: settings.parsers,
       resultType: type,
-      auth: { credentials: settings.credentials, origin: target, cache: this.#pool.authCache },
-      progress: { download: settings.onDownloadProgress, upload: settings.onUploadProgress },
+      credentials: settings.credentials,
+      authCache: this.#pool.authCache,
+      onDownloadProgress: settings.onDownloadProgress,
+      onUploadProgress: settings.onUploadProgress,
       execution: settings.execution,
       jar: settings.cookieJar ? (this.#pool.cookies.jar ??= new ClientCookieJar()) : undefined,
     };
+    // no interceptor (the usual case): no closure around the exchange
+    if (settings.interceptors.length === 0) return exchange(record, plan);
     return chain(settings.interceptors, method, (request) => exchange(request, plan))(record);
   }
 }

@@ -7,12 +7,12 @@ import { digestAuthorization, pickDigest } from './digest.js';
 import { sameOrigin } from '../pipeline/build-url.js';
 import { headerValues } from '../pipeline/response-headers.js';
 
-/** What the auth stage needs: the credentials (when any), where they belong, and the client's protection spaces. */
+/** What the auth stage needs (a part of the request's plan): the credentials (when any), where they belong, and the client's protection spaces. */
 export interface AuthPlan {
   readonly credentials: Credentials | undefined;
-  /** The origin the request was configured for: credentials are never sent anywhere else. */
-  readonly origin: { readonly secure: boolean; readonly hostname: string; readonly port: number };
-  readonly cache: AuthCache;
+  /** Where the request was configured to go: credentials are never sent to another origin. */
+  readonly target: { readonly secure: boolean; readonly hostname: string; readonly port: number };
+  readonly authCache: AuthCache;
 }
 
 /**
@@ -25,7 +25,7 @@ export function sendAuthorized(send: (wire: WireRequest) => Promise<WireResponse
   const credentials = plan.credentials;
   // a caller's own Authorization header is theirs to manage; an interceptor or a redirect that
   // moved the request to another origin takes it out of the credentials' reach
-  if (!credentials || !sameOrigin(wire, plan.origin) || Object.keys(wire.headers).some((name) => name.toLowerCase() === 'authorization')) {
+  if (!credentials || !sameOrigin(wire, plan.target) || Object.keys(wire.headers).some((name) => name.toLowerCase() === 'authorization')) {
     return send(wire); // not async: no extra promise when there is nothing to answer
   }
   return answerChallenges(send, wire, plan, credentials);
@@ -33,11 +33,11 @@ export function sendAuthorized(send: (wire: WireRequest) => Promise<WireResponse
 
 async function answerChallenges(send: (wire: WireRequest) => Promise<WireResponse>, wire: WireRequest, plan: AuthPlan, credentials: Credentials): Promise<WireResponse> {
   const url = new URL(wire.url);
-  const space = plan.cache.find(url);
+  const space = plan.authCache.find(url);
   let expected: string | undefined;
   let header: string | undefined;
   // answer up front only in the scheme these credentials are for: never a Digest password as Basic
-  if (space && space.state.scheme === credentials.scheme) ({ header, expected } = answer(space.state, credentials, wire, plan.cache, url));
+  if (space && space.state.scheme === credentials.scheme) ({ header, expected } = answer(space.state, credentials, wire, plan.authCache, url));
   else if (!space && credentials.preemptive && credentials.scheme === 'basic') header = basicAuthorization(credentials);
   let response = await send(withAuthorization(wire, header));
   // a Basic answer sent up front was the one try (a cached Digest nonce may just have expired)
@@ -58,11 +58,11 @@ async function answerChallenges(send: (wire: WireRequest) => Promise<WireRespons
     answeredStale ||= answeredFresh;
     answeredFresh = true;
     response.discard();
-    const remembered = plan.cache.remember(url, state);
-    ({ header, expected } = answer(remembered.state, credentials, wire, plan.cache, url));
+    const remembered = plan.authCache.remember(url, state);
+    ({ header, expected } = answer(remembered.state, credentials, wire, plan.authCache, url));
     response = await send(withAuthorization(wire, header));
   }
-  if (response.status < 400) verifyInfo(response, plan.cache, url, expected);
+  if (response.status < 400) verifyInfo(response, plan.authCache, url, expected);
   return response;
 }
 

@@ -6,8 +6,19 @@ export interface MediaType {
   readonly params: Readonly<Record<string, string>>;
 }
 
-/** Parses `text/plain; charset="ISO-8859-1"` into `{ type: 'text/plain', params: { charset: 'iso-8859-1' } }`. */
+/**
+ * Parses `text/plain; charset="ISO-8859-1"` into `{ type: 'text/plain', params: { charset: 'iso-8859-1' } }`
+ * (frozen: the same answer is shared by every response with that header).
+ */
 export function parseMediaType(value: string): MediaType {
+  // a response's Content-Type is parsed on every request, and servers send a handful of them
+  return value.length > MAX_REMEMBERED_LENGTH ? parsed(value) : remembered(knownMediaTypes, value, parsed);
+}
+
+const MAX_REMEMBERED_LENGTH = 200;
+const knownMediaTypes = new Map<string, MediaType>();
+
+function parsed(value: string): MediaType {
   let at = value.indexOf(';');
   if (at < 0) at = value.length;
   const type = value.slice(0, at).trim().toLowerCase();
@@ -39,7 +50,7 @@ export function parseMediaType(value: string): MediaType {
     // defined, not assigned: a `__proto__` parameter is kept as one instead of being dropped
     Object.defineProperty(params, name, { value: name === 'charset' ? paramValue.toLowerCase() : paramValue, writable: true, enumerable: true, configurable: true });
   }
-  return { type, params };
+  return Object.freeze({ type, params: Object.freeze(params) });
 }
 
 /**
@@ -47,19 +58,24 @@ export function parseMediaType(value: string): MediaType {
  * `application/vnd.acme+json` → itself, `*\/*+json`, `application/*`, `*\/*`.
  */
 export function lookupKeys(type: string): readonly string[] {
-  let keys = knownKeys.get(type);
-  if (keys === undefined) {
-    keys = Object.freeze(keysOf(type));
-    // responses carry a handful of media types; a server inventing new ones must not grow this forever
-    if (knownKeys.size >= MAX_KNOWN_KEYS) knownKeys.clear();
-    knownKeys.set(type, keys);
-  }
-  return keys;
+  return remembered(knownKeys, type, (known) => Object.freeze(keysOf(known)));
 }
 
-const MAX_KNOWN_KEYS = 256;
 /** lookupKeys per media type, computed once: a lookup per response is on every request's path. */
 const knownKeys = new Map<string, readonly string[]>();
+
+const MAX_REMEMBERED = 256;
+
+/** `make(key)`, computed once per key; a server inventing new media types must not grow `known` forever. */
+function remembered<V>(known: Map<string, V>, key: string, make: (key: string) => V): V {
+  let value = known.get(key);
+  if (value === undefined) {
+    value = make(key);
+    if (known.size >= MAX_REMEMBERED) known.clear();
+    known.set(key, value);
+  }
+  return value;
+}
 
 function keysOf(type: string): string[] {
   const keys = [type];

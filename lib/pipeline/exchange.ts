@@ -75,7 +75,7 @@ function exchangeControlled(record: RequestRecord, plan: Plan, control: CallCont
 
 /** Sends the encoded request; a failure before the response releases the upload and is typed. */
 function sendEncoded(record: RequestRecord, plan: Plan, control: CallControl | undefined, encoded: EncodedRequestBody | undefined): Promise<unknown> {
-  const { upload, download } = plan.progress;
+  const { onUploadProgress: upload, onDownloadProgress: download } = plan;
   let wire: WireRequest | undefined;
   let sending;
   try {
@@ -191,7 +191,8 @@ function transmit(wire: WireRequest, plan: Plan, control: CallControl | undefine
     : (hop) => sendAttempt(backend, hop, control);
   // logged innermost: every wire exchange (hop, retry, challenge) gets its own pair of lines
   const logged = execution.logger ? loggedSend(attempt, execution.logger) : attempt;
-  const authorized: Send = (hop) => sendAuthorized(logged, hop, plan.auth);
+  // without credentials the auth stage only passes each hop on: no layer for it
+  const authorized: Send = plan.credentials ? (hop) => sendAuthorized(logged, hop, plan) : logged;
   return followRedirects((hop) => sendWithRetries(authorized, hop, execution.retry, control), wire, execution.redirects);
 }
 

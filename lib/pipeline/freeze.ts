@@ -14,7 +14,7 @@ import { checkCookie } from './check-headers.js';
 import type { RequestRecord } from './request-record.js';
 
 /** What the pipeline needs besides the record: resolved once per request, never shown to interceptors. */
-export interface Plan {
+export interface Plan extends AuthPlan {
   readonly target: Target;
   readonly backend: Backend;
   /** every level, nearest first (request, client, its parents); the defaults come after */
@@ -22,8 +22,8 @@ export interface Plan {
   readonly encoders: ReadonlyArray<ReadonlyMap<string, Encoder>>;
   readonly parsers: ReadonlyArray<ReadonlyMap<string, Parser>>;
   readonly resultType: ResultType | undefined;
-  readonly auth: AuthPlan;
-  readonly progress: { readonly download: ProgressListener | undefined; readonly upload: ProgressListener | undefined };
+  readonly onDownloadProgress: ProgressListener | undefined;
+  readonly onUploadProgress: ProgressListener | undefined;
   /** timeouts, retries, redirects, abort signal, size limit */
   readonly execution: ExecutionOptions;
   /** the client's cookie jar, when `client.cookies` is on */
@@ -33,26 +33,48 @@ export interface Plan {
 /** Freezes resolved settings into the immutable record interceptors see. */
 export function freezeRecord(method: string, settings: Settings): { record: RequestRecord; target: Target } {
   const target = buildTarget(settings.uri);
-  const headers: Record<string, string> = {};
-  for (const [name, value] of settings.headers.values()) putOwn(headers, name, value);
-  if (settings.cookies.size > 0) {
-    const pairs: string[] = [];
-    for (const [name, value] of settings.cookies) {
-      checkCookie(name, value);
-      pairs.push(`${name}=${value}`);
-    }
-    setHeader(headers, 'Cookie', pairs.join('; '));
-  }
   const record: RequestRecord = Object.freeze({
     method,
     url: target.url,
-    headers: Object.freeze(headers),
+    headers: settings.cookies.size === 0 ? sharedHeaders(settings.headers) : Object.freeze(withCookies(headersOf(settings.headers), settings.cookies)),
     body: settings.body,
     contentType: settings.contentType,
     charset: settings.charset,
     context: contextLookup(settings.context),
   });
   return { record, target };
+}
+
+type HeaderMap = Settings['headers'];
+
+const frozenHeaders = new WeakMap<HeaderMap, Readonly<Record<string, string>>>();
+
+/**
+ * The record's headers for `headers`, made once per map: a request that sets no header of its
+ * own has its client's map, so its requests share one frozen object (which toWireRequest then
+ * checks only once).
+ */
+function sharedHeaders(headers: HeaderMap): Readonly<Record<string, string>> {
+  let frozen = frozenHeaders.get(headers);
+  if (!frozen) frozenHeaders.set(headers, (frozen = Object.freeze(headersOf(headers))));
+  return frozen;
+}
+
+function headersOf(map: HeaderMap): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of map.values()) putOwn(headers, name, value);
+  return headers;
+}
+
+/** `headers` with the request's cookies as its `Cookie` header. */
+function withCookies(headers: Record<string, string>, cookies: Settings['cookies']): Record<string, string> {
+  const pairs: string[] = [];
+  for (const [name, value] of cookies) {
+    checkCookie(name, value);
+    pairs.push(`${name}=${value}`);
+  }
+  setHeader(headers, 'Cookie', pairs.join('; '));
+  return headers;
 }
 
 const lookups = new WeakMap<ContextMap, RequestRecord['context']>();

@@ -1,11 +1,12 @@
 /** Every value of header `name` (lower case) among raw `pairs`, in order: for stages that look at one or two headers of a wire response. */
 export function headerValues(pairs: ReadonlyArray<readonly [string, string]>, name: string): string[] {
-  return pairs.filter(([key]) => key.toLowerCase() === name).map(([, value]) => value);
+  return pairs.filter(([key]) => sameName(key, name)).map(([, value]) => value);
 }
 
 /** The first value of header `name` (lower case) among raw `pairs`, or `undefined`. */
 export function firstHeader(pairs: ReadonlyArray<readonly [string, string]>, name: string): string | undefined {
-  return pairs.find(([key]) => key.length === name.length && key.toLowerCase() === name)?.[1];
+  for (const [key, value] of pairs) if (sameName(key, name)) return value;
+  return undefined;
 }
 
 /**
@@ -25,24 +26,26 @@ export class ResponseHeaders implements Iterable<readonly [string, string]> {
 
   /** Every value of `name` joined by `, `, or `null` when absent. */
   get(name: string): string | null {
-    const values = this.#lookup(name);
-    if (values === undefined) return null;
-    return values.length === 1 ? values[0] : values.join(', ');
+    // the usual answer (one value, or none) without an array: a response is asked a few times per request
+    const lower = name.toLowerCase();
+    const pairs = this.#pairs;
+    for (let i = 0; i < pairs.length; i++) {
+      if (!sameName(pairs[i][0], lower)) continue;
+      for (let j = i + 1; j < pairs.length; j++) if (sameName(pairs[j][0], lower)) return this.#lookup(lower).join(', ');
+      return pairs[i][1];
+    }
+    return null;
   }
 
   /** Every value of `name`, in order. */
   getAll(name: string): string[] {
-    return [...(this.#lookup(name) ?? [])];
+    return this.#lookup(name.toLowerCase());
   }
 
-  // a scan, no index: a response is asked for a handful of headers, and names of another
-  // length are skipped without lower-casing them (cheaper than building a map per response)
-  #lookup(name: string): string[] | undefined {
-    const lower = name.toLowerCase();
-    let values: string[] | undefined;
-    for (const [key, value] of this.#pairs) {
-      if (key.length === lower.length && (key === lower || key.toLowerCase() === lower)) (values ??= []).push(value);
-    }
+  // a scan, no index: a response is asked for a handful of headers (cheaper than building a map per response)
+  #lookup(lower: string): string[] {
+    const values: string[] = [];
+    for (const [key, value] of this.#pairs) if (sameName(key, lower)) values.push(value);
     return values;
   }
 
@@ -61,4 +64,9 @@ export class ResponseHeaders implements Iterable<readonly [string, string]> {
     for (const [key] of this.#pairs) out[key.toLowerCase()] ??= this.get(key) ?? '';
     return out;
   }
+}
+
+/** Whether header name `key` (any case) is `lower`; names of another length are skipped without lower-casing them. */
+function sameName(key: string, lower: string): boolean {
+  return key.length === lower.length && (key === lower || key.toLowerCase() === lower);
 }

@@ -22,21 +22,43 @@ export function toWireRequest(record: RequestRecord, plan: Plan, encoded: Encode
   // the method goes on the request line as is: only an RFC 9110 token may
   if (!TOKEN.test(record.method)) throw new ConfigError(`the method '${escape(record.method)}' is not a valid HTTP method token`);
   const target = record.url === plan.target.url ? plan.target : targetOf(record.url);
-  const headers: Record<string, string> = {};
-  let callerLength: string | undefined;
-  for (const name in record.headers) {
-    const lower = name.toLowerCase();
-    if (!FRAMING.has(lower)) putOwn(headers, name, record.headers[name]);
-    else if (lower === 'content-length') callerLength = record.headers[name];
-  }
   const contentType = encoded?.contentType ?? record.contentType;
-  if (contentType !== undefined) {
-    headers['Content-Type'] = record.charset === undefined ? contentType : `${contentType}; charset=${record.charset}`;
+  const encodedBody = encoded?.body;
+  // nothing to add or drop: no content type, no body, no `Content-Length: 0` for the method
+  const addsNothing = contentType === undefined && encodedBody === undefined && !BODY_METHODS.has(record.method);
+  let headers: Readonly<Record<string, string>>;
+  let body: WireBody | undefined;
+  if (addsNothing && checkedAsIs.has(record.headers)) {
+    headers = record.headers;
+  } else {
+    const built: Record<string, string> = {};
+    let callerLength: string | undefined;
+    let dropped = false;
+    for (const name in record.headers) {
+      const lower = name.toLowerCase();
+      if (!FRAMING.has(lower)) putOwn(built, name, record.headers[name]);
+      else {
+        dropped = true;
+        if (lower === 'content-length') callerLength = record.headers[name];
+      }
+    }
+    if (contentType !== undefined) {
+      built['Content-Type'] = record.charset === undefined ? contentType : `${contentType}; charset=${record.charset}`;
+    }
+    body = frame(built, record.method, encodedBody, callerLength);
+    checkHeaders(built);
+    headers = built;
+    // a frozen plain object cannot change: this request and the next with the same headers are sent them as they are
+    if (addsNothing && !dropped && Object.isFrozen(record.headers) && Object.getPrototypeOf(record.headers) === Object.prototype) {
+      checkedAsIs.add(record.headers);
+      headers = record.headers;
+    }
   }
-  const body = frame(headers, record.method, encoded?.body, callerLength);
-  checkHeaders(headers);
   return { method: record.method, url: target.url, secure: target.secure, hostname: target.hostname, port: target.port, target: target.target, headers, body };
 }
+
+/** Records' header objects (frozen) that passed checkHeaders and need nothing added or dropped. */
+const checkedAsIs = new WeakSet<object>();
 
 /** Sets the framing headers; a caller's `Content-Length` on a stream is held to its word. */
 function frame(headers: Record<string, string>, method: string, body: WireBody | undefined, callerLength: string | undefined): WireBody | undefined {

@@ -94,6 +94,14 @@ conformance('bad input is rejected before anything is sent', (kit) => {
     });
   }
 
+  it("a client's bad header is refused on every call, with or without the request's own headers", async () => {
+    const client = kit.client((c) => void (c.request.headers['X-Bad'] = 'a\r\nInjected: yes'));
+    for (const call of [() => client.get(), () => client.get(), () => client.get((c) => void (c.request.headers['X-Fine'] = 'ok')), () => client.delete()]) {
+      await expect(call()).rejects.toThrow(/header 'X-Bad' has a character not allowed/);
+    }
+    expect(kit.server.requests).toHaveLength(0);
+  });
+
   it('header values are never echoed in the error (they may be secrets)', async () => {
     const error = await kit
       .client()

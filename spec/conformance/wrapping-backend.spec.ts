@@ -44,6 +44,31 @@ conformance('a backend wrapping another one', (kit) => {
       c.response.success(() => 'not read');
     })).toBe('not read');
   });
+
+  it("the headers handed over are the request's own: read-only, and a copy with more headers sends those", async () => {
+    for (let i = 0; i < 3; i++) kit.server.expect({ method: 'GET', path: '/traced', respond: { headers: { 'Content-Type': 'text/plain' }, body: 'ok' } });
+    const seen: Array<Readonly<Record<string, string>>> = [];
+    let traces = 0;
+    const tracing = wrapping((inner, request) => {
+      seen.push(request.headers);
+      return inner.send({ ...request, headers: { ...request.headers, 'X-Trace': String(++traces) } });
+    });
+    const client = kit.client((c) => {
+      c.client.backend = tracing;
+      c.request.headers['X-Client'] = 'yes';
+    });
+    for (let i = 0; i < 3; i++) expect(await client.get(String, (c) => void (c.request.uri.path = '/traced'))).toBe('ok');
+    expect(kit.server.requests.map((request) => [request.headers['x-trace'], request.headers['x-client']])).toEqual([
+      ['1', 'yes'],
+      ['2', 'yes'],
+      ['3', 'yes'],
+    ]);
+    // the contract says Readonly: a backend that writes into them anyway fails loudly, never changing the next request
+    for (const headers of seen) {
+      expect(Object.isFrozen(headers)).toBe(true);
+      expect(headers['X-Trace']).toBeUndefined();
+    }
+  });
 });
 
 function innerBackend(kit: Kit): Backend {
