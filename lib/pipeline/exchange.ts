@@ -77,27 +77,28 @@ function exchangeControlled(record: RequestRecord, plan: Plan, control: CallCont
 function sendEncoded(record: RequestRecord, plan: Plan, control: CallControl | undefined, encoded: EncodedRequestBody | undefined): Promise<unknown> {
   const { onUploadProgress: upload, onDownloadProgress: download } = plan;
   let wire: WireRequest | undefined;
-  let sending;
   try {
     wire = toWireRequest(record, plan, encoded);
     if (upload && wire.body) wire = { ...wire, body: countedUpload(wire.body, upload) };
-    sending = transmit(wire, plan, control);
+    const sent = wire;
+    return transmit(
+      sent,
+      plan,
+      control,
+      (response, last) => {
+        try {
+          reportSent(sent.body, upload);
+          if (download) response = countedResponse(response, download);
+        } catch (error) {
+          return failedBeforeResponse(error, record, last.url);
+        }
+        return received(response, last.url, record, plan);
+      },
+      (error) => failedBeforeResponse(error, record, sent.url),
+    );
   } catch (error) {
     return failedBeforeResponse(error, record, wire?.url ?? record.url);
   }
-  const sent = wire;
-  return sending.then(
-    ({ response, wire: last }) => {
-      try {
-        reportSent(sent.body, upload);
-        if (download) response = countedResponse(response, download);
-      } catch (error) {
-        return failedBeforeResponse(error, record, last.url);
-      }
-      return received(response, last.url, record, plan);
-    },
-    (error: unknown) => failedBeforeResponse(error, record, sent.url),
-  );
 }
 
 /** A failure before the response: the upload released and the error typed, always as a rejection (a failing release too). */
@@ -178,9 +179,16 @@ function converted(fromServer: FromServer, result: unknown, record: RequestRecor
 
 /**
  * The wire exchange, stage inside stage: redirects (each hop) → retries (each attempt) → auth
- * (each challenge answered) → the cookie jar → one attempt through the backend.
+ * (each challenge answered) → the cookie jar → one attempt through the backend. `then` gets the
+ * last response and the request that got it, `failed` any error of the exchange.
  */
-function transmit(wire: WireRequest, plan: Plan, control: CallControl | undefined): Promise<{ response: WireResponse; wire: WireRequest }> {
+function transmit(
+  wire: WireRequest,
+  plan: Plan,
+  control: CallControl | undefined,
+  then: (response: WireResponse, wire: WireRequest) => unknown,
+  failed: (error: unknown) => unknown,
+): Promise<unknown> {
   const { backend, jar, execution } = plan;
   const attempt: Send = jar
     ? async (hop) => {
@@ -193,7 +201,7 @@ function transmit(wire: WireRequest, plan: Plan, control: CallControl | undefine
   const logged = execution.logger ? loggedSend(attempt, execution.logger) : attempt;
   // without credentials the auth stage only passes each hop on: no layer for it
   const authorized: Send = plan.credentials ? (hop) => sendAuthorized(logged, hop, plan) : logged;
-  return followRedirects((hop) => sendWithRetries(authorized, hop, execution.retry, control), wire, execution.redirects);
+  return followRedirects((hop) => sendWithRetries(authorized, hop, execution.retry, control), wire, execution.redirects, then, failed);
 }
 
 /**

@@ -16,18 +16,22 @@ const BODY_HEADERS = new Set(['content-type', 'content-length', 'transfer-encodi
  * turns anything but HEAD into one; 307/308 keep method and body. A hop to another origin
  * (scheme, host or port) drops credentials, cookies and the sensitive headers; a 307/308 that
  * would carry a body there, or a body that cannot be sent again, is not followed (the 3xx is
- * the response). Resolves to the last response and the request that got it.
+ * the response). Then `then` gets the last response and the request that got it, or `failed`
+ * the error of any hop: in the same step as the last response (each step is a promise per request).
  */
-export function followRedirects(
+export function followRedirects<T>(
   send: (wire: WireRequest) => Promise<WireResponse>,
   first: WireRequest,
   options: ExecutionOptions['redirects'],
-): Promise<{ response: WireResponse; wire: WireRequest }> {
+  then: (response: WireResponse, wire: WireRequest) => T | PromiseLike<T>,
+  failed: (error: unknown) => T | PromiseLike<T>,
+): Promise<T> {
   // most responses are no redirect: only those enter the async loop (its frame costs an allocation per request)
   return send(first).then((response) => {
     const location = redirectLocation(response, options);
-    return location === undefined ? { response, wire: first } : hopOn(send, first, response, location, options);
-  });
+    if (location === undefined) return then(response, first);
+    return hopOn(send, first, response, location, options).then((last) => then(last.response, last.wire), failed);
+  }, failed);
 }
 
 async function hopOn(
