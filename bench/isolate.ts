@@ -56,7 +56,7 @@ export async function runIsolated(contenders: readonly Contender[], options: Ben
 }
 
 function runChild(group: readonly Contender[], options: BenchOptions, reportFile: string): Promise<BenchReport> {
-  const args = ['--rounds', options.rounds, '--requests', options.requests, '--warmup', options.warmup, '--concurrency', options.concurrency].map(String);
+  const args = ['--rounds', options.rounds, '--requests', options.requests, '--slices', options.slices, '--warmup', options.warmup, '--concurrency', options.concurrency].map(String);
   // full names: substrings of themselves only, so the child selects exactly this group
   // request scenarios only: the transfers run once, from the parent (`transfer/runner.ts`)
   const requestScenarios = selectScenarios(options.scenarios).map((s) => s.id);

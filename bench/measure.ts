@@ -83,6 +83,24 @@ export async function measureRun(
   };
 }
 
+/** Several runs of one contender as one: totals of requests, time and CPU, the highest RSS. */
+export function combineRuns(parts: readonly RunResult[]): RunResult {
+  const sum = (of: (part: RunResult) => number) => parts.reduce((total, part) => total + of(part), 0);
+  const requests = sum((part) => part.requests);
+  const wallMs = sum((part) => part.wallMs);
+  const cpuUserUs = sum((part) => part.cpuUserUs);
+  const cpuSystemUs = sum((part) => part.cpuSystemUs);
+  return {
+    requests,
+    wallMs,
+    cpuUserUs,
+    cpuSystemUs,
+    reqPerSec: requests / (wallMs / 1000),
+    cpuUsPerReq: (cpuUserUs + cpuSystemUs) / requests,
+    peakRssBytes: Math.max(...parts.map((part) => part.peakRssBytes)),
+  };
+}
+
 // Garbage left by the previous contender must not be collected (and billed) during the next
 // one's run, so runs start from a collected heap. `gc` is only exposed with --expose-gc; this
 // enables it at run time because `npm run bench` is plain `tsx bench/run.ts`.
@@ -93,10 +111,15 @@ const collect: () => void = (() => {
   return runInNewContext('gc') as () => void;
 })();
 
+/** Full GC (twice: what the first one finalises, the second one frees). */
+export function collectGarbage(): void {
+  collect();
+  collect();
+}
+
 /** Full GC, then a short idle pause so sockets and timers settle before the next run. */
 export async function settle(): Promise<void> {
-  collect();
-  collect();
+  collectGarbage();
   await new Promise((resolve) => setTimeout(resolve, 200));
 }
 

@@ -1,7 +1,7 @@
 /**
- * Benchmark settings from CLI arguments (`--rounds 3`, `--requests=5000`, `--only axios,got`,
+ * Benchmark settings from CLI arguments (`--rounds 3`, `--requests=5000`, `--slices 11`, `--only axios,got`,
  * `--isolate`, `--scenarios b,c,d`, `--transfer-size 1GiB`, `--transfer-rounds 3`) or environment
- * (`BENCH_ROUNDS`, `BENCH_REQUESTS`, `BENCH_WARMUP`, `BENCH_CONCURRENCY`, `BENCH_ONLY`,
+ * (`BENCH_ROUNDS`, `BENCH_REQUESTS`, `BENCH_SLICES`, `BENCH_WARMUP`, `BENCH_CONCURRENCY`, `BENCH_ONLY`,
  * `BENCH_ISOLATE=0`, `BENCH_SCENARIOS`, `BENCH_TRANSFER_SIZE`, `BENCH_TRANSFER_ROUNDS`); CLI wins.
  *
  * @example
@@ -21,6 +21,12 @@ export interface BenchOptions {
   readonly rounds: number;
   /** Measured requests per contender per round. */
   readonly requests: number;
+  /**
+   * Each round's run of a contender is cut into this many slices, the contenders' slices taking
+   * turns: a shared VM's speed drifts by 10-20% within seconds, and a ratio between runs seconds
+   * apart measures that drift as much as the code. Slices a second or less apart share it.
+   */
+  readonly slices: number;
   /** Unmeasured requests per contender before round 1 (JIT, connection pool). */
   readonly warmup: number;
   /** Concurrent request loops. */
@@ -45,12 +51,14 @@ export interface BenchOptions {
 export const SCENARIO_IDS = ['a', 'b', 'c', 'd'] as const;
 
 // 9 contenders × 9 rounds × 11,000 requests: about 3.5 minutes on the 2-core VM in one process,
-// 4 isolated (the baseline runs in every process); the fastest run (raw node:http, up to 33k
-// req/s) still lasts ≥ 0.3 s. Transfers: 8 contenders × 2 scenarios × 3 rounds of 256 MiB,
+// 4 isolated (the baseline runs in every process). 11 slices of 1,000 requests: a slice of the
+// slowest contender lasts about half a second here, the fastest (raw node:http, up to 33k req/s)
+// still 30 ms, far above the microseconds process.cpuUsage() resolves. Transfers: 8 contenders × 2 scenarios × 3 rounds of 256 MiB,
 // about 2 minutes (issue #7 asks for 256 MiB; --transfer-size=1GiB for issue #5's run)
 const DEFAULTS: Omit<BenchOptions, 'only'> = {
   rounds: 9,
   requests: 11_000,
+  slices: 11,
   warmup: 3_000,
   concurrency: 32,
   isolate: true,
@@ -58,7 +66,7 @@ const DEFAULTS: Omit<BenchOptions, 'only'> = {
   transferSize: 256 * 2 ** 20,
   transferRounds: 3,
 };
-const COUNTS = ['rounds', 'requests', 'warmup', 'concurrency', 'transfer-rounds'] as const;
+const COUNTS = ['rounds', 'requests', 'slices', 'warmup', 'concurrency', 'transfer-rounds'] as const;
 const NAMES = [...COUNTS, 'only', 'isolate', 'scenarios', 'transfer-size'] as const;
 
 type Count = (typeof COUNTS)[number];
@@ -68,6 +76,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): B
   const values: Record<Count, number> = {
     rounds: DEFAULTS.rounds,
     requests: DEFAULTS.requests,
+    slices: DEFAULTS.slices,
     warmup: DEFAULTS.warmup,
     concurrency: DEFAULTS.concurrency,
     'transfer-rounds': DEFAULTS.transferRounds,
@@ -101,6 +110,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): B
   return {
     rounds: values.rounds,
     requests: values.requests,
+    slices: Math.min(values.slices, values.requests),
     warmup: values.warmup,
     concurrency: values.concurrency,
     only,

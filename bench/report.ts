@@ -121,7 +121,7 @@ function environmentLines(report: BenchReport): string[] {
     `date: ${report.date}`,
     `node: ${report.node} (${report.platform}), CPU: ${report.cpuModel} × ${report.cpuCount}`,
     `pinning: ${report.pinning.client}; ${report.pinning.server}`,
-    `rounds: ${o.rounds} (order rotated per round), requests per run: ${fmt(o.requests)}, concurrency: ${o.concurrency}, warm-up: ${fmt(o.warmup)} per contender` +
+    `rounds: ${o.rounds} (order rotated per round), requests per contender and round: ${fmt(o.requests)} in ${o.slices} slices taking turns with the other contenders, concurrency: ${o.concurrency}, warm-up: ${fmt(o.warmup)} per contender` +
       (o.only.length > 0 ? `, only: ${o.only.join(',')} (+ counterparts and baseline)` : ''),
     `duration: ${fmt(report.durationSeconds)} s; ${shortestRun(report)}`,
     report.processes
@@ -132,12 +132,13 @@ function environmentLines(report: BenchReport): string[] {
   ];
 }
 
-/** Measured runs should last long enough (≥ 0.3 s) for timer and scheduler noise to stay small. */
+/** Measured slices should last long enough (≥ 0.1 s) for timer and scheduler noise to stay small. */
 function shortestRun(report: BenchReport): string {
-  const runs = report.scenarios.flatMap((s) => s.contenders.flatMap((c) => c.runs.map((r) => ({ name: c.name, ms: r.wallMs }))));
+  const slices = report.options.slices;
+  const runs = report.scenarios.flatMap((s) => s.contenders.flatMap((c) => c.runs.map((r) => ({ name: c.name, ms: r.wallMs / slices }))));
   if (runs.length === 0) return 'no run measured';
   const shortest = runs.reduce((a, b) => (b.ms < a.ms ? b : a));
-  return `shortest measured run ${fmt(shortest.ms / 1000, 2)} s (${shortest.name})`;
+  return `shortest measured slice (on average over its round) ${fmt(shortest.ms / 1000, 2)} s (${shortest.name})`;
 }
 
 function heading(scenario: ScenarioReport): string {
@@ -164,8 +165,9 @@ export function formatMarkdown(report: BenchReport): string {
       ...environmentLines(report).map((l) => `- ${l}`),
       '',
       'CPU is `process.cpuUsage()` (user + system, all threads) of the client process only; the server runs in a separate process.',
-      'Medians across rounds; a full GC runs before every measured run. Absolute numbers drift between invocations on a shared VM;',
-      'the per-round ratios (contenders measured seconds apart, order rotated) are the figure to compare.',
+      "Medians across rounds; a full GC runs before every round. Within a round each contender's requests run in slices that take turns",
+      "with the other contenders' slices, so a drift in the VM's speed (10-20% within seconds on a shared VM) falls on all of them alike.",
+      'Absolute numbers drift between invocations; the per-round ratios are the figure to compare.',
       'Each ratio is the median over rounds of (contender ÷ other, both runs of the same round), with the range of those per-round ratios;',
       "a contender's counterpart is the raw client its backend uses underneath, and each pair runs back to back in every round.",
       '"server CPU µs/req" is the same server work per request: it differs between contenders only through batching',

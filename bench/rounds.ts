@@ -1,6 +1,7 @@
 /**
  * One scenario: warm every contender up, then interleaved rounds (every contender once per
- * round, order rotated), with the server's CPU and connection counts read around each run.
+ * round, order rotated; each contender's run cut into slices that take turns with the others'),
+ * with the server's CPU and connection counts read around each slice.
  * A contender that throws (or hangs) is reported as failed and left out from then on; the
  * others carry on.
  *
@@ -8,7 +9,7 @@
  */
 import type { Contender, Session } from './contender.js';
 import { describeError, type Failure } from './failure.js';
-import { measureRun, settle, type RunResult, type Tally } from './measure.js';
+import { combineRuns, measureRun, settle, type RunResult, type Tally } from './measure.js';
 import type { BenchOptions } from './options.js';
 import type { ScenarioReport } from './report.js';
 import type { Scenario } from './scenarios.js';
@@ -22,6 +23,18 @@ export interface ScenarioOutcome {
   readonly tally: Tally;
   /** Whether any contender failed during the scenario (the server count is then a range). */
   readonly anyFailed: boolean;
+}
+
+/** One slice of a contender's run in a round, with what the server saw around it. */
+interface SliceRecord {
+  readonly result: RunResult;
+  readonly newConnections: number;
+  readonly serverCpuUs: number;
+}
+
+/** Requests in slice `index` (0-based) of `slices`: `requests` split as evenly as whole numbers allow. */
+function sliceSize(requests: number, slices: number, index: number): number {
+  return Math.floor((requests * (index + 1)) / slices) - Math.floor((requests * index) / slices);
 }
 
 /** A run that takes longer than this has hung (a normal run takes a few seconds). */
@@ -63,25 +76,33 @@ export async function runScenario(
   for (let round = 1; round <= options.rounds; round++) {
     // rotation: every contender runs first, second, ... equally often (with rounds = a multiple of the count)
     const order = contenders.map((_, i) => contenders[(i + round - 1) % contenders.length]).filter((c) => !failures.has(c));
-    for (const [position, contender] of order.entries()) {
-      // stats requests sit outside the measured window; each opens one connection of its own
-      const before = await serverStats(origin);
-      await settle();
-      let result: RunResult;
-      try {
-        result = await run(sessions.get(contender)!, options.requests);
-      } catch (error) {
-        fail(contender, `round ${round}`, error);
-        continue;
+    const slices = new Map<Contender, SliceRecord[]>(order.map((c) => [c, []]));
+    await settle();
+    for (let slice = 0; slice < options.slices; slice++) {
+      // back and forth, so that no contender always follows the same one (and inherits its leftover garbage)
+      for (const contender of slice % 2 === 0 ? order : order.toReversed()) {
+        if (failures.has(contender)) continue;
+        // stats requests sit outside the measured window; each opens one connection of its own
+        const before = await serverStats(origin);
+        try {
+          const result = await run(sessions.get(contender)!, sliceSize(options.requests, options.slices, slice));
+          const after = await serverStats(origin);
+          slices.get(contender)!.push({ result, newConnections: after.connections - before.connections - 1, serverCpuUs: after.cpu.user + after.cpu.system - before.cpu.user - before.cpu.system });
+        } catch (error) {
+          fail(contender, `round ${round}`, error);
+        }
       }
-      const after = await serverStats(origin);
-      const serverCpuUs = after.cpu.user + after.cpu.system - before.cpu.user - before.cpu.system;
+    }
+    for (const [position, contender] of order.entries()) {
+      const parts = slices.get(contender)!;
+      if (failures.has(contender)) continue;
+      const result = combineRuns(parts.map((part) => part.result));
       runs.get(contender)!.push({
         ...result,
         round,
         order: position,
-        newConnections: after.connections - before.connections - 1,
-        serverCpuUsPerReq: serverCpuUs / result.requests,
+        newConnections: parts.reduce((sum, part) => sum + part.newConnections, 0),
+        serverCpuUsPerReq: parts.reduce((sum, part) => sum + part.serverCpuUs, 0) / result.requests,
       });
       console.log(
         `  round ${round}/${options.rounds}  ${contender.name.padEnd(26)} ${result.reqPerSec.toFixed(0).padStart(7)} req/s  ${result.cpuUsPerReq.toFixed(1).padStart(6)} CPU µs/req`,
