@@ -42,7 +42,10 @@ export interface WireRequest {
   readonly port: number;
   /** Path and query exactly as they go on the request line. */
   readonly target: string;
-  /** Headers to send, names as the caller wrote them. The transport adds only `Host`/`Connection`. */
+  /**
+   * Headers to send, names as the caller wrote them. The transport adds only `Host`/`Connection`.
+   * Read-only: often one frozen object shared by a client's requests. To add one, send a copy.
+   */
   readonly headers: Readonly<Record<string, string>>;
   /** The body, or `undefined` for none. */
   readonly body: WireBody | undefined;
