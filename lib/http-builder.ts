@@ -131,7 +131,8 @@ export class HttpBuilder {
     let frozen: ReturnType<typeof freezeRecord>;
     try {
       settings = layer ? mergeSettings(base, layer) : base;
-      frozen = freezeRecord(method, settings);
+      // the client's own header map when the block set no header: its requests share one frozen object
+      frozen = freezeRecord(method, settings, settings.headers === base.headers);
     } catch (error) {
       releaseUpload(layer?.request.body); // bad input: nothing will read the upload's source
       throw error;

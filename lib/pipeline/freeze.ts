@@ -31,12 +31,12 @@ export interface Plan extends AuthPlan {
 }
 
 /** Freezes resolved settings into the immutable record interceptors see. */
-export function freezeRecord(method: string, settings: Settings): { record: RequestRecord; target: Target } {
+export function freezeRecord(method: string, settings: Settings, clientHeaders: boolean): { record: RequestRecord; target: Target } {
   const target = buildTarget(settings.uri);
   const record: RequestRecord = Object.freeze({
     method,
     url: target.url,
-    headers: settings.cookies.size === 0 ? sharedHeaders(settings.headers) : Object.freeze(withCookies(headersOf(settings.headers), settings.cookies)),
+    headers: ownHeaders(settings, clientHeaders),
     body: settings.body,
     contentType: settings.contentType,
     charset: settings.charset,
@@ -48,6 +48,19 @@ export function freezeRecord(method: string, settings: Settings): { record: Requ
 type HeaderMap = Settings['headers'];
 
 const frozenHeaders = new WeakMap<HeaderMap, Readonly<Record<string, string>>>();
+/** The objects sharedHeaders made: toWireRequest may check them once and send them as they are. */
+const shared = new WeakSet<object>();
+
+/** The record's headers: the client's shared object when the request adds none (no header, no cookie), else its own. */
+function ownHeaders(settings: Settings, clientHeaders: boolean): Readonly<Record<string, string>> {
+  if (settings.cookies.size > 0) return Object.freeze(withCookies(headersOf(settings.headers), settings.cookies));
+  return clientHeaders ? sharedHeaders(settings.headers) : Object.freeze(headersOf(settings.headers));
+}
+
+/** Whether `headers` is a client's shared header object (frozen, made here). */
+export function isSharedHeaders(headers: object): boolean {
+  return shared.has(headers);
+}
 
 /**
  * The record's headers for `headers`, made once per map: a request that sets no header of its
@@ -56,7 +69,10 @@ const frozenHeaders = new WeakMap<HeaderMap, Readonly<Record<string, string>>>()
  */
 function sharedHeaders(headers: HeaderMap): Readonly<Record<string, string>> {
   let frozen = frozenHeaders.get(headers);
-  if (!frozen) frozenHeaders.set(headers, (frozen = Object.freeze(headersOf(headers))));
+  if (!frozen) {
+    frozenHeaders.set(headers, (frozen = Object.freeze(headersOf(headers))));
+    shared.add(frozen);
+  }
   return frozen;
 }
 

@@ -4,7 +4,7 @@ import type { EncodedRequestBody } from '../content/encoders.js';
 import { redactUserInfo } from '../config/uri-config.js';
 import { buildTarget, CONTROL, escape, type Target } from './build-url.js';
 import { checkHeaders, TOKEN } from './check-headers.js';
-import { putOwn, type Plan } from './freeze.js';
+import { isSharedHeaders, putOwn, type Plan } from './freeze.js';
 import type { RequestRecord } from './request-record.js';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
@@ -48,8 +48,8 @@ export function toWireRequest(record: RequestRecord, plan: Plan, encoded: Encode
     body = frame(built, record.method, encodedBody, callerLength);
     checkHeaders(built);
     headers = built;
-    // a frozen plain object cannot change: this request and the next with the same headers are sent them as they are
-    if (addsNothing && !dropped && Object.isFrozen(record.headers) && Object.getPrototypeOf(record.headers) === Object.prototype) {
+    // a client's shared object is frozen: this request and the next with it are sent it as it is
+    if (addsNothing && !dropped && isSharedHeaders(record.headers)) {
       checkedAsIs.add(record.headers);
       headers = record.headers;
     }
@@ -57,7 +57,7 @@ export function toWireRequest(record: RequestRecord, plan: Plan, encoded: Encode
   return { method: record.method, url: target.url, secure: target.secure, hostname: target.hostname, port: target.port, target: target.target, headers, body };
 }
 
-/** Records' header objects (frozen) that passed checkHeaders and need nothing added or dropped. */
+/** Clients' shared header objects that passed checkHeaders and need nothing added or dropped. */
 const checkedAsIs = new WeakSet<object>();
 
 /** Sets the framing headers; a caller's `Content-Length` on a stream is held to its word. */
