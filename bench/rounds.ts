@@ -94,8 +94,8 @@ export async function runScenario(
       }
     }
     for (const [position, contender] of order.entries()) {
+      if (failures.has(contender)) continue; // its slices of this round are left out with it
       const parts = slices.get(contender)!;
-      if (failures.has(contender)) continue;
       const result = combineRuns(parts.map((part) => part.result));
       runs.get(contender)!.push({
         ...result,

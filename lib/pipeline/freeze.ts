@@ -36,7 +36,7 @@ export function freezeRecord(method: string, settings: Settings, clientHeaders: 
   const record: RequestRecord = Object.freeze({
     method,
     url: target.url,
-    headers: ownHeaders(settings, clientHeaders),
+    headers: recordHeaders(settings, clientHeaders),
     body: settings.body,
     contentType: settings.contentType,
     charset: settings.charset,
@@ -52,7 +52,7 @@ const frozenHeaders = new WeakMap<HeaderMap, Readonly<Record<string, string>>>()
 const shared = new WeakSet<object>();
 
 /** The record's headers: the client's shared object when the request adds none (no header, no cookie), else its own. */
-function ownHeaders(settings: Settings, clientHeaders: boolean): Readonly<Record<string, string>> {
+function recordHeaders(settings: Settings, clientHeaders: boolean): Readonly<Record<string, string>> {
   if (settings.cookies.size > 0) return Object.freeze(withCookies(headersOf(settings.headers), settings.cookies));
   return clientHeaders ? sharedHeaders(settings.headers) : Object.freeze(headersOf(settings.headers));
 }
