@@ -106,14 +106,15 @@ export class HttpBuilder {
 
   #verb(method: string): Verb {
     // the generic result type exists only in the signature: #call resolves to whatever Type produced
-    return (first, block) => this.#call(method, first, block) as Promise<never>;
+    const name = method.toLowerCase(); // for messages: once per verb, not per call
+    return (first, block) => this.#call(method, name, first, block) as Promise<never>;
   }
 
   // Every failure, bad input included, is a rejection, never a synchronous throw. Not `async`:
   // a synchronous block (the usual kind) then costs no extra trip through the microtask queue.
-  #call(method: string, first: unknown, second: ConfigBlock | undefined): Promise<unknown> {
+  #call(method: string, name: string, first: unknown, second: ConfigBlock | undefined): Promise<unknown> {
     try {
-      const { type, block } = verbArguments(method.toLowerCase(), first, second);
+      const { type, block } = verbArguments(name, first, second);
       if (!block) return this.#send(method, type, undefined);
       const layer = new HttpConfig('request');
       const returned: unknown = block.call(layer, layer);

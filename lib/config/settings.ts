@@ -98,8 +98,9 @@ export function mergeSettings(base: Settings, layer: HttpConfig): Settings {
     charset: request.charset ?? base.charset,
     body: request.bodySet ? request.body : base.body,
     credentials: request.credentialsSet ?? credentialsOf(base, uri, mergedUri),
-    encoders: request.encoders ? [request.encoders, ...base.encoders] : base.encoders,
-    parsers: response?.parsers ? [response.parsers, ...base.parsers] : base.parsers,
+    // copies: a block's maps could still be changed through a kept reference, and lookups are remembered per list
+    encoders: request.encoders ? [new Map(request.encoders), ...base.encoders] : base.encoders,
+    parsers: response?.parsers ? [new Map(response.parsers), ...base.parsers] : base.parsers,
     handlers: tier === NO_HANDLERS ? base.handlers : [tier, ...base.handlers],
     interceptors: interceptors ? [...base.interceptors, ...interceptors] : base.interceptors,
     context: layer.contextSet ? mergeContext(base.context, layer.contextSet) : base.context,

@@ -31,7 +31,8 @@ export function encodeText(text: string, charset: string | undefined): Buffer {
 /** Decodes response bytes with the response charset (any charset the WHATWG encoding standard knows, Shift_JIS included). */
 export function decodeText(bytes: Uint8Array, charset: string): string {
   if (charset === 'utf-8' || charset === 'utf8') {
-    const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+    // toString() with no argument is UTF-8 without the encoding lookup; a Buffer is not wrapped again
+    const text = (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)).toString();
     return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text; // a BOM is not content (TextDecoder drops it too)
   }
   return new TextDecoder(charset).decode(bytes);

@@ -6,7 +6,7 @@ import { encodeText, encodesAsUtf8 } from './charset.js';
 import { encodeCsv } from './csv.js';
 import { encodeForm } from './form.js';
 import { encodeXml } from './xml.js';
-import { lookup, parseMediaType } from './media-type.js';
+import { lookupOrDefault, parseMediaType } from './media-type.js';
 import { isRawUpload, rawUploadBody, type RawUpload } from './raw-upload.js';
 import { isMultipart } from './multipart.js';
 import { encodeMultipart } from './multipart-body.js';
@@ -110,7 +110,7 @@ export function encodeBody(
     contentType = 'text/plain';
   }
   const mediaType = parseMediaType(contentType).type; // remembered per value: no split per request
-  const encoder = lookup(encoders, mediaType) ?? lookup(DEFAULT_ENCODER_LEVEL, mediaType)!;
+  const encoder = lookupOrDefault(encoders, DEFAULT_ENCODER_LEVEL, mediaType)!;
   let encoded: unknown;
   try {
     encoded = encoder(body, record);

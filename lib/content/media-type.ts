@@ -87,6 +87,20 @@ function keysOf(type: string): string[] {
   return keys;
 }
 
+/** What {@link lookupOrDefault} found, per levels list (a client's requests share their client's list). */
+const foundByLevels = new WeakMap<object, Map<string, unknown>>();
+
+/**
+ * {@link lookup} in `levels`, else in `defaults`, remembered per `levels` list and type: every
+ * request looks up its encoder and its response's parser, and a client's requests share one
+ * list. Sound because no level map changes once merged into a list (mergeSettings copies them).
+ */
+export function lookupOrDefault<V>(levels: ReadonlyArray<ReadonlyMap<string, V>>, defaults: ReadonlyArray<ReadonlyMap<string, V>>, type: string): V | undefined {
+  let found = foundByLevels.get(levels) as Map<string, V | undefined> | undefined;
+  if (found === undefined) foundByLevels.set(levels, (found = new Map<string, V | undefined>()));
+  return remembered(found, type, (known) => lookup(levels, known) ?? lookup(defaults, known));
+}
+
 /**
  * Finds the entry for `type` level by level (nearest first), each level by its most specific
  * key first: a request's `*\/*` parser beats a client's `application/json` one.

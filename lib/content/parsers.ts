@@ -2,7 +2,7 @@ import { ParseError } from '../errors.js';
 import type { FromServer } from '../pipeline/from-server.js';
 import type { RequestRecord } from '../pipeline/request-record.js';
 import { parseCsv } from './csv.js';
-import { lookup } from './media-type.js';
+import { lookup, lookupOrDefault } from './media-type.js';
 import { parseForm } from './form.js';
 import { parseXml } from './xml.js';
 
@@ -56,4 +56,9 @@ const DEFAULT_LEVEL = [DEFAULT_PARSERS];
 /** The built-in parser for a media type (`*\/*` catches everything, so there always is one). */
 export function defaultParser(type: string): Parser {
   return lookup(DEFAULT_LEVEL, type)!;
+}
+
+/** The parser for a media type: the nearest level's, else the built-in one (so there always is one). */
+export function parserFor(levels: ReadonlyArray<ReadonlyMap<string, Parser>>, type: string): Parser {
+  return lookupOrDefault(levels, DEFAULT_LEVEL, type)!;
 }

@@ -1,5 +1,6 @@
 import { sendAuthorized } from '../auth/auth-stage.js';
-import type { WireRequest, WireResponse } from '../backends/backend.js';
+import type { Backend, WireRequest, WireResponse } from '../backends/backend.js';
+import type { ExecutionOptions } from '../config/execution-options.js';
 import { sendAttempt } from './attempt.js';
 import { CallControl } from './call-control.js';
 import { followRedirects } from './redirects.js';
@@ -7,8 +8,7 @@ import { sendWithRetries, type Send } from './retry.js';
 import { ConfigError, EncodeError, ParseError } from '../errors.js';
 import { releaseUpload } from '../content/raw-upload.js';
 import { encodeBody, type EncodedRequestBody } from '../content/encoders.js';
-import { defaultParser, READS_EMPTY_BODIES, type Parser } from '../content/parsers.js';
-import { lookup } from '../content/media-type.js';
+import { parserFor, READS_EMPTY_BODIES } from '../content/parsers.js';
 import { convertResult } from '../result/convert.js';
 import { MAPPER_ID, rawBodyKind, type Mapper } from '../result/result-type.js';
 import { dispatch } from './dispatch.js';
@@ -189,7 +189,13 @@ function transmit(
   then: (response: WireResponse, wire: WireRequest) => unknown,
   failed: (error: unknown) => unknown,
 ): Promise<unknown> {
+  return followRedirects(hopSend(plan, control), wire, plan.execution.redirects, then, failed);
+}
+
+/** How each hop is sent: retries → auth → the cookie jar → one attempt, each stage only when it has work. */
+function hopSend(plan: Plan, control: CallControl | undefined): Send {
   const { backend, jar, execution } = plan;
+  if (!control && !jar && !execution.logger && !plan.credentials) return plainHopSend(backend, execution);
   const attempt: Send = jar
     ? async (hop) => {
         const response = await sendAttempt(backend, await jar.withCookies(hop), control);
@@ -201,7 +207,24 @@ function transmit(
   const logged = execution.logger ? loggedSend(attempt, execution.logger) : attempt;
   // without credentials the auth stage only passes each hop on: no layer for it
   const authorized: Send = plan.credentials ? (hop) => sendAuthorized(logged, hop, plan) : logged;
-  return followRedirects((hop) => sendWithRetries(authorized, hop, execution.retry, control), wire, execution.redirects, then, failed);
+  return (hop) => sendWithRetries(authorized, hop, execution.retry, control);
+}
+
+const plainHopSends = new WeakMap<Backend, WeakMap<ExecutionOptions, Send>>();
+
+/**
+ * The hop send of a call with nothing of its own in the chain (no timeout or signal, no jar, no
+ * log, no credentials: the usual call), made once per backend and options rather than per call.
+ */
+function plainHopSend(backend: Backend, execution: ExecutionOptions): Send {
+  let byExecution = plainHopSends.get(backend);
+  if (!byExecution) plainHopSends.set(backend, (byExecution = new WeakMap()));
+  let send = byExecution.get(execution);
+  if (!send) {
+    const attempt: Send = (hop) => backend.send(hop);
+    byExecution.set(execution, (send = (hop) => sendWithRetries(attempt, hop, execution.retry, undefined)));
+  }
+  return send;
 }
 
 /**
@@ -217,7 +240,7 @@ function readBody(fromServer: FromServer, record: RequestRecord, plan: Plan): un
 function bodyOf(fromServer: FromServer, record: RequestRecord, plan: Plan, empty: boolean): unknown {
   const raw = rawBodyKind(plan.resultType);
   if (raw !== undefined) return empty ? null : raw === 'text' ? fromServer.text() : fromServer.bytes();
-  const parse: Parser = lookup(plan.parsers, fromServer.contentType) ?? defaultParser(fromServer.contentType);
+  const parse = parserFor(plan.parsers, fromServer.contentType);
   // no body is null, except for a parser that asked for those too (a download's empty file)
   if (empty && (record.method === 'HEAD' || !(READS_EMPTY_BODIES in parse))) return null;
   try {

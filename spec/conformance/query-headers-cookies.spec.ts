@@ -1,4 +1,5 @@
 import { expect, it } from '@jest/globals';
+import type { ConfigBlock, HttpConfig } from '../../lib/index.js';
 import { conformance } from './kit.js';
 
 const TEXT = { headers: { 'Content-Type': 'text/plain' }, body: 'ok-text' };
@@ -102,6 +103,23 @@ conformance('/bravo, /charlie, /delta, /json: queries, headers, cookies, custom 
     expect(result).toBeNull();
     const cookieHeaders = kit.server.requests[0].rawHeaders.filter(([name]) => name.toLowerCase() === 'cookie');
     expect(cookieHeaders).toEqual([['Cookie', 'flavor=chocolate-chip; count=dozen']]);
+  });
+
+  it("a client's parser serves all its requests; a request's own wins for that request only; the block's config kept and changed later changes nothing", async () => {
+    for (let i = 0; i < 3; i++) kit.server.expect({ method: 'GET', path: '/delta', respond: DELTA });
+    let kept: HttpConfig | undefined;
+    const client = kit.client((c) => {
+      c.response.parser('text/date', async (fromServer) => `client: ${await fromServer.text()}`);
+      kept = c;
+    });
+    const get = (block?: ConfigBlock) => client.get((c) => {
+      c.request.uri.path = '/delta';
+      block?.call(c, c);
+    });
+    kept!.response.parser('text/date', () => 'changed afterwards');
+    expect(await get()).toBe('client: 2016.08.25 14:43');
+    expect(await get((c) => c.response.parser('text/date', () => 'request'))).toBe('request');
+    expect(await get()).toBe('client: 2016.08.25 14:43');
   });
 
   it('GET /json with Content-Type: application/json returns the object', async () => {

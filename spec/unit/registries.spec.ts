@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { encodeForm, parseForm } from '../../lib/content/form.js';
-import { lookup, lookupKeys, parseMediaType } from '../../lib/content/media-type.js';
+import { lookup, lookupKeys, lookupOrDefault, parseMediaType } from '../../lib/content/media-type.js';
 
 describe('media types and registry lookup', () => {
   it('parses type and parameters, lower-casing type and charset', () => {
@@ -23,6 +23,18 @@ describe('media types and registry lookup', () => {
     expect(lookup([request, defaults], 'application/json')).toBe('default json');
     expect(lookup([new Map([['*/*', 'request any']]), defaults], 'application/json')).toBe('request any');
     expect(lookup([defaults], 'image/png')).toBe('fallback');
+  });
+
+  it('lookupOrDefault answers from the levels, else the defaults, for each list on its own', () => {
+    const defaults = [new Map([['application/json', 'default json'], ['*/*', 'fallback']])];
+    const client = [new Map([['application/*', 'client any application']])];
+    const none: Array<Map<string, string>> = [];
+    for (let i = 0; i < 2; i++) {
+      // the second round is answered from what the first remembered
+      expect(lookupOrDefault(client, defaults, 'application/json')).toBe('client any application');
+      expect(lookupOrDefault(client, defaults, 'text/plain')).toBe('fallback');
+      expect(lookupOrDefault(none, defaults, 'application/json')).toBe('default json');
+    }
   });
 });
 
