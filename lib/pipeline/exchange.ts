@@ -1,6 +1,5 @@
 import { sendAuthorized } from '../auth/auth-stage.js';
-import type { Backend, WireRequest, WireResponse } from '../backends/backend.js';
-import type { ExecutionOptions } from '../config/execution-options.js';
+import type { WireRequest, WireResponse } from '../backends/backend.js';
 import { sendAttempt } from './attempt.js';
 import { CallControl } from './call-control.js';
 import { followRedirects } from './redirects.js';
@@ -189,13 +188,7 @@ function transmit(
   then: (response: WireResponse, wire: WireRequest) => unknown,
   failed: (error: unknown) => unknown,
 ): Promise<unknown> {
-  return followRedirects(hopSend(plan, control), wire, plan.execution.redirects, then, failed);
-}
-
-/** How each hop is sent: retries → auth → the cookie jar → one attempt, each stage only when it has work. */
-function hopSend(plan: Plan, control: CallControl | undefined): Send {
   const { backend, jar, execution } = plan;
-  if (!control && !jar && !execution.logger && !plan.credentials) return plainHopSend(backend, execution);
   const attempt: Send = jar
     ? async (hop) => {
         const response = await sendAttempt(backend, await jar.withCookies(hop), control);
@@ -207,24 +200,7 @@ function hopSend(plan: Plan, control: CallControl | undefined): Send {
   const logged = execution.logger ? loggedSend(attempt, execution.logger) : attempt;
   // without credentials the auth stage only passes each hop on: no layer for it
   const authorized: Send = plan.credentials ? (hop) => sendAuthorized(logged, hop, plan) : logged;
-  return (hop) => sendWithRetries(authorized, hop, execution.retry, control);
-}
-
-const plainHopSends = new WeakMap<Backend, WeakMap<ExecutionOptions, Send>>();
-
-/**
- * The hop send of a call with nothing of its own in the chain (no timeout or signal, no jar, no
- * log, no credentials: the usual call), made once per backend and options rather than per call.
- */
-function plainHopSend(backend: Backend, execution: ExecutionOptions): Send {
-  let byExecution = plainHopSends.get(backend);
-  if (!byExecution) plainHopSends.set(backend, (byExecution = new WeakMap()));
-  let send = byExecution.get(execution);
-  if (!send) {
-    const attempt: Send = (hop) => backend.send(hop);
-    byExecution.set(execution, (send = (hop) => sendWithRetries(attempt, hop, execution.retry, undefined)));
-  }
-  return send;
+  return followRedirects((hop) => sendWithRetries(authorized, hop, execution.retry, control), wire, execution.redirects, then, failed);
 }
 
 /**
