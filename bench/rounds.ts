@@ -73,11 +73,15 @@ export async function runScenario(
     }
   }
   const runs = new Map<Contender, RunRecord[]>(contenders.map((c) => [c, []]));
+  // one full GC before the measured rounds, none between them: the slice right after a full GC
+  // paid 2.5-3x the usual CPU (the background sweep of the whole heap is billed to it), and a
+  // full GC per round put the next major collection at the same point of every round, on
+  // whichever contender held it (docs/performance.md, "why the fetch GET ratio swings")
+  await settle();
   for (let round = 1; round <= options.rounds; round++) {
     // rotation: every contender runs first, second, ... equally often (with rounds = a multiple of the count)
     const order = contenders.map((_, i) => contenders[(i + round - 1) % contenders.length]).filter((c) => !failures.has(c));
     const slices = new Map<Contender, SliceRecord[]>(order.map((c) => [c, []]));
-    await settle();
     for (let slice = 0; slice < options.slices; slice++) {
       // back and forth, so that no contender always follows the same one (and inherits its leftover garbage)
       for (const contender of slice % 2 === 0 ? order : order.toReversed()) {
