@@ -101,8 +101,8 @@ export function combineRuns(parts: readonly RunResult[]): RunResult {
   };
 }
 
-// Garbage left by the previous contender must not be collected (and billed) during the next
-// one's run, so runs start from a collected heap. `gc` is only exposed with --expose-gc; this
+// A scenario's measured rounds start from a collected heap (once: see rounds.ts for why not per
+// round), as do overhead.ts's runs. `gc` is only exposed with --expose-gc; this
 // enables it at run time because `npm run bench` is plain `tsx bench/run.ts`.
 const collect: () => void = (() => {
   const existing = (globalThis as { gc?: () => void }).gc;

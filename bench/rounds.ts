@@ -74,7 +74,7 @@ export async function runScenario(
   }
   const runs = new Map<Contender, RunRecord[]>(contenders.map((c) => [c, []]));
   // one full GC before the measured rounds, none between them: the slice right after a full GC
-  // paid 2.5-3x the usual CPU (the background sweep of the whole heap is billed to it), and a
+  // paid 2.5-3x the usual CPU (most likely the background sweep of the whole heap), and a
   // full GC per round put the next major collection at the same point of every round, on
   // whichever contender held it (docs/performance.md, "why the fetch GET ratio swings")
   await settle();
