@@ -165,7 +165,7 @@ export function formatMarkdown(report: BenchReport): string {
       ...environmentLines(report).map((l) => `- ${l}`),
       '',
       'CPU is `process.cpuUsage()` (user + system, all threads) of the client process only; the server runs in a separate process.',
-      "Medians across rounds; one full GC before each scenario's first round, none between rounds. Within a round each contender's requests run in slices that take turns",
+      "Medians across rounds; one full GC before each scenario's warm-up, none between rounds. Within a round each contender's requests run in slices that take turns",
       "with the other contenders' slices, so a drift in the VM's speed (10-20% within seconds on a shared VM) falls on all of them alike.",
       'Absolute numbers drift between invocations; the per-round ratios are the figure to compare.',
       'Each ratio is the median over rounds of (contender ÷ other, both runs of the same round), with the range of those per-round ratios;',

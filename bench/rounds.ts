@@ -63,6 +63,12 @@ export async function runScenario(
   const run = (session: Session, requests: number) =>
     withTimeout(measureRun(() => scenario.run(session), scenario.check, requests, options.concurrency, tally), RUN_TIMEOUT_MS);
 
+  // one full GC per scenario, before the warm-up, none between rounds: the slice right after a
+  // full GC paid 2.5-3x the usual CPU (most likely the background sweep of the whole heap) and
+  // so belongs in the unmeasured warm-up; a full GC per round put the next major collection at
+  // the same point of every round, on whichever contender held it (docs/performance.md, "why
+  // the fetch GET ratio swings")
+  await settle();
   for (const [contender, session] of sessions) {
     if (options.warmup === 0) break;
     try {
@@ -73,11 +79,6 @@ export async function runScenario(
     }
   }
   const runs = new Map<Contender, RunRecord[]>(contenders.map((c) => [c, []]));
-  // one full GC before the measured rounds, none between them: the slice right after a full GC
-  // paid 2.5-3x the usual CPU (most likely the background sweep of the whole heap), and a
-  // full GC per round put the next major collection at the same point of every round, on
-  // whichever contender held it (docs/performance.md, "why the fetch GET ratio swings")
-  await settle();
   for (let round = 1; round <= options.rounds; round++) {
     // rotation: every contender runs first, second, ... equally often (with rounds = a multiple of the count)
     const order = contenders.map((_, i) => contenders[(i + round - 1) % contenders.length]).filter((c) => !failures.has(c));

@@ -6,7 +6,7 @@ import { encodeText, encodesAsUtf8 } from './charset.js';
 import { encodeCsv } from './csv.js';
 import { encodeForm } from './form.js';
 import { encodeXml } from './xml.js';
-import { lookupOrDefault, parseMediaType } from './media-type.js';
+import { parseMediaType, rememberedLookup } from './media-type.js';
 import { isRawUpload, rawUploadBody, type RawUpload } from './raw-upload.js';
 import { isMultipart } from './multipart.js';
 import { encodeMultipart } from './multipart-body.js';
@@ -86,6 +86,7 @@ export const DEFAULT_ENCODERS: ReadonlyMap<string, Encoder> = new Map<string, En
 ]);
 
 const DEFAULT_ENCODER_LEVEL = [DEFAULT_ENCODERS];
+const rememberedEncoder = rememberedLookup(DEFAULT_ENCODER_LEVEL);
 
 /**
  * Encodes `record.body` with the encoder its content type selects (nearest layer first).
@@ -110,7 +111,7 @@ export function encodeBody(
     contentType = 'text/plain';
   }
   const mediaType = parseMediaType(contentType).type; // remembered per value: no split per request
-  const encoder = lookupOrDefault(encoders, DEFAULT_ENCODER_LEVEL, mediaType)!;
+  const encoder = rememberedEncoder(encoders, mediaType)!;
   let encoded: unknown;
   try {
     encoded = encoder(body, record);

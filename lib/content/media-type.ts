@@ -87,18 +87,24 @@ function keysOf(type: string): string[] {
   return keys;
 }
 
-/** What {@link lookupOrDefault} found, per levels list (a client's requests share their client's list). */
-const foundByLevels = new WeakMap<object, Map<string, unknown>>();
-
 /**
- * {@link lookup} in `levels`, else in `defaults`, remembered per `levels` list and type: every
- * request looks up its encoder and its response's parser, and a client's requests share one
- * list. Sound because no level map changes once merged into a list (mergeSettings copies them).
+ * A {@link lookup} in a list of levels, else in `defaults`, remembered per list and type: every
+ * request looks up its encoder and its response's parser, and the requests of a client that
+ * register none of their own share the client's list. Each lookup made here remembers on its
+ * own, so lists of encoders and of parsers can never answer for each other. Sound because no
+ * level map changes once merged into a list (mergeSettings copies them).
+ *
+ * @example
+ * const parserFor = rememberedLookup(DEFAULT_LEVEL);
+ * parserFor(plan.parsers, 'application/json');
  */
-export function lookupOrDefault<V>(levels: ReadonlyArray<ReadonlyMap<string, V>>, defaults: ReadonlyArray<ReadonlyMap<string, V>>, type: string): V | undefined {
-  let found = foundByLevels.get(levels) as Map<string, V | undefined> | undefined;
-  if (found === undefined) foundByLevels.set(levels, (found = new Map<string, V | undefined>()));
-  return remembered(found, type, (known) => lookup(levels, known) ?? lookup(defaults, known));
+export function rememberedLookup<V>(defaults: ReadonlyArray<ReadonlyMap<string, V>>): (levels: ReadonlyArray<ReadonlyMap<string, V>>, type: string) => V | undefined {
+  const foundByLevels = new WeakMap<object, Map<string, V | undefined>>();
+  return (levels, type) => {
+    let found = foundByLevels.get(levels);
+    if (found === undefined) foundByLevels.set(levels, (found = new Map()));
+    return remembered(found, type, (known) => lookup(levels, known) ?? lookup(defaults, known));
+  };
 }
 
 /**

@@ -2,7 +2,7 @@ import { ParseError } from '../errors.js';
 import type { FromServer } from '../pipeline/from-server.js';
 import type { RequestRecord } from '../pipeline/request-record.js';
 import { parseCsv } from './csv.js';
-import { lookup, lookupOrDefault } from './media-type.js';
+import { lookup, rememberedLookup } from './media-type.js';
 import { parseForm } from './form.js';
 import { parseXml } from './xml.js';
 
@@ -58,7 +58,9 @@ export function defaultParser(type: string): Parser {
   return lookup(DEFAULT_LEVEL, type)!;
 }
 
+const rememberedParser = rememberedLookup(DEFAULT_LEVEL);
+
 /** The parser for a media type: the nearest level's, else the built-in one (so there always is one). */
 export function parserFor(levels: ReadonlyArray<ReadonlyMap<string, Parser>>, type: string): Parser {
-  return lookupOrDefault(levels, DEFAULT_LEVEL, type)!;
+  return rememberedParser(levels, type)!;
 }

@@ -1,7 +1,7 @@
 import { expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
-import { EncodeError } from '../../lib/index.js';
+import { EncodeError, type ConfigBlock, type HttpConfig } from '../../lib/index.js';
 import type { RecordedRequest } from '../support/test-server.js';
 import { conformance, VERBS } from './kit.js';
 
@@ -158,6 +158,27 @@ conformance('what goes on the wire', (kit) => {
       c.request.body = { a: 1 };
     });
     expect(kit.server.requests[0].matched).toBe(true);
+  });
+
+  it("a client's encoder stays as configured when the block's kept config is changed afterwards; a request's own wins for that request only", async () => {
+    for (let i = 0; i < 3; i++) kit.server.expect({ method: 'POST', path: '/yaml', respond: OK });
+    let kept: HttpConfig | undefined;
+    const client = kit.client((c) => {
+      c.request.encoder('text/yaml', () => 'client');
+      kept = c;
+    });
+    kept!.request.encoder('text/yaml', () => 'changed afterwards');
+    const post = (block?: ConfigBlock) =>
+      client.post((c) => {
+        c.request.uri.path = '/yaml';
+        c.request.contentType = 'text/yaml';
+        c.request.body = { a: 1 };
+        block?.call(c, c);
+      });
+    await post();
+    await post((c) => c.request.encoder('text/yaml', () => 'request'));
+    await post();
+    expect(kit.server.requests.map((request) => request.body.toString())).toEqual(['client', 'request', 'client']);
   });
 
   it("a caller's Content-Length on a stream is sent instead of chunked, and held to its word", async () => {

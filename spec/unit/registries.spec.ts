@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { encodeForm, parseForm } from '../../lib/content/form.js';
-import { lookup, lookupKeys, lookupOrDefault, parseMediaType } from '../../lib/content/media-type.js';
+import { lookup, lookupKeys, parseMediaType, rememberedLookup } from '../../lib/content/media-type.js';
 
 describe('media types and registry lookup', () => {
   it('parses type and parameters, lower-casing type and charset', () => {
@@ -25,16 +25,17 @@ describe('media types and registry lookup', () => {
     expect(lookup([defaults], 'image/png')).toBe('fallback');
   });
 
-  it('lookupOrDefault answers from the levels, else the defaults, for each list on its own', () => {
-    const defaults = [new Map([['application/json', 'default json'], ['*/*', 'fallback']])];
+  it('a remembered lookup answers from the levels, else its own defaults, for each list on its own', () => {
     const client = [new Map([['application/*', 'client any application']])];
     const none: Array<Map<string, string>> = [];
-    for (let i = 0; i < 2; i++) {
-      // the second round is answered from what the first remembered
-      expect(lookupOrDefault(client, defaults, 'application/json')).toBe('client any application');
-      expect(lookupOrDefault(client, defaults, 'text/plain')).toBe('fallback');
-      expect(lookupOrDefault(none, defaults, 'application/json')).toBe('default json');
-    }
+    const parsers = rememberedLookup([new Map([['application/json', 'default json'], ['*/*', 'fallback']])]);
+    const encoders = rememberedLookup([new Map([['*/*', 'default encoder']])]);
+    expect(parsers(client, 'application/json')).toBe('client any application');
+    expect(parsers(client, 'text/plain')).toBe('fallback');
+    expect(parsers(none, 'application/json')).toBe('default json');
+    // the same list through another lookup: its defaults, not what the first one remembered
+    expect(encoders(none, 'application/json')).toBe('default encoder');
+    expect(parsers(none, 'application/json')).toBe('default json');
   });
 });
 
