@@ -102,7 +102,7 @@ export function rememberedLookup<V>(defaults: ReadonlyArray<ReadonlyMap<string, 
   const foundByLevels = new WeakMap<object, Map<string, V | undefined>>();
   return (levels, type) => {
     let found = foundByLevels.get(levels);
-    if (found === undefined) foundByLevels.set(levels, (found = new Map()));
+    if (found === undefined) foundByLevels.set(levels, (found = new Map<string, V | undefined>()));
     return remembered(found, type, (known) => lookup(levels, known) ?? lookup(defaults, known));
   };
 }
