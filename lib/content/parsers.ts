@@ -2,7 +2,7 @@ import { ParseError } from '../errors.js';
 import type { FromServer } from '../pipeline/from-server.js';
 import type { RequestRecord } from '../pipeline/request-record.js';
 import { parseCsv } from './csv.js';
-import { lookup, rememberedLookup } from './media-type.js';
+import { rememberedLookup } from './media-type.js';
 import { parseForm } from './form.js';
 import { parseXml } from './xml.js';
 
@@ -53,14 +53,15 @@ export const DEFAULT_PARSERS: ReadonlyMap<string, Parser> = new Map<string, Pars
 
 const DEFAULT_LEVEL = [DEFAULT_PARSERS];
 
-/** The built-in parser for a media type (`*\/*` catches everything, so there always is one). */
-export function defaultParser(type: string): Parser {
-  return lookup(DEFAULT_LEVEL, type)!;
-}
-
 const rememberedParser = rememberedLookup(DEFAULT_LEVEL);
+const NO_LEVELS: ReadonlyArray<ReadonlyMap<string, Parser>> = [];
 
 /** The parser for a media type: the nearest level's, else the built-in one (so there always is one). */
 export function parserFor(levels: ReadonlyArray<ReadonlyMap<string, Parser>>, type: string): Parser {
   return rememberedParser(levels, type)!;
+}
+
+/** The built-in parser for a media type (`*\/*` catches everything, so there always is one). */
+export function defaultParser(type: string): Parser {
+  return parserFor(NO_LEVELS, type);
 }
