@@ -16,29 +16,13 @@
  * @module
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
+import { mkdirSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { CONTENDERS, type Contender } from './contenders.js';
+import { BLOCKS_DIR, cpuPerRequest, readBlocks, requestsByName, runBlocks } from './blocks.js';
 import { buildLibrary } from './library.js';
-import { measureRun } from './measure.js';
-import { pinSelf } from './pinning.js';
 import { newestProfile, readProfile, shortLocation, type ProfileNode } from './profile-files.js';
-import { SCENARIOS } from './scenarios.js';
-import { startServer } from './server-process.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const DIR = path.join(ROOT, 'bench/results/profile/interleaved');
-const BLOCKS = path.join(DIR, 'blocks.json');
-
-/** One measured block: which contender, when (µs, the profiler's monotonic clock), how many requests. */
-interface Block {
-  readonly name: string;
-  readonly start: number;
-  readonly end: number;
-  readonly requests: number;
-  readonly cpuUs: number;
-}
 
 interface Options {
   readonly names: readonly [string, string];
@@ -63,38 +47,6 @@ function parse(argv: readonly string[]): Options & { child: boolean; reportOnly:
   return { names: [names[0], names[1]], rounds: numbers.rounds, block: numbers.block, top: numbers.top, child, reportOnly };
 }
 
-function contender(name: string): Contender {
-  const found = CONTENDERS.find((c) => c.name === name);
-  if (!found) throw new Error(`no contender '${name}' (names: ${CONTENDERS.map((c) => c.name).join(', ')})`);
-  return found;
-}
-
-/** The profiled process: warm both up, then alternate blocks and note when each ran. */
-async function runBlocks(options: Options): Promise<void> {
-  pinSelf();
-  const scenario = SCENARIOS.find((s) => s.id === (process.env.BENCH_SCENARIO ?? 'a'));
-  if (!scenario) throw new Error(`BENCH_SCENARIO must be one of ${SCENARIOS.map((s) => s.id).join(', ')}`);
-  const server = await startServer();
-  const sessions = await Promise.all(options.names.map((name) => contender(name).open(server.origin)));
-  const now = () => Number(process.hrtime.bigint() / 1000n);
-  try {
-    for (const session of sessions) await measureRun(() => scenario.run(session), scenario.check, 3000, 32);
-    const blocks: Block[] = [];
-    for (let round = 0; round < options.rounds; round++) {
-      for (let k = 0; k < sessions.length; k++) {
-        const i = (k + round) % sessions.length;
-        const start = now();
-        const run = await measureRun(() => scenario.run(sessions[i]), scenario.check, options.block, 32);
-        blocks.push({ name: options.names[i], start, end: now(), requests: options.block, cpuUs: run.cpuUsPerReq * options.block });
-      }
-    }
-    writeFileSync(BLOCKS, JSON.stringify(blocks));
-  } finally {
-    await Promise.all(sessions.map((s) => s.close()));
-    await server.stop();
-  }
-}
-
 /** `lib/...` for the compiled library, `undici/...` for packages, node's own files as they are. */
 function where(node: ProfileNode): string {
   return shortLocation(node.callFrame.url, true);
@@ -109,10 +61,9 @@ function area(node: ProfileNode): string {
 
 /** Self µs per request, by key, for each contender: a sample counts for the block it fell in. */
 function charge(options: Options, key: (node: ProfileNode) => string): Map<string, Map<string, number>> {
-  const profile = readProfile(newestProfile(DIR));
-  const blocks = (JSON.parse(readFileSync(BLOCKS, 'utf8')) as Block[]).sort((a, b) => a.start - b.start);
-  const requests = new Map<string, number>();
-  for (const block of blocks) requests.set(block.name, (requests.get(block.name) ?? 0) + block.requests);
+  const profile = readProfile(newestProfile(BLOCKS_DIR));
+  const { blocks } = readBlocks();
+  const requests = requestsByName(blocks);
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const out = new Map(options.names.map((name) => [name, new Map<string, number>()]));
   let time = profile.startTime;
@@ -132,12 +83,9 @@ function charge(options: Options, key: (node: ProfileNode) => string): Map<strin
 }
 
 function report(options: Options): void {
-  const blocks = JSON.parse(readFileSync(BLOCKS, 'utf8')) as Block[];
+  const { blocks } = readBlocks();
   const [a, b] = options.names;
-  const cpu = (name: string) => {
-    const mine = blocks.filter((block) => block.name === name);
-    return mine.reduce((sum, block) => sum + block.cpuUs, 0) / mine.reduce((sum, block) => sum + block.requests, 0);
-  };
+  const cpu = (name: string) => cpuPerRequest(blocks, name);
   const sum = (m: Map<string, number>) => [...m.values()].reduce((x, y) => x + y, 0);
   for (const [title, key] of [
     ['area', area],
@@ -160,12 +108,12 @@ function report(options: Options): void {
 
 async function main(): Promise<void> {
   const options = parse(process.argv.slice(2));
-  if (options.child) return runBlocks(options);
+  if (options.child) return runBlocks(options.names, options.rounds, options.block);
   if (!options.reportOnly) {
     buildLibrary();
-    rmSync(DIR, { recursive: true, force: true });
-    mkdirSync(DIR, { recursive: true });
-    const args = ['--import', 'tsx', '--cpu-prof', `--cpu-prof-dir=${DIR}`, '--cpu-prof-interval', '50', fileURLToPath(import.meta.url), '--child', ...process.argv.slice(2)];
+    rmSync(BLOCKS_DIR, { recursive: true, force: true });
+    mkdirSync(BLOCKS_DIR, { recursive: true });
+    const args = ['--import', 'tsx', '--cpu-prof', `--cpu-prof-dir=${BLOCKS_DIR}`, '--cpu-prof-interval', '50', fileURLToPath(import.meta.url), '--child', ...process.argv.slice(2)];
     const child = spawnSync(process.execPath, args, { cwd: ROOT, stdio: 'inherit' });
     if (child.status !== 0) throw new Error(`the profiled run failed (${child.signal ?? `exit code ${child.status}`})`);
   }

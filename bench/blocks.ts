@@ -1,0 +1,88 @@
+/**
+ * Two contenders in one process, taking turns in blocks of requests, each block's clock times
+ * noted: a profile of the whole process is then split by block, so that both contenders see the
+ * same machine (a shared VM drifts by more than the differences looked for). Used by
+ * `interleaved-profile.ts` (V8's profiler) and `perf-split.ts` (Linux perf).
+ *
+ * @module
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CONTENDERS, type Contender } from './contenders.js';
+import { measureRun } from './measure.js';
+import { pinSelf } from './pinning.js';
+import { SCENARIOS } from './scenarios.js';
+import { startServer } from './server-process.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+/** Where the profiles and the block list go. */
+export const BLOCKS_DIR = path.join(ROOT, 'bench/results/profile/interleaved');
+const BLOCKS = path.join(BLOCKS_DIR, 'blocks.json');
+
+/** One measured block: which contender, when (µs of CLOCK_MONOTONIC, the clock of V8's profiler and of `perf record -k mono`), how many requests. */
+export interface Block {
+  readonly name: string;
+  readonly start: number;
+  readonly end: number;
+  readonly requests: number;
+  readonly cpuUs: number;
+}
+
+/** The blocks of a run, and the process that ran them (a profile of several processes is filtered by it). */
+export interface BlockRun {
+  readonly pid: number;
+  readonly blocks: readonly Block[];
+}
+
+/** Warms both contenders up, then runs `rounds` × both (order rotated per round), `block` requests at a time; saves the blocks. */
+export async function runBlocks(names: readonly [string, string], rounds: number, block: number): Promise<void> {
+  pinSelf();
+  const scenario = SCENARIOS.find((s) => s.id === (process.env.BENCH_SCENARIO ?? 'a'));
+  if (!scenario) throw new Error(`BENCH_SCENARIO must be one of ${SCENARIOS.map((s) => s.id).join(', ')}`);
+  const server = await startServer();
+  const sessions = await Promise.all(names.map((name) => contender(name).open(server.origin)));
+  const now = () => Number(process.hrtime.bigint() / 1000n);
+  try {
+    for (const session of sessions) await measureRun(() => scenario.run(session), scenario.check, 3000, 32);
+    const blocks: Block[] = [];
+    for (let round = 0; round < rounds; round++) {
+      for (let k = 0; k < sessions.length; k++) {
+        const i = (k + round) % sessions.length;
+        const start = now();
+        const run = await measureRun(() => scenario.run(sessions[i]), scenario.check, block, 32);
+        blocks.push({ name: names[i], start, end: now(), requests: block, cpuUs: run.cpuUsPerReq * block });
+      }
+    }
+    mkdirSync(BLOCKS_DIR, { recursive: true });
+    writeFileSync(BLOCKS, JSON.stringify({ pid: process.pid, blocks } satisfies BlockRun));
+  } finally {
+    await Promise.all(sessions.map((s) => s.close()));
+    await server.stop();
+  }
+}
+
+/** The blocks of the last run, in time order. */
+export function readBlocks(): BlockRun {
+  const run = JSON.parse(readFileSync(BLOCKS, 'utf8')) as BlockRun;
+  return { pid: run.pid, blocks: run.blocks.toSorted((a, b) => a.start - b.start) };
+}
+
+/** Requests per contender over `blocks`. */
+export function requestsByName(blocks: readonly Block[]): Map<string, number> {
+  const requests = new Map<string, number>();
+  for (const block of blocks) requests.set(block.name, (requests.get(block.name) ?? 0) + block.requests);
+  return requests;
+}
+
+/** CPU µs per request of `name` from the blocks' own `process.cpuUsage()` (what the benchmark counts). */
+export function cpuPerRequest(blocks: readonly Block[], name: string): number {
+  const mine = blocks.filter((block) => block.name === name);
+  return mine.reduce((sum, block) => sum + block.cpuUs, 0) / mine.reduce((sum, block) => sum + block.requests, 0);
+}
+
+function contender(name: string): Contender {
+  const found = CONTENDERS.find((c) => c.name === name);
+  if (!found) throw new Error(`no contender '${name}' (names: ${CONTENDERS.map((c) => c.name).join(', ')})`);
+  return found;
+}
