@@ -18,6 +18,7 @@
  * @module
  */
 import { spawnSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BLOCKS_DIR, cpuPerRequest, readBlocks, requestsByName, runBlocks, type Block } from './blocks.js';
@@ -31,7 +32,10 @@ const HZ = 4999;
 type Charged = Map<string, Map<string, number>>;
 
 function record(names: readonly string[], rounds: number, block: number): void {
-  const child = [process.execPath, '--perf-basic-prof', '--import', 'tsx', fileURLToPath(import.meta.url), '--child', ...names, '--rounds', String(rounds), '--block', String(block)];
+  mkdirSync(BLOCKS_DIR, { recursive: true });
+  // --perf-basic-prof turns on V8's log too: into the results folder, not the working directory
+  const v8Log = [`--logfile=${path.join(BLOCKS_DIR, 'v8.log')}`, '--no-logfile-per-isolate'];
+  const child = [process.execPath, '--perf-basic-prof', ...v8Log, '--import', 'tsx', fileURLToPath(import.meta.url), '--child', ...names, '--rounds', String(rounds), '--block', String(block)];
   // -k mono: sample times on CLOCK_MONOTONIC, the clock the blocks are timed with
   run('perf', ['record', '-q', '-e', 'cpu-clock', '-F', String(HZ), '-k', 'mono', '-o', DATA, '--', ...child]);
 }
