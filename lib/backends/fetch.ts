@@ -167,6 +167,8 @@ function fetchHeaders(headers: Readonly<Record<string, string>>, streamed: boole
 }
 
 function framedByFetch(name: string, streamed: boolean): boolean {
+  // by length first: most names are neither, and lower-casing each one costs on every request
+  if (name.length !== 'content-length'.length && name.length !== 'transfer-encoding'.length) return false;
   const lower = name.toLowerCase();
   return lower === 'transfer-encoding' || (lower === 'content-length' && !streamed);
 }

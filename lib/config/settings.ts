@@ -164,10 +164,12 @@ const LOOKS_LIKE_URL = /^(?:[a-z][a-z0-9+.-]*:\/\/|https?:)/i;
 
 /** `/api` + `users` → `/api/users`; `/api` + `/health` → `/health`. A path never carries an origin. */
 function joinPath(base: string, path: string): string {
-  if (path.startsWith('//') || LOOKS_LIKE_URL.test(path)) {
+  // an absolute path (the usual kind) can only be mistaken for a URL as `//host`: no regex for it
+  const absolute = path.startsWith('/');
+  if (absolute ? path.startsWith('//') : LOOKS_LIKE_URL.test(path)) {
     throw new ConfigError(`uri.path '${escape(path)}' would change the origin: set request.uri to change host or scheme`);
   }
-  if (path.startsWith('/') || path === '') return path;
+  if (absolute || path === '') return path;
   return `${base.endsWith('/') ? base.slice(0, -1) : base}/${path}`;
 }
 

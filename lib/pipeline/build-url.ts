@@ -22,22 +22,47 @@ export function sameOrigin(a: Pick<Target, 'secure' | 'hostname' | 'port'>, b: P
 
 /** Builds the URL from resolved parts, rejecting anything that would change the origin or inject bytes. */
 export function buildTarget(uri: UriParts): Target {
+  const { prefix, secure, hostname, port } = originOf(uri);
+  const query = uri.rawQuery === undefined ? queryString(uri.query) : uri.rawQuery === '' ? '' : `?${uri.rawQuery}`;
+  const target = uri.raw === undefined ? encodePath(uri.path) + query : checkRaw(uri.raw);
+  const fragment = uri.fragment === undefined ? '' : `#${percentEncode(uri.fragment, 'uri.fragment')}`;
+  return { url: `${prefix}${target}${fragment}`, secure, hostname, port, target };
+}
+
+/** A checked origin: `scheme://authority` and its pieces. */
+interface Origin {
+  readonly prefix: string;
+  readonly secure: boolean;
+  readonly hostname: string;
+  readonly port: number;
+}
+
+// The origin checked last, by the parts it came from: a client sends most of its requests to one
+// origin, and checking it again costs regexes and strings on every request. Failures are not kept.
+let lastOrigin: { readonly scheme: string | undefined; readonly host: string | undefined; readonly port: string | undefined; readonly origin: Origin } | undefined;
+
+function originOf(uri: UriParts): Origin {
+  const last = lastOrigin;
+  if (last !== undefined && last.scheme === uri.scheme && last.host === uri.host && last.port === uri.port) return last.origin;
+  const origin = checkedOrigin(uri);
+  lastOrigin = { scheme: uri.scheme, host: uri.host, port: uri.port, origin };
+  return origin;
+}
+
+function checkedOrigin(uri: UriParts): Origin {
   const scheme = uri.scheme?.toLowerCase();
   if (scheme === undefined || uri.host === undefined || uri.host === '') {
     throw new ConfigError('request.uri has no scheme and host: set request.uri to an absolute URL such as https://example.com');
   }
   if (scheme !== 'http' && scheme !== 'https') throw new ConfigError(`uri.scheme '${scheme}' is not supported: use http or https`);
-  const host = checkHost(uri.host);
+  const hostname = checkHost(uri.host);
   const secure = scheme === 'https';
   const port = uri.port === undefined ? (secure ? 443 : 80) : Number(uri.port);
   if (!Number.isInteger(port) || port < 1 || port > 65535 || (uri.port !== undefined && !/^\d+$/.test(uri.port))) {
     throw new ConfigError(`uri.port '${escape(String(uri.port))}' is not a port number (1-65535)`);
   }
-  const query = uri.rawQuery === undefined ? queryString(uri.query) : uri.rawQuery === '' ? '' : `?${uri.rawQuery}`;
-  const target = uri.raw === undefined ? encodePath(uri.path) + query : checkRaw(uri.raw);
-  const authority = uri.port === undefined ? host : `${host}:${port}`;
-  const fragment = uri.fragment === undefined ? '' : `#${percentEncode(uri.fragment, 'uri.fragment')}`;
-  return { url: `${scheme}://${authority}${target}${fragment}`, secure, hostname: host, port, target };
+  const authority = uri.port === undefined ? hostname : `${hostname}:${port}`;
+  return { prefix: `${scheme}://${authority}`, secure, hostname, port };
 }
 
 const PLAIN_HOST = /^[A-Za-z0-9._-]+$/; // `_` too: docker and k8s service names have it
