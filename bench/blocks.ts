@@ -6,19 +6,15 @@
  *
  * @module
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { CONTENDERS, type Contender } from './contenders.js';
 import { measureRun } from './measure.js';
 import { pinSelf } from './pinning.js';
 import { SCENARIOS } from './scenarios.js';
 import { startServer } from './server-process.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-/** Where the profiles and the block list go. */
-export const BLOCKS_DIR = path.join(ROOT, 'bench/results/profile/interleaved');
-const BLOCKS = path.join(BLOCKS_DIR, 'blocks.json');
+const BLOCKS = 'blocks.json';
 
 /** One measured block: which contender, when (µs of CLOCK_MONOTONIC, the clock of V8's profiler and of `perf record -k mono`), how many requests. */
 export interface Block {
@@ -35,8 +31,8 @@ export interface BlockRun {
   readonly blocks: readonly Block[];
 }
 
-/** Warms both contenders up, then runs `rounds` × both (order rotated per round), `block` requests at a time; saves the blocks. */
-export async function runBlocks(names: readonly [string, string], rounds: number, block: number): Promise<void> {
+/** Warms both contenders up, then runs `rounds` × both (order rotated per round), `block` requests at a time; saves the blocks in `dir` (which must exist). */
+export async function runBlocks(dir: string, names: readonly [string, string], rounds: number, block: number): Promise<void> {
   pinSelf();
   const scenario = SCENARIOS.find((s) => s.id === (process.env.BENCH_SCENARIO ?? 'a'));
   if (!scenario) throw new Error(`BENCH_SCENARIO must be one of ${SCENARIOS.map((s) => s.id).join(', ')}`);
@@ -54,17 +50,16 @@ export async function runBlocks(names: readonly [string, string], rounds: number
         blocks.push({ name: names[i], start, end: now(), requests: block, cpuUs: run.cpuUsPerReq * block });
       }
     }
-    mkdirSync(BLOCKS_DIR, { recursive: true });
-    writeFileSync(BLOCKS, JSON.stringify({ pid: process.pid, blocks } satisfies BlockRun));
+    writeFileSync(path.join(dir, BLOCKS), JSON.stringify({ pid: process.pid, blocks } satisfies BlockRun));
   } finally {
     await Promise.all(sessions.map((s) => s.close()));
     await server.stop();
   }
 }
 
-/** The blocks of the last run, in time order. */
-export function readBlocks(): BlockRun {
-  const run = JSON.parse(readFileSync(BLOCKS, 'utf8')) as BlockRun;
+/** The blocks of the last run in `dir`, in time order. */
+export function readBlocks(dir: string): BlockRun {
+  const run = JSON.parse(readFileSync(path.join(dir, BLOCKS), 'utf8')) as BlockRun;
   return { pid: run.pid, blocks: run.blocks.toSorted((a, b) => a.start - b.start) };
 }
 

@@ -17,12 +17,14 @@
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BLOCKS_DIR, cpuPerRequest, readBlocks, requestsByName, runBlocks } from './blocks.js';
+import { cpuPerRequest, readBlocks, requestsByName, runBlocks } from './blocks.js';
 import { buildLibrary } from './library.js';
 import { newestProfile, readProfile, shortLocation, type ProfileNode } from './profile-files.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const DIR = path.join(ROOT, 'bench/results/profile/interleaved');
 
 interface Options {
   readonly names: readonly [string, string];
@@ -61,8 +63,8 @@ function area(node: ProfileNode): string {
 
 /** Self µs per request, by key, for each contender: a sample counts for the block it fell in. */
 function charge(options: Options, key: (node: ProfileNode) => string): Map<string, Map<string, number>> {
-  const profile = readProfile(newestProfile(BLOCKS_DIR));
-  const { blocks } = readBlocks();
+  const profile = readProfile(newestProfile(DIR));
+  const { blocks } = readBlocks(DIR);
   const requests = requestsByName(blocks);
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const out = new Map(options.names.map((name) => [name, new Map<string, number>()]));
@@ -83,7 +85,7 @@ function charge(options: Options, key: (node: ProfileNode) => string): Map<strin
 }
 
 function report(options: Options): void {
-  const { blocks } = readBlocks();
+  const { blocks } = readBlocks(DIR);
   const [a, b] = options.names;
   const cpu = (name: string) => cpuPerRequest(blocks, name);
   const sum = (m: Map<string, number>) => [...m.values()].reduce((x, y) => x + y, 0);
@@ -108,12 +110,12 @@ function report(options: Options): void {
 
 async function main(): Promise<void> {
   const options = parse(process.argv.slice(2));
-  if (options.child) return runBlocks(options.names, options.rounds, options.block);
+  if (options.child) return runBlocks(DIR, options.names, options.rounds, options.block);
   if (!options.reportOnly) {
     buildLibrary();
-    rmSync(BLOCKS_DIR, { recursive: true, force: true });
-    mkdirSync(BLOCKS_DIR, { recursive: true });
-    const args = ['--import', 'tsx', '--cpu-prof', `--cpu-prof-dir=${BLOCKS_DIR}`, '--cpu-prof-interval', '50', fileURLToPath(import.meta.url), '--child', ...process.argv.slice(2)];
+    rmSync(DIR, { recursive: true, force: true });
+    mkdirSync(DIR, { recursive: true });
+    const args = ['--import', 'tsx', '--cpu-prof', `--cpu-prof-dir=${DIR}`, '--cpu-prof-interval', '50', fileURLToPath(import.meta.url), '--child', ...process.argv.slice(2)];
     const child = spawnSync(process.execPath, args, { cwd: ROOT, stdio: 'inherit' });
     if (child.status !== 0) throw new Error(`the profiled run failed (${child.signal ?? `exit code ${child.status}`})`);
   }
