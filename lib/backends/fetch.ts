@@ -79,7 +79,7 @@ function send(request: WireRequest, transport: Transport): Promise<WireResponse>
   // called unbound, as a plain function: browsers' fetch refuses any other `this`
   const fetch = transport.fetch;
   try {
-    return fetch(request.url, init).then(wireResponse, (error: unknown) => Promise.reject(transportError(error)));
+    return fetch(request.url, init).then(wireResponse, rejectTransportError);
   } catch (error) {
     return Promise.reject(transportError(error));
   }
@@ -236,6 +236,11 @@ function concat(chunks: readonly Uint8Array[]): Uint8Array {
 }
 
 const EMPTY_BODY: AsyncIterable<Uint8Array> = { [Symbol.asyncIterator]: () => ({ next: () => Promise.resolve({ done: true, value: undefined }) }) };
+
+/** A rejection with {@link transportError}: one function for every request, not a closure each. */
+function rejectTransportError(error: unknown): Promise<never> {
+  return Promise.reject(transportError(error));
+}
 
 /**
  * fetch hides the real failure in `cause` (`TypeError: fetch failed`, cause ECONNREFUSED):

@@ -26,13 +26,17 @@ import { isThenable } from '../thenable.js';
  * handler dispatch → result type. The exception handler sees any error of the exchange.
  */
 export function exchange(record: RequestRecord, plan: Plan): Promise<unknown> {
-  const handle = plan.handlers.find((tier) => tier.exception)?.exception;
+  const handle = plan.handlers.find(hasExceptionHandler)?.exception;
   if (!handle) return exchangeOnce(record, plan);
   return exchangeOnce(record, plan).catch(async (error: unknown) => {
     // bad input is the caller's bug, not an outcome of the exchange: it always propagates
     if (error instanceof ConfigError || error instanceof EncodeError) throw error;
     return convertResult(await handle(error), plan.resultType);
   });
+}
+
+function hasExceptionHandler(tier: Plan['handlers'][number]): boolean {
+  return tier.exception !== undefined;
 }
 
 // Awaits only where something is really pending: each await is a trip through the microtask
