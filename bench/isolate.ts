@@ -15,11 +15,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Contender } from './contender.js';
-import { describeError } from './failure.js';
+import { describeError, type Failure } from './failure.js';
 import type { BenchOptions } from './options.js';
 import type { BenchReport, ScenarioReport } from './report.js';
 import { selectScenarios } from './scenarios.js';
-import type { ContenderSummary } from './summary.js';
+import { summarise, type ContenderSummary, type RunRecord } from './summary.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const RUN_SCRIPT = fileURLToPath(new URL('./run.ts', import.meta.url));
@@ -46,8 +46,13 @@ export async function runIsolated(contenders: readonly Contender[], options: Ben
   const reports: (BenchReport | Error)[] = [];
   try {
     for (const [i, group] of groups.entries()) {
-      console.log(`\n=== process ${i + 1}/${groups.length}: ${group.map((c) => c.name).join(', ')}`);
-      reports.push(await runChild(group, options, path.join(dir, `group-${i + 1}.json`)).catch((error: unknown) => new Error(describeError(error))));
+      const repeats: (BenchReport | Error)[] = [];
+      for (let k = 1; k <= options.processes; k++) {
+        const of = options.processes > 1 ? ` (${k} of ${options.processes})` : '';
+        console.log(`\n=== process ${i + 1}/${groups.length}${of}: ${group.map((c) => c.name).join(', ')}`);
+        repeats.push(await runChild(group, options, path.join(dir, `group-${i + 1}-${k}.json`)).catch((error: unknown) => new Error(describeError(error))));
+      }
+      reports.push(pooled(group, repeats, options.rounds));
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -77,6 +82,30 @@ function runChild(group: readonly Contender[], options: BenchOptions, reportFile
       }
     });
   });
+}
+
+/**
+ * One report for a group run in several processes: each contender's rounds from all of them
+ * (numbered on, so a ratio still pairs runs of the same round in the same process), summarised
+ * again. The first process's report for everything else; a failed process fails the group.
+ */
+function pooled(group: readonly Contender[], repeats: readonly (BenchReport | Error)[], rounds: number): BenchReport | Error {
+  const failed = repeats.find((r) => r instanceof Error);
+  if (failed || repeats.length === 1) return failed ?? repeats[0];
+  const reports = repeats as readonly BenchReport[];
+  const scenarios = reports[0].scenarios.map((scenario) => {
+    const runs = new Map<Contender, RunRecord[]>(group.map((c) => [c, []]));
+    const failures = new Map<Contender, Failure>();
+    reports.forEach((report, k) => {
+      for (const contender of group) {
+        const summary = report.scenarios.find((s) => s.id === scenario.id)?.contenders.find((c) => c.name === contender.name);
+        if (summary?.failure) failures.set(contender, summary.failure);
+        runs.get(contender)!.push(...(summary?.runs ?? []).map((run) => ({ ...run, round: run.round + k * rounds })));
+      }
+    });
+    return { ...scenario, contenders: summarise(group, runs, failures) };
+  });
+  return { ...reports[0], scenarios };
 }
 
 function merge(contenders: readonly Contender[], groups: readonly Contender[][], reports: readonly (BenchReport | Error)[], options: BenchOptions, started: number): BenchReport {

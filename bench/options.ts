@@ -1,7 +1,7 @@
 /**
  * Benchmark settings from CLI arguments (`--rounds 3`, `--requests=5000`, `--slices 11`, `--only axios,got`,
- * `--isolate`, `--scenarios b,c,d`, `--transfer-size 1GiB`, `--transfer-rounds 3`) or environment
- * (`BENCH_ROUNDS`, `BENCH_REQUESTS`, `BENCH_SLICES`, `BENCH_WARMUP`, `BENCH_CONCURRENCY`, `BENCH_ONLY`,
+ * `--isolate`, `--processes 3`, `--scenarios b,c,d`, `--transfer-size 1GiB`, `--transfer-rounds 3`) or environment
+ * (`BENCH_ROUNDS`, `BENCH_REQUESTS`, `BENCH_SLICES`, `BENCH_WARMUP`, `BENCH_PROCESSES`, `BENCH_CONCURRENCY`, `BENCH_ONLY`,
  * `BENCH_ISOLATE=0`, `BENCH_SCENARIOS`, `BENCH_TRANSFER_SIZE`, `BENCH_TRANSFER_ROUNDS`); CLI wins.
  *
  * @example
@@ -29,6 +29,12 @@ export interface BenchOptions {
   readonly slices: number;
   /** Unmeasured requests per contender before round 1 (JIT, connection pool). */
   readonly warmup: number;
+  /**
+   * With `isolate`: processes per group, one after another, each of `rounds` rounds; their rounds
+   * are pooled. A process keeps its own garbage-collector timing and JIT decisions, which move a
+   * ratio more than its rounds do (docs/performance.md, "Night"): more processes average that out.
+   */
+  readonly processes: number;
   /** Concurrent request loops. */
   readonly concurrency: number;
   /** Name fragments (case-insensitive) selecting contenders; empty = all. Counterparts and the baseline always come along. */
@@ -60,13 +66,14 @@ const DEFAULTS: Omit<BenchOptions, 'only'> = {
   requests: 11_000,
   slices: 11,
   warmup: 3_000,
+  processes: 1,
   concurrency: 32,
   isolate: true,
   scenarios: SCENARIO_IDS,
   transferSize: 256 * 2 ** 20,
   transferRounds: 3,
 };
-const COUNTS = ['rounds', 'requests', 'slices', 'warmup', 'concurrency', 'transfer-rounds'] as const;
+const COUNTS = ['rounds', 'requests', 'slices', 'warmup', 'processes', 'concurrency', 'transfer-rounds'] as const;
 const NAMES = [...COUNTS, 'only', 'isolate', 'scenarios', 'transfer-size'] as const;
 
 type Count = (typeof COUNTS)[number];
@@ -78,6 +85,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): B
     requests: DEFAULTS.requests,
     slices: DEFAULTS.slices,
     warmup: DEFAULTS.warmup,
+    processes: DEFAULTS.processes,
     concurrency: DEFAULTS.concurrency,
     'transfer-rounds': DEFAULTS.transferRounds,
   };
@@ -112,6 +120,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): B
     requests: values.requests,
     slices: Math.min(values.slices, values.requests),
     warmup: values.warmup,
+    processes: values.processes,
     concurrency: values.concurrency,
     only,
     isolate,
