@@ -76,6 +76,21 @@ export function cpuPerRequest(blocks: readonly Block[], name: string): number {
   return mine.reduce((sum, block) => sum + block.cpuUs, 0) / mine.reduce((sum, block) => sum + block.requests, 0);
 }
 
+/**
+ * Prints `A`'s and `B`'s figures by key (µs per request), largest difference first, at most `top` rows.
+ *
+ * @example
+ * printDifferences('by area, CPU µs per request', left, right, Infinity);
+ */
+export function printDifferences(title: string, a: ReadonlyMap<string, number>, b: ReadonlyMap<string, number>, top: number): void {
+  const rows = [...new Set([...a.keys(), ...b.keys()])]
+    .map((key) => ({ key, a: a.get(key) ?? 0, b: b.get(key) ?? 0 }))
+    .sort((x, y) => Math.abs(y.b - y.a) - Math.abs(x.b - x.a))
+    .slice(0, top);
+  console.log(`\n${title}:\n  B − A       A       B`);
+  for (const row of rows) console.log(`${(row.b - row.a).toFixed(2).padStart(7)} ${row.a.toFixed(2).padStart(7)} ${row.b.toFixed(2).padStart(7)}  ${row.key}`);
+}
+
 function contender(name: string): Contender {
   const found = CONTENDERS.find((c) => c.name === name);
   if (!found) throw new Error(`no contender '${name}' (names: ${CONTENDERS.map((c) => c.name).join(', ')})`);

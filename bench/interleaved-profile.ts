@@ -19,7 +19,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cpuPerRequest, readBlocks, requestsByName, runBlocks } from './blocks.js';
+import { cpuPerRequest, printDifferences, readBlocks, requestsByName, runBlocks } from './blocks.js';
 import { buildLibrary } from './library.js';
 import { newestProfile, readProfile, shortLocation, type ProfileNode } from './profile-files.js';
 
@@ -99,12 +99,7 @@ function report(options: Options): void {
       console.log(`A ${a}: CPU ${cpu(a).toFixed(1)} µs/req, busy in profile ${sum(left).toFixed(1)}`);
       console.log(`B ${b}: CPU ${cpu(b).toFixed(1)} µs/req (${(cpu(b) / cpu(a)).toFixed(3)} × A), busy in profile ${sum(right).toFixed(1)}`);
     }
-    const rows = [...new Set([...left.keys(), ...right.keys()])]
-      .map((k) => ({ k, a: left.get(k) ?? 0, b: right.get(k) ?? 0 }))
-      .sort((x, y) => Math.abs(y.b - y.a) - Math.abs(x.b - x.a))
-      .slice(0, options.top);
-    console.log(`\nby ${title}, self µs per request:\n  B − A       A       B`);
-    for (const row of rows) console.log(`${(row.b - row.a).toFixed(2).padStart(7)} ${row.a.toFixed(2).padStart(7)} ${row.b.toFixed(2).padStart(7)}  ${row.k}`);
+    printDifferences(`by ${title}, self µs per request`, left, right, options.top);
   }
 }
 

@@ -21,7 +21,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cpuPerRequest, readBlocks, requestsByName, runBlocks, type Block } from './blocks.js';
+import { cpuPerRequest, printDifferences, readBlocks, requestsByName, runBlocks, type Block } from './blocks.js';
 import { buildLibrary } from './library.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -109,15 +109,9 @@ function report(names: readonly [string, string], top: number): void {
   const [a, b] = names;
   console.log(`A ${a}: ${total(a).toFixed(1)} µs/req sampled (process.cpuUsage: ${cpuPerRequest(blocks, a).toFixed(1)})`);
   console.log(`B ${b}: ${total(b).toFixed(1)} µs/req sampled (process.cpuUsage: ${cpuPerRequest(blocks, b).toFixed(1)}), ${(total(b) / total(a)).toFixed(3)} × A`);
+  const inMicroseconds = (charged: Charged, name: string) => new Map([...(charged.get(name) ?? [])].map(([key, ns]) => [key, perRequest(name, ns)]));
   for (const [title, charged, rows] of [['area', byArea, Infinity], ['symbol', bySymbol, top]] as const) {
-    const left = charged.get(a) ?? new Map<string, number>();
-    const right = charged.get(b) ?? new Map<string, number>();
-    const lines = [...new Set([...left.keys(), ...right.keys()])]
-      .map((key) => ({ key, a: perRequest(a, left.get(key) ?? 0), b: perRequest(b, right.get(key) ?? 0) }))
-      .sort((x, y) => Math.abs(y.b - y.a) - Math.abs(x.b - x.a))
-      .slice(0, rows);
-    console.log(`\nby ${title}, CPU µs per request:\n  B − A       A       B`);
-    for (const line of lines) console.log(`${(line.b - line.a).toFixed(2).padStart(7)} ${line.a.toFixed(2).padStart(7)} ${line.b.toFixed(2).padStart(7)}  ${line.key}`);
+    printDifferences(`by ${title}, CPU µs per request`, inMicroseconds(charged, a), inMicroseconds(charged, b), rows);
   }
 }
 

@@ -12,6 +12,7 @@ import { convertResult } from '../result/convert.js';
 import { MAPPER_ID, rawBodyKind, type Mapper } from '../result/result-type.js';
 import { dispatch } from './dispatch.js';
 import type { Plan } from './freeze.js';
+import type { HandlerTier } from '../config/handlers.js';
 import { FromServer } from './from-server.js';
 import type { RequestRecord } from './request-record.js';
 import { toTransportError } from './transport-error.js';
@@ -35,7 +36,7 @@ export function exchange(record: RequestRecord, plan: Plan): Promise<unknown> {
   });
 }
 
-function hasExceptionHandler(tier: Plan['handlers'][number]): boolean {
+function hasExceptionHandler(tier: HandlerTier): boolean {
   return tier.exception !== undefined;
 }
 
