@@ -11,6 +11,7 @@ import path from 'node:path';
 import { CONTENDERS, type Contender } from './contenders.js';
 import { measureRun } from './measure.js';
 import { pinSelf } from './pinning.js';
+import { newSeed, seededRandom, shuffled } from './schedule.js';
 import { SCENARIOS } from './scenarios.js';
 import { startServer } from './server-process.js';
 
@@ -31,7 +32,11 @@ export interface BlockRun {
   readonly blocks: readonly Block[];
 }
 
-/** Warms both contenders up, then runs `rounds` × both (order rotated per round), `block` requests at a time; saves the blocks in `dir` (which must exist). */
+/**
+ * Warms both contenders up, then runs `rounds` × both (order shuffled per round: a rotation's
+ * period locks onto the garbage collector's, see `schedule.ts`), `block` requests at a time;
+ * saves the blocks in `dir` (which must exist).
+ */
 export async function runBlocks(dir: string, names: readonly [string, string], rounds: number, block: number): Promise<void> {
   pinSelf();
   const scenario = SCENARIOS.find((s) => s.id === (process.env.BENCH_SCENARIO ?? 'a'));
@@ -42,9 +47,9 @@ export async function runBlocks(dir: string, names: readonly [string, string], r
   try {
     for (const session of sessions) await measureRun(() => scenario.run(session), scenario.check, 3000, 32);
     const blocks: Block[] = [];
+    const random = seededRandom(newSeed());
     for (let round = 0; round < rounds; round++) {
-      for (let k = 0; k < sessions.length; k++) {
-        const i = (k + round) % sessions.length;
+      for (const i of shuffled([0, 1], random)) {
         const start = now();
         const run = await measureRun(() => scenario.run(sessions[i]), scenario.check, block, 32);
         blocks.push({ name: names[i], start, end: now(), requests: block, cpuUs: run.cpuUsPerReq * block });

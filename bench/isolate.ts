@@ -50,7 +50,9 @@ export async function runIsolated(contenders: readonly Contender[], options: Ben
       for (let k = 1; k <= options.processes; k++) {
         const of = options.processes > 1 ? ` (${k} of ${options.processes})` : '';
         console.log(`\n=== process ${i + 1}/${groups.length}${of}: ${group.map((c) => c.name).join(', ')}`);
-        repeats.push(await runChild(group, options, path.join(dir, `group-${i + 1}-${k}.json`)).catch((error: unknown) => new Error(describeError(error))));
+        // a schedule of its own per process, repeatable from the run's seed
+        const seed = options.seed + i * options.processes + k - 1;
+        repeats.push(await runChild(group, { ...options, seed }, path.join(dir, `group-${i + 1}-${k}.json`)).catch((error: unknown) => new Error(describeError(error))));
       }
       reports.push(pooled(group, repeats, options.rounds));
     }
@@ -61,7 +63,7 @@ export async function runIsolated(contenders: readonly Contender[], options: Ben
 }
 
 function runChild(group: readonly Contender[], options: BenchOptions, reportFile: string): Promise<BenchReport> {
-  const args = ['--rounds', options.rounds, '--requests', options.requests, '--slices', options.slices, '--warmup', options.warmup, '--concurrency', options.concurrency].map(String);
+  const args = ['--rounds', options.rounds, '--requests', options.requests, '--slices', options.slices, '--warmup', options.warmup, '--seed', options.seed, '--concurrency', options.concurrency].map(String);
   // full names: substrings of themselves only, so the child selects exactly this group
   // request scenarios only: the transfers run once, from the parent (`transfer/runner.ts`)
   const requestScenarios = selectScenarios(options.scenarios).map((s) => s.id);

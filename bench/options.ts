@@ -1,7 +1,7 @@
 /**
  * Benchmark settings from CLI arguments (`--rounds 3`, `--requests=5000`, `--slices 11`, `--only axios,got`,
- * `--isolate`, `--processes 3`, `--scenarios b,c,d`, `--transfer-size 1GiB`, `--transfer-rounds 3`) or environment
- * (`BENCH_ROUNDS`, `BENCH_REQUESTS`, `BENCH_SLICES`, `BENCH_WARMUP`, `BENCH_PROCESSES`, `BENCH_CONCURRENCY`, `BENCH_ONLY`,
+ * `--isolate`, `--processes 3`, `--seed 42`, `--scenarios b,c,d`, `--transfer-size 1GiB`, `--transfer-rounds 3`) or environment
+ * (`BENCH_ROUNDS`, `BENCH_REQUESTS`, `BENCH_SLICES`, `BENCH_WARMUP`, `BENCH_PROCESSES`, `BENCH_SEED`, `BENCH_CONCURRENCY`, `BENCH_ONLY`,
  * `BENCH_ISOLATE=0`, `BENCH_SCENARIOS`, `BENCH_TRANSFER_SIZE`, `BENCH_TRANSFER_ROUNDS`); CLI wins.
  *
  * @example
@@ -13,11 +13,12 @@
  *
  * @module
  */
+import { newSeed } from './schedule.js';
 import { parseSize } from './transfer/size.js';
 
 /** What one benchmark invocation does. */
 export interface BenchOptions {
-  /** Rounds; each runs every contender once, order rotated per round. */
+  /** Rounds; each runs every contender once, in slices taking turns in a shuffled order. */
   readonly rounds: number;
   /** Measured requests per contender per round. */
   readonly requests: number;
@@ -35,6 +36,12 @@ export interface BenchOptions {
    * ratio more than its rounds do (docs/performance.md, "Night"): more processes average that out.
    */
   readonly processes: number;
+  /**
+   * Seeds the order the contenders' slices take turns in, shuffled afresh for every slice so
+   * that no period of the schedule lines up with the garbage collector's (`schedule.ts`). A
+   * fresh one per run unless given; the report names it, so a schedule can be run again.
+   */
+  readonly seed: number;
   /** Concurrent request loops. */
   readonly concurrency: number;
   /** Name fragments (case-insensitive) selecting contenders; empty = all. Counterparts and the baseline always come along. */
@@ -61,7 +68,7 @@ export const SCENARIO_IDS = ['a', 'b', 'c', 'd'] as const;
 // slowest contender lasts about half a second here, the fastest (raw node:http, up to 33k req/s)
 // still 30 ms, far above the microseconds process.cpuUsage() resolves. Transfers: 8 contenders × 2 scenarios × 3 rounds of 256 MiB,
 // about 2 minutes (issue #7 asks for 256 MiB; --transfer-size=1GiB for issue #5's run)
-const DEFAULTS: Omit<BenchOptions, 'only'> = {
+const DEFAULTS: Omit<BenchOptions, 'only' | 'seed'> = {
   rounds: 9,
   requests: 11_000,
   slices: 11,
@@ -73,7 +80,7 @@ const DEFAULTS: Omit<BenchOptions, 'only'> = {
   transferSize: 256 * 2 ** 20,
   transferRounds: 3,
 };
-const COUNTS = ['rounds', 'requests', 'slices', 'warmup', 'processes', 'concurrency', 'transfer-rounds'] as const;
+const COUNTS = ['rounds', 'requests', 'slices', 'warmup', 'processes', 'seed', 'concurrency', 'transfer-rounds'] as const;
 const NAMES = [...COUNTS, 'only', 'isolate', 'scenarios', 'transfer-size'] as const;
 
 type Count = (typeof COUNTS)[number];
@@ -86,6 +93,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): B
     slices: DEFAULTS.slices,
     warmup: DEFAULTS.warmup,
     processes: DEFAULTS.processes,
+    seed: newSeed(),
     concurrency: DEFAULTS.concurrency,
     'transfer-rounds': DEFAULTS.transferRounds,
   };
@@ -121,6 +129,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): B
     slices: Math.min(values.slices, values.requests),
     warmup: values.warmup,
     processes: values.processes,
+    seed: values.seed,
     concurrency: values.concurrency,
     only,
     isolate,
@@ -132,8 +141,8 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): B
 
 function toCount(name: string, text: string): number {
   const value = Number(text);
-  // warm-up may be 0; everything else needs at least one
-  const min = name === 'warmup' ? 0 : 1;
+  // warm-up and seed may be 0; everything else needs at least one
+  const min = name === 'warmup' || name === 'seed' ? 0 : 1;
   if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be an integer >= ${min}, got '${text}'`);
   return value;
 }

@@ -121,7 +121,7 @@ function environmentLines(report: BenchReport): string[] {
     `date: ${report.date}`,
     `node: ${report.node} (${report.platform}), CPU: ${report.cpuModel} × ${report.cpuCount}`,
     `pinning: ${report.pinning.client}; ${report.pinning.server}`,
-    `rounds: ${o.rounds} (order rotated per round), requests per contender and round: ${fmt(o.requests)} in ${o.slices} slices taking turns with the other contenders, concurrency: ${o.concurrency}, warm-up: ${fmt(o.warmup)} per contender` +
+    `rounds: ${o.rounds}, requests per contender and round: ${fmt(o.requests)} in ${o.slices} slices taking turns with the other contenders in an order shuffled per slice (seed ${o.seed}${report.processes ? ', plus the process index' : ''}), concurrency: ${o.concurrency}, warm-up: ${fmt(o.warmup)} per contender` +
       (o.only.length > 0 ? `, only: ${o.only.join(',')} (+ counterparts and baseline)` : ''),
     `duration: ${fmt(report.durationSeconds)} s; ${shortestRun(report)}`,
     report.processes

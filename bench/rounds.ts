@@ -1,6 +1,7 @@
 /**
  * One scenario: warm every contender up, then interleaved rounds (every contender once per
- * round, order rotated; each contender's run cut into slices that take turns with the others'),
+ * round; each contender's run cut into slices that take turns with the others', in an order
+ * shuffled afresh for every slice: `schedule.ts`),
  * with the server's CPU and connection counts read around each slice.
  * A contender that throws (or hangs) is reported as failed and left out from then on; the
  * others carry on.
@@ -13,6 +14,7 @@ import { combineRuns, measureRun, settle, type RunResult, type Tally } from './m
 import type { BenchOptions } from './options.js';
 import type { ScenarioReport } from './report.js';
 import type { Scenario } from './scenarios.js';
+import { seededRandom, shuffled } from './schedule.js';
 import { serverStats } from './server-process.js';
 import { summarise, type RunRecord } from './summary.js';
 
@@ -79,13 +81,16 @@ export async function runScenario(
     }
   }
   const runs = new Map<Contender, RunRecord[]>(contenders.map((c) => [c, []]));
+  // a schedule of its own per scenario, so that running fewer scenarios does not change it
+  const random = seededRandom(options.seed + scenario.id.charCodeAt(0));
   for (let round = 1; round <= options.rounds; round++) {
-    // rotation: every contender runs first, second, ... equally often (with rounds = a multiple of the count)
-    const order = contenders.map((_, i) => contenders[(i + round - 1) % contenders.length]).filter((c) => !failures.has(c));
-    const slices = new Map<Contender, SliceRecord[]>(order.map((c) => [c, []]));
-    for (let slice = 0; slice < options.slices; slice++) {
-      // back and forth, so that no contender always follows the same one (and inherits its leftover garbage)
-      for (const contender of slice % 2 === 0 ? order : order.toReversed()) {
+    const present = contenders.filter((c) => !failures.has(c));
+    const slices = new Map<Contender, SliceRecord[]>(present.map((c) => [c, []]));
+    // shuffled every slice: no contender always follows the same one (and inherits its leftover
+    // garbage), and no period for the garbage collector to lock onto
+    const schedule = Array.from({ length: options.slices }, () => shuffled(present, random));
+    for (const [slice, turns] of schedule.entries()) {
+      for (const contender of turns) {
         if (failures.has(contender)) continue;
         // stats requests sit outside the measured window; each opens one connection of its own
         const before = await serverStats(origin);
@@ -98,7 +103,8 @@ export async function runScenario(
         }
       }
     }
-    for (const [position, contender] of order.entries()) {
+    // in the order of the round's first slice (the report's `order` column)
+    for (const [position, contender] of schedule[0].entries()) {
       if (failures.has(contender)) continue; // its slices of this round are left out with it
       const parts = slices.get(contender)!;
       const result = combineRuns(parts.map((part) => part.result));

@@ -1,0 +1,49 @@
+/**
+ * The order contenders take turns in, shuffled afresh for every slice. A fixed pattern (a
+ * rotation, or forwards then backwards) repeats every few slices, and V8's major garbage
+ * collection, which comes about every 4,000 fetch requests here, locks onto such a period: a
+ * trace of the fetch pair showed one major GC in every fourth block, on the same contender's
+ * block for minutes, each such block costing ~40 µs/req more (docs/performance.md, "Phase
+ * lock"). A shuffled order has no period to lock onto, so each contender carries the
+ * collections in proportion to its share of the run. Seeded, so a schedule can be repeated.
+ *
+ * @module
+ */
+
+/** A seed for {@link seededRandom}: a 32-bit unsigned integer. */
+export function newSeed(): number {
+  return Math.floor(Math.random() * 2 ** 32);
+}
+
+/**
+ * Numbers in [0, 1) from a 32-bit seed (mulberry32): the same seed gives the same sequence.
+ *
+ * @example
+ * const random = seededRandom(42);
+ * random(); // always the same first number for 42
+ */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+  };
+}
+
+/**
+ * `items` in a random order (Fisher–Yates), the input left as it is.
+ *
+ * @example
+ * shuffled(['a', 'b', 'c'], seededRandom(7)); // a permutation of the three
+ */
+export function shuffled<T>(items: readonly T[], random: () => number): T[] {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+}
