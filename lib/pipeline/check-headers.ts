@@ -16,11 +16,15 @@ export function checkHeaders(headers: Readonly<Record<string, string>>): void {
     if (!TOKEN.test(name)) throw new ConfigError(`header name '${escape(name)}' is not a valid token`);
     // a valid token, but axios, got and fetch copy headers into plain objects and lose it: refuse it on every backend alike
     if (name === '__proto__') throw new ConfigError(`header name '__proto__' is not supported (transports drop it)`);
-    const value = headers[name];
-    if (typeof value !== 'string') throw new ConfigError(`header '${name}' must have a string value`);
-    if (!FIELD_VALUE.test(value)) {
-      throw new ConfigError(`header '${name}' has a character not allowed in a header value (CR, LF, NUL, another control character, or beyond Latin-1)`);
-    }
+    checkHeaderValue(name, headers[name]);
+  }
+}
+
+/** Rejects a header value outside the RFC 9110 field-value grammar, naming the header. */
+export function checkHeaderValue(name: string, value: unknown): void {
+  if (typeof value !== 'string') throw new ConfigError(`header '${name}' must have a string value`);
+  if (!FIELD_VALUE.test(value)) {
+    throw new ConfigError(`header '${name}' has a character not allowed in a header value (CR, LF, NUL, another control character, or beyond Latin-1)`);
   }
 }
 

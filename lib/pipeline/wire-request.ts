@@ -3,7 +3,7 @@ import { ConfigError, EncodeError } from '../errors.js';
 import type { EncodedRequestBody } from '../content/encoders.js';
 import { redactUserInfo } from '../config/uri-config.js';
 import { buildTarget, CONTROL, escape, type Target } from './build-url.js';
-import { checkHeaders, TOKEN } from './check-headers.js';
+import { checkHeaderValue, checkHeaders, TOKEN } from './check-headers.js';
 import { isSharedHeaders, putOwn, type Plan } from './freeze.js';
 import type { RequestRecord } from './request-record.js';
 
@@ -26,45 +26,52 @@ export function toWireRequest(record: RequestRecord, plan: Plan, encoded: Encode
   const encodedBody = encoded?.body;
   // nothing to add or drop: no content type, no body, no `Content-Length: 0` for the method
   const addsNothing = contentType === undefined && encodedBody === undefined && !BODY_METHODS.has(record.method);
-  let headers: Readonly<Record<string, string>>;
-  let body: WireBody | undefined;
-  if (addsNothing && checkedAsIs.has(record.headers)) {
-    headers = record.headers;
-  } else {
-    const built: Record<string, string> = {};
-    let callerLength: string | undefined;
-    let dropped = false;
-    for (const name in record.headers) {
-      const lower = name.toLowerCase();
-      if (!FRAMING.has(lower)) putOwn(built, name, record.headers[name]);
-      else {
-        dropped = true;
-        if (lower === 'content-length') callerLength = record.headers[name];
-      }
+  const contentTypeValue = contentType === undefined || record.charset === undefined ? contentType : `${contentType}; charset=${record.charset}`;
+  if (checkedShared.has(record.headers)) {
+    // a client's shared headers, checked before: only what is added here needs a check
+    if (addsNothing) return wireRequest(record, target, record.headers, undefined);
+    const built: Record<string, string> = { ...record.headers };
+    if (contentTypeValue !== undefined) {
+      checkHeaderValue('Content-Type', contentTypeValue);
+      built['Content-Type'] = contentTypeValue;
     }
-    if (contentType !== undefined) {
-      built['Content-Type'] = record.charset === undefined ? contentType : `${contentType}; charset=${record.charset}`;
-    }
-    body = frame(built, record.method, encodedBody, callerLength);
-    checkHeaders(built);
-    headers = built;
-    // a client's shared object is frozen: this request and the next with it are sent it as it is
-    if (addsNothing && !dropped && isSharedHeaders(record.headers)) {
-      checkedAsIs.add(record.headers);
-      headers = record.headers;
+    // a length is digits and chunked a constant: nothing else to check
+    return wireRequest(record, target, built, frame(built, record.method, encodedBody, undefined));
+  }
+  const built: Record<string, string> = {};
+  let callerLength: string | undefined;
+  let dropped = false;
+  for (const name in record.headers) {
+    const lower = name.toLowerCase();
+    if (!FRAMING.has(lower)) putOwn(built, name, record.headers[name]);
+    else {
+      dropped = true;
+      if (lower === 'content-length') callerLength = record.headers[name];
     }
   }
+  if (contentTypeValue !== undefined) built['Content-Type'] = contentTypeValue;
+  const body = frame(built, record.method, encodedBody, callerLength);
+  checkHeaders(built);
+  // a client's shared object is frozen: the next requests with it skip the check (and the copy, when they add nothing)
+  if (dropped || !isSharedHeaders(record.headers)) return wireRequest(record, target, built, body);
+  checkedShared.add(record.headers);
+  return wireRequest(record, target, addsNothing ? record.headers : built, body);
+}
+
+function wireRequest(record: RequestRecord, target: Target, headers: Readonly<Record<string, string>>, body: WireBody | undefined): WireRequest {
   return { method: record.method, url: target.url, secure: target.secure, hostname: target.hostname, port: target.port, target: target.target, headers, body };
 }
 
-/** Clients' shared header objects that passed checkHeaders and need nothing added or dropped. */
-const checkedAsIs = new WeakSet<object>();
+/** Clients' shared header objects that passed checkHeaders and hold no framing header (they are frozen). */
+const checkedShared = new WeakSet<object>();
 
 /** Sets the framing headers; a caller's `Content-Length` on a stream is held to its word. */
 function frame(headers: Record<string, string>, method: string, body: WireBody | undefined, callerLength: string | undefined): WireBody | undefined {
   if (body === undefined) {
     if (BODY_METHODS.has(method)) headers['Content-Length'] = '0';
   } else if (body.length !== undefined) {
+    // a custom encoder's wire says its own length: it goes on the wire as is, so it must be a byte count
+    if (!Number.isSafeInteger(body.length) || body.length < 0) throw new EncodeError("the encoded body's length must be a whole number of bytes");
     headers['Content-Length'] = String(body.length);
   } else if (callerLength !== undefined) {
     if (!/^\d{1,15}$/.test(callerLength)) throw new ConfigError(`header 'Content-Length' must be a number of bytes`);

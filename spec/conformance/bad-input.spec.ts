@@ -53,6 +53,12 @@ const CASES: Array<[string, ErrorClass, RegExp, (client: HttpBuilder) => Promise
     body.self = body;
     return h.post((c) => Object.assign(c.request, { contentType: 'application/json', body }));
   }],
+  ["an encoder's wire body whose length is no byte count", EncodeError, /encoded body's length must be a whole number of bytes/, (h) =>
+    h.post((c) => {
+      const chunks = [new Uint8Array([1])];
+      c.request.encoder('text/x-len', () => ({ wire: { length: '1\r\nX-Injected: 1' as never, bytes: undefined, [Symbol.asyncIterator]: () => chunks[Symbol.asyncIterator]() } }));
+      Object.assign(c.request, { contentType: 'text/x-len', body: 'x' });
+    })],
   ['a function as a JSON body', EncodeError, /has no JSON form/, (h) => h.post((c) => Object.assign(c.request, { contentType: 'application/json', body: () => 1 }))],
   ['a misspelled setting', TypeError as unknown as ErrorClass, /object is not extensible|Cannot add property/, (h) => h.get((c) => void ((c.request as unknown as Record<string, unknown>).header = { a: '1' }))],
   ['an unknown timeout phase', ConfigError, /execution.timeout has no option 'idle'/, (h) => h.get((c) => void (c.execution.timeout = { idle: 5 } as never))],
@@ -100,6 +106,25 @@ conformance('bad input is rejected before anything is sent', (kit) => {
       await expect(call()).rejects.toThrow(/header 'X-Bad' has a character not allowed/);
     }
     expect(kit.server.requests).toHaveLength(0);
+  });
+
+  it("a client's headers checked by an earlier call do not let a later call's content type or length through unchecked", async () => {
+    const client = kit.client((c) => void (c.request.headers['X-Client'] = 'fine'));
+    kit.server.expect({ method: 'POST', path: '/first', respond: { status: 204 } });
+    await client.post((c) => {
+      c.request.uri.path = '/first';
+      Object.assign(c.request, { contentType: 'text/plain', body: 'ok' });
+    });
+    await expect(client.post((c) => Object.assign(c.request, { contentType: 'text/plain\r\nX-Injected: 1', body: 'x' }))).rejects.toThrow(/header 'Content-Type'/);
+    await expect(
+      client.post((c) => {
+        const chunks = [new Uint8Array([1])];
+        c.request.encoder('text/x-len', () => ({ wire: { length: 1.5, bytes: undefined, [Symbol.asyncIterator]: () => chunks[Symbol.asyncIterator]() } }));
+        Object.assign(c.request, { contentType: 'text/x-len', body: 'x' });
+      }),
+    ).rejects.toThrow(/encoded body's length must be a whole number of bytes/);
+    expect(kit.server.requests).toHaveLength(1);
+    expect(kit.server.requests[0].headers['x-client']).toBe('fine');
   });
 
   it('header values are never echoed in the error (they may be secrets)', async () => {
