@@ -1,7 +1,12 @@
 import { expect, it } from '@jest/globals';
 import { inspect } from 'node:util';
-import { ConfigError, EncodeError, HttpBuilderError, ResultTypeError, type ConfigBlock, type HttpBuilder } from '../../lib/index.js';
+import { ConfigError, EncodeError, HttpBuilderError, ResultTypeError, streamedBody, type ConfigBlock, type HttpBuilder } from '../../lib/index.js';
 import { conformance } from './kit.js';
+
+/** A one-byte upload, as a stream. */
+function oneByte(): ReadableStream<Uint8Array> {
+  return ReadableStream.from([new Uint8Array([1])]);
+}
 
 type ErrorClass = typeof ConfigError | typeof EncodeError | typeof ResultTypeError;
 
@@ -55,8 +60,7 @@ const CASES: Array<[string, ErrorClass, RegExp, (client: HttpBuilder) => Promise
   }],
   ["an encoder's wire body whose length is no byte count", EncodeError, /encoded body's length must be a whole number of bytes/, (h) =>
     h.post((c) => {
-      const chunks = [new Uint8Array([1])];
-      c.request.encoder('text/x-len', () => ({ wire: { length: '1\r\nX-Injected: 1' as never, bytes: undefined, [Symbol.asyncIterator]: () => chunks[Symbol.asyncIterator]() } }));
+      c.request.encoder('text/x-len', () => ({ wire: { ...streamedBody(oneByte()), length: '1\r\nX-Injected: 1' as never } }));
       Object.assign(c.request, { contentType: 'text/x-len', body: 'x' });
     })],
   ['a function as a JSON body', EncodeError, /has no JSON form/, (h) => h.post((c) => Object.assign(c.request, { contentType: 'application/json', body: () => 1 }))],
@@ -118,8 +122,7 @@ conformance('bad input is rejected before anything is sent', (kit) => {
     await expect(client.post((c) => Object.assign(c.request, { contentType: 'text/plain\r\nX-Injected: 1', body: 'x' }))).rejects.toThrow(/header 'Content-Type'/);
     await expect(
       client.post((c) => {
-        const chunks = [new Uint8Array([1])];
-        c.request.encoder('text/x-len', () => ({ wire: { length: 1.5, bytes: undefined, [Symbol.asyncIterator]: () => chunks[Symbol.asyncIterator]() } }));
+        c.request.encoder('text/x-len', () => ({ wire: { ...streamedBody(oneByte()), length: 1.5 } }));
         Object.assign(c.request, { contentType: 'text/x-len', body: 'x' });
       }),
     ).rejects.toThrow(/encoded body's length must be a whole number of bytes/);
