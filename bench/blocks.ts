@@ -33,11 +33,11 @@ export interface BlockRun {
 }
 
 /**
- * Warms both contenders up, then runs `rounds` × both (order shuffled per round: a rotation's
- * period locks onto the garbage collector's, see `schedule.ts`), `block` requests at a time;
- * saves the blocks in `dir` (which must exist).
+ * Warms both contenders up, then runs `rounds` × both, `block` requests at a time; saves the
+ * blocks in `dir` (which must exist). The order is shuffled per round; `rotated` (A B, B A, A B,
+ * ...) is the old order, kept to show how the garbage collector locks onto its period (`schedule.ts`).
  */
-export async function runBlocks(dir: string, names: readonly [string, string], rounds: number, block: number): Promise<void> {
+export async function runBlocks(dir: string, names: readonly [string, string], rounds: number, block: number, order: 'shuffled' | 'rotated' = 'shuffled'): Promise<void> {
   pinSelf();
   const scenario = SCENARIOS.find((s) => s.id === (process.env.BENCH_SCENARIO ?? 'a'));
   if (!scenario) throw new Error(`BENCH_SCENARIO must be one of ${SCENARIOS.map((s) => s.id).join(', ')}`);
@@ -49,7 +49,7 @@ export async function runBlocks(dir: string, names: readonly [string, string], r
     const blocks: Block[] = [];
     const random = seededRandom(newSeed());
     for (let round = 0; round < rounds; round++) {
-      for (const i of shuffled([0, 1], random)) {
+      for (const i of order === 'shuffled' ? shuffled([0, 1], random) : round % 2 === 0 ? [0, 1] : [1, 0]) {
         const start = now();
         const run = await measureRun(() => scenario.run(sessions[i]), scenario.check, block, 32);
         blocks.push({ name: names[i], start, end: now(), requests: block, cpuUs: run.cpuUsPerReq * block });
