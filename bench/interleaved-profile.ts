@@ -1,7 +1,7 @@
 /**
  * Where one contender spends CPU that another does not, with the machine's drift taken out:
  * both run in one process under one CPU profile, alternating in short blocks (`--block`
- * requests each, order rotated per round), and every sample is charged to the contender whose
+ * requests each, order shuffled per round), and every sample is charged to the contender whose
  * block was running. Two separate profiles (`profile.ts` + `profile-diff.ts`) differ by 10-20%
  * on a shared VM whose speed drifts; these blocks differ by the work itself.
  *
