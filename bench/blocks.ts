@@ -11,7 +11,8 @@ import path from 'node:path';
 import { CONTENDERS, type Contender } from './contenders.js';
 import { measureRun } from './measure.js';
 import { pinSelf } from './pinning.js';
-import { newSeed, seededRandom, shuffled } from './schedule.js';
+import { parseOptions } from './options.js';
+import { seededRandom, shuffled } from './schedule.js';
 import { SCENARIOS } from './scenarios.js';
 import { startServer } from './server-process.js';
 
@@ -26,16 +27,19 @@ export interface Block {
   readonly cpuUs: number;
 }
 
-/** The blocks of a run, and the process that ran them (a profile of several processes is filtered by it). */
+/** The blocks of a run, the process that ran them (a profile of several processes is filtered by it) and their order. */
 export interface BlockRun {
   readonly pid: number;
   readonly blocks: readonly Block[];
+  /** How the blocks took turns, for the report: shuffled with a seed (`BENCH_SEED` repeats it), or rotated. */
+  readonly order: string;
 }
 
 /**
  * Warms both contenders up, then runs `rounds` × both, `block` requests at a time; saves the
- * blocks in `dir` (which must exist). The order is shuffled per round; `rotated` (A B, B A, A B,
- * ...) is the old order, kept to show how the garbage collector locks onto its period (`schedule.ts`).
+ * blocks in `dir` (which must exist). The order is shuffled per round (seeded by `BENCH_SEED`, or
+ * a fresh seed); `rotated` (A B, B A, A B, ...) is the old order, kept to show how the garbage
+ * collector locks onto its period (`schedule.ts`).
  */
 export async function runBlocks(dir: string, names: readonly [string, string], rounds: number, block: number, order: 'shuffled' | 'rotated' = 'shuffled'): Promise<void> {
   pinSelf();
@@ -47,7 +51,8 @@ export async function runBlocks(dir: string, names: readonly [string, string], r
   try {
     for (const session of sessions) await measureRun(() => scenario.run(session), scenario.check, 3000, 32);
     const blocks: Block[] = [];
-    const random = seededRandom(newSeed());
+    const seed = parseOptions([], process.env).seed;
+    const random = seededRandom(seed);
     for (let round = 0; round < rounds; round++) {
       for (const i of order === 'shuffled' ? shuffled([0, 1], random) : round % 2 === 0 ? [0, 1] : [1, 0]) {
         const start = now();
@@ -55,7 +60,8 @@ export async function runBlocks(dir: string, names: readonly [string, string], r
         blocks.push({ name: names[i], start, end: now(), requests: block, cpuUs: run.cpuUsPerReq * block });
       }
     }
-    writeFileSync(path.join(dir, BLOCKS), JSON.stringify({ pid: process.pid, blocks } satisfies BlockRun));
+    const described = order === 'shuffled' ? `shuffled per round, seed ${seed} (BENCH_SEED=${seed} repeats it)` : 'rotated (A B, B A, ...)';
+    writeFileSync(path.join(dir, BLOCKS), JSON.stringify({ pid: process.pid, blocks, order: described } satisfies BlockRun));
   } finally {
     await Promise.all(sessions.map((s) => s.close()));
     await server.stop();
@@ -65,7 +71,7 @@ export async function runBlocks(dir: string, names: readonly [string, string], r
 /** The blocks of the last run in `dir`, in time order. */
 export function readBlocks(dir: string): BlockRun {
   const run = JSON.parse(readFileSync(path.join(dir, BLOCKS), 'utf8')) as BlockRun;
-  return { pid: run.pid, blocks: run.blocks.toSorted((a, b) => a.start - b.start) };
+  return { ...run, blocks: run.blocks.toSorted((a, b) => a.start - b.start) };
 }
 
 /** Requests per contender over `blocks`. */

@@ -1,7 +1,7 @@
 /**
  * The clients being compared, in pairs: the library on a backend next to the raw client that
- * backend uses, so that the two run back to back in every round. Add a contender by adding it
- * to {@link CONTENDERS}.
+ * backend uses, so that the two take turns in every round. Add a contender by adding it to
+ * {@link CONTENDERS}.
  *
  * @module
  */
@@ -15,7 +15,7 @@ import { rawUndiciRequest } from './contenders/raw-undici.js';
 
 export type { Contender, Session } from './contender.js';
 
-/** Everything measured, in this order in round 1 (later rounds rotate it). */
+/** Everything measured, in this order in the report (the slices run in a shuffled order: `schedule.ts`). */
 export const CONTENDERS: readonly Contender[] = [
   libraryContender('native', rawNodeHttp.name, 1.25),
   rawNodeHttp,

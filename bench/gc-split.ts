@@ -16,7 +16,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { constants, PerformanceObserver } from 'node:perf_hooks';
-import { cpuPerRequest, readBlocks, runBlocks, type Block } from './blocks.js';
+import { cpuPerRequest, readBlocks, runBlocks, type Block, type BlockRun } from './blocks.js';
 
 /** One GC pause, on the blocks' clock (µs of CLOCK_MONOTONIC). */
 interface Pause {
@@ -40,7 +40,14 @@ function recordPauses(): { pauses: Pause[]; stop: () => void } {
   return { pauses, stop: () => observer.disconnect() };
 }
 
-function report(names: readonly [string, string], blocks: readonly Block[], pauses: readonly Pause[]): void {
+/** CPU µs per request of `name` over `blocks`, or a dash when there are none. */
+function perRequest(blocks: readonly Block[], name: string): string {
+  return blocks.length === 0 ? '—' : cpuPerRequest(blocks, name).toFixed(1);
+}
+
+function report(names: readonly [string, string], run: BlockRun, pauses: readonly Pause[]): void {
+  const { blocks } = run;
+  console.log(`blocks: ${run.order}; a major GC pause is any that is not a scavenge (mark-compact, incremental marking, weak callbacks)`);
   const majorIn = (block: Block) => pauses.filter((p) => p.major && p.start >= block.start && p.start <= block.end);
   const cpu = names.map((name) => cpuPerRequest(blocks, name));
   console.log(`B ÷ A: ${(cpu[1] / cpu[0]).toFixed(3)} (A ${names[0]}: ${cpu[0].toFixed(1)} CPU µs/req, B ${names[1]}: ${cpu[1].toFixed(1)})`);
@@ -53,7 +60,7 @@ function report(names: readonly [string, string], blocks: readonly Block[], paus
     const minorUs = pauses.filter((p) => !p.major && mine.some((b) => p.start >= b.start && p.start <= b.end)).reduce((sum, p) => sum + p.us, 0);
     console.log(
       `${'AB'[i]}: ${withMajor.length} of ${mine.length} blocks with a major GC pause (${(majorUs / requests).toFixed(1)} µs/req paused), ` +
-        `${cpuPerRequest(withMajor, name).toFixed(1)} CPU µs/req in those, ${cpuPerRequest(without, name).toFixed(1)} in the others; minor GC paused ${(minorUs / requests).toFixed(1)} µs/req`,
+        `${perRequest(withMajor, name)} CPU µs/req in those, ${perRequest(without, name)} in the others; minor GC paused ${(minorUs / requests).toFixed(1)} µs/req`,
     );
   }
   const aName = names[0];
@@ -71,6 +78,7 @@ async function main(): Promise<void> {
     return at < 0 ? fallback : Number(args.splice(at, 2)[1]);
   };
   const [rounds, block] = [option('rounds', 40), option('block', 1000)];
+  if (![rounds, block].every((n) => Number.isInteger(n) && n > 0)) throw new Error('--rounds and --block must be whole numbers above 0');
   const rotate = args.includes('--rotate');
   const names = args.filter((arg) => arg !== '--rotate');
   if (names.length !== 2) throw new Error("usage: gc-split.ts '<contender A>' '<contender B>' [--rounds 40] [--block 1000] [--rotate]");
@@ -80,7 +88,7 @@ async function main(): Promise<void> {
     await runBlocks(dir, [names[0], names[1]], rounds, block, rotate ? 'rotated' : 'shuffled');
     await new Promise((resolve) => setTimeout(resolve, 100)); // the last entries are delivered asynchronously
     recording.stop();
-    report([names[0], names[1]], readBlocks(dir).blocks, recording.pauses);
+    report([names[0], names[1]], readBlocks(dir), recording.pauses);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

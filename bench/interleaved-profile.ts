@@ -85,7 +85,8 @@ function charge(options: Options, key: (node: ProfileNode) => string): Map<strin
 }
 
 function report(options: Options): void {
-  const { blocks } = readBlocks(DIR);
+  const { blocks, order } = readBlocks(DIR);
+  console.log(`blocks: ${order}`);
   const [a, b] = options.names;
   const cpu = (name: string) => cpuPerRequest(blocks, name);
   const sum = (m: Map<string, number>) => [...m.values()].reduce((x, y) => x + y, 0);

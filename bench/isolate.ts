@@ -19,6 +19,7 @@ import { describeError, type Failure } from './failure.js';
 import type { BenchOptions } from './options.js';
 import type { BenchReport, ScenarioReport } from './report.js';
 import { selectScenarios } from './scenarios.js';
+import { derivedSeed } from './schedule.js';
 import { summarise, type ContenderSummary, type RunRecord } from './summary.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -50,8 +51,8 @@ export async function runIsolated(contenders: readonly Contender[], options: Ben
       for (let k = 1; k <= options.processes; k++) {
         const of = options.processes > 1 ? ` (${k} of ${options.processes})` : '';
         console.log(`\n=== process ${i + 1}/${groups.length}${of}: ${group.map((c) => c.name).join(', ')}`);
-        // a schedule of its own per process, repeatable from the run's seed
-        const seed = options.seed + i * options.processes + k - 1;
+        // a schedule of its own per process, the same when this group runs again alone (--only)
+        const seed = derivedSeed(options.seed, `${group.map((c) => c.name).join(',')} #${k}`);
         repeats.push(await runChild(group, { ...options, seed }, path.join(dir, `group-${i + 1}-${k}.json`)).catch((error: unknown) => new Error(describeError(error))));
       }
       reports.push(pooled(group, repeats, options.rounds));

@@ -13,7 +13,7 @@
  *
  * @module
  */
-import { newSeed } from './schedule.js';
+import { MAX_SEED, newSeed } from './schedule.js';
 import { parseSize } from './transfer/size.js';
 
 /** What one benchmark invocation does. */
@@ -144,6 +144,7 @@ function toCount(name: string, text: string): number {
   // warm-up and seed may be 0; everything else needs at least one
   const min = name === 'warmup' || name === 'seed' ? 0 : 1;
   if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be an integer >= ${min}, got '${text}'`);
+  if (name === 'seed' && value > MAX_SEED) throw new Error(`seed must be at most ${MAX_SEED} (32 bits), got '${text}'`);
   return value;
 }
 

@@ -107,6 +107,7 @@ function report(names: readonly [string, string], top: number): void {
   const perRequest = (name: string, ns: number) => ns / 1000 / requests.get(name)!;
   const total = (name: string) => perRequest(name, [...(byArea.get(name)?.values() ?? [])].reduce((x, y) => x + y, 0));
   const [a, b] = names;
+  console.log(`blocks: ${readBlocks(DIR).order}`);
   console.log(`A ${a}: ${total(a).toFixed(1)} µs/req sampled (process.cpuUsage: ${cpuPerRequest(blocks, a).toFixed(1)})`);
   console.log(`B ${b}: ${total(b).toFixed(1)} µs/req sampled (process.cpuUsage: ${cpuPerRequest(blocks, b).toFixed(1)}), ${(total(b) / total(a)).toFixed(3)} × A`);
   const inMicroseconds = (charged: Charged, name: string) => new Map([...(charged.get(name) ?? [])].map(([key, ns]) => [key, perRequest(name, ns)]));

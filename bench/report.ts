@@ -121,7 +121,7 @@ function environmentLines(report: BenchReport): string[] {
     `date: ${report.date}`,
     `node: ${report.node} (${report.platform}), CPU: ${report.cpuModel} × ${report.cpuCount}`,
     `pinning: ${report.pinning.client}; ${report.pinning.server}`,
-    `rounds: ${o.rounds}, requests per contender and round: ${fmt(o.requests)} in ${o.slices} slices taking turns with the other contenders in an order shuffled per slice (seed ${o.seed}${report.processes ? ', plus the process index' : ''}), concurrency: ${o.concurrency}, warm-up: ${fmt(o.warmup)} per contender` +
+    `rounds: ${o.rounds}, requests per contender and round: ${fmt(o.requests)} in ${o.slices} slices taking turns with the other contenders in an order shuffled per slice (seed ${o.seed}, from which each ${report.processes ? 'process and ' : ''}scenario derives its own: \`bench/schedule.ts\`), concurrency: ${o.concurrency}, warm-up: ${fmt(o.warmup)} per contender` +
       (o.only.length > 0 ? `, only: ${o.only.join(',')} (+ counterparts and baseline)` : ''),
     `duration: ${fmt(report.durationSeconds)} s; ${shortestRun(report)}`,
     report.processes
@@ -169,7 +169,7 @@ export function formatMarkdown(report: BenchReport): string {
       "with the other contenders' slices, so a drift in the VM's speed (10-20% within seconds on a shared VM) falls on all of them alike.",
       'Absolute numbers drift between invocations; the per-round ratios are the figure to compare.',
       'Each ratio is the median over rounds of (contender ÷ other, both runs of the same round), with the range of those per-round ratios;',
-      "a contender's counterpart is the raw client its backend uses underneath, and each pair runs back to back in every round.",
+      "a contender's counterpart is the raw client its backend uses underneath, and both run in every round, their slices taking turns.",
       '"server CPU µs/req" is the same server work per request: it differs between contenders only through batching',
       '(a slower client leaves the server idle more often, so each request pays more wake-ups), which also affects client CPU.',
     );

@@ -14,7 +14,7 @@ import { combineRuns, measureRun, settle, type RunResult, type Tally } from './m
 import type { BenchOptions } from './options.js';
 import type { ScenarioReport } from './report.js';
 import type { Scenario } from './scenarios.js';
-import { seededRandom, shuffled } from './schedule.js';
+import { derivedSeed, seededRandom, shuffled } from './schedule.js';
 import { serverStats } from './server-process.js';
 import { summarise, type RunRecord } from './summary.js';
 
@@ -82,7 +82,7 @@ export async function runScenario(
   }
   const runs = new Map<Contender, RunRecord[]>(contenders.map((c) => [c, []]));
   // a schedule of its own per scenario, so that running fewer scenarios does not change it
-  const random = seededRandom(options.seed + scenario.id.charCodeAt(0));
+  const random = seededRandom(derivedSeed(options.seed, `scenario ${scenario.id}`));
   for (let round = 1; round <= options.rounds; round++) {
     const present = contenders.filter((c) => !failures.has(c));
     const slices = new Map<Contender, SliceRecord[]>(present.map((c) => [c, []]));
@@ -103,7 +103,7 @@ export async function runScenario(
         }
       }
     }
-    // in the order of the round's first slice (the report's `order` column)
+    // in the order of the round's first slice (the report's `order` column; later slices are shuffled anew)
     for (const [position, contender] of schedule[0].entries()) {
       if (failures.has(contender)) continue; // its slices of this round are left out with it
       const parts = slices.get(contender)!;

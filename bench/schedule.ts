@@ -4,15 +4,33 @@
  * collection, which comes about every 4,000 fetch requests here, locks onto such a period: a
  * trace of the fetch pair showed one major GC in every fourth block, on the same contender's
  * block for minutes, each such block costing ~40 µs/req more (docs/performance.md, "Phase
- * lock"). A shuffled order has no period to lock onto, so each contender carries the
- * collections in proportion to its share of the run. Seeded, so a schedule can be repeated.
+ * lock"). A shuffled order has no period to lock onto: which contender carries a collection
+ * is then chance, in proportion to its share of the run on average. Seeded, so a schedule can
+ * be repeated.
  *
  * @module
  */
 
+/** The largest seed (seeds are 32-bit unsigned integers). */
+export const MAX_SEED = 2 ** 32 - 1;
+
 /** A seed for {@link seededRandom}: a 32-bit unsigned integer. */
 export function newSeed(): number {
-  return Math.floor(Math.random() * 2 ** 32);
+  return Math.floor(Math.random() * (MAX_SEED + 1));
+}
+
+/**
+ * A seed of its own for one part of a run (a process, a scenario), from the run's seed and a
+ * label naming that part (FNV-1a over both): unrelated for different labels, and the same
+ * whenever the same part runs again, whatever else is selected.
+ *
+ * @example
+ * derivedSeed(42, 'scenario a'); // the same number in every run with seed 42
+ */
+export function derivedSeed(seed: number, label: string): number {
+  let hash = 0x811c9dc5;
+  for (const char of `${seed >>> 0}:${label}`) hash = Math.imul(hash ^ char.charCodeAt(0), 0x01000193);
+  return hash >>> 0;
 }
 
 /**

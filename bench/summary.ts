@@ -12,7 +12,7 @@ import { median, type RunResult } from './measure.js';
 /** One measured run as recorded by `rounds.ts`. */
 export type RunRecord = RunResult & {
   readonly round: number;
-  /** Position within its round (0 = first). */
+  /** Position in its round's first slice (0 = first); every later slice is shuffled anew. */
   readonly order: number;
   /** TCP connections the server accepted during the run (0 when every request reused a pooled socket). */
   readonly newConnections: number;

@@ -13,7 +13,8 @@ const FRAMING = new Set(['content-type', 'content-length', 'transfer-encoding'])
 /**
  * Turns the record (possibly changed by an interceptor) into what goes on the wire, and checks
  * all of it once, here, for every backend: the target, every header (the derived ones too) and
- * the framing (`Content-Length` when the size is known, chunked otherwise).
+ * the framing (`Content-Length` when the size is known, chunked otherwise). A client's shared
+ * header object is checked by its first request only: later ones check what they add to it.
  */
 export function toWireRequest(record: RequestRecord, plan: Plan, encoded: EncodedRequestBody | undefined): WireRequest {
   if (typeof record !== 'object' || record === null || typeof record.method !== 'string' || typeof record.url !== 'string') {
@@ -27,33 +28,30 @@ export function toWireRequest(record: RequestRecord, plan: Plan, encoded: Encode
   // nothing to add or drop: no content type, no body, no `Content-Length: 0` for the method
   const addsNothing = contentType === undefined && encodedBody === undefined && !BODY_METHODS.has(record.method);
   const contentTypeValue = contentType === undefined || record.charset === undefined ? contentType : `${contentType}; charset=${record.charset}`;
-  if (checkedShared.has(record.headers)) {
-    // a client's shared headers, checked before: only what is added here needs a check
-    if (addsNothing) return wireRequest(record, target, record.headers, undefined);
-    const built: Record<string, string> = { ...record.headers };
-    if (contentTypeValue !== undefined) {
-      checkHeaderValue('Content-Type', contentTypeValue);
-      built['Content-Type'] = contentTypeValue;
-    }
-    // a length is digits and chunked a constant: nothing else to check
-    return wireRequest(record, target, built, frame(built, record.method, encodedBody, undefined));
-  }
-  const built: Record<string, string> = {};
+  // a client's shared headers, checked by an earlier request: only what is added here needs a check
+  const checked = checkedShared.has(record.headers);
+  if (checked && addsNothing) return wireRequest(record, target, record.headers, undefined);
+  let built: Record<string, string>;
   let callerLength: string | undefined;
   let dropped = false;
-  for (const name in record.headers) {
-    const lower = name.toLowerCase();
-    if (!FRAMING.has(lower)) putOwn(built, name, record.headers[name]);
-    else {
-      dropped = true;
-      if (lower === 'content-length') callerLength = record.headers[name];
+  if (checked) built = { ...record.headers };
+  else {
+    built = {};
+    for (const name in record.headers) {
+      const lower = name.toLowerCase();
+      if (!FRAMING.has(lower)) putOwn(built, name, record.headers[name]);
+      else {
+        dropped = true;
+        if (lower === 'content-length') callerLength = record.headers[name];
+      }
     }
   }
   if (contentTypeValue !== undefined) built['Content-Type'] = contentTypeValue;
   const body = frame(built, record.method, encodedBody, callerLength);
-  checkHeaders(built);
+  if (!checked) checkHeaders(built);
+  else if (contentTypeValue !== undefined) checkHeaderValue('Content-Type', contentTypeValue); // the framing frame() set is digits or a constant
+  if (checked || dropped || !isSharedHeaders(record.headers)) return wireRequest(record, target, built, body);
   // a client's shared object is frozen: the next requests with it skip the check (and the copy, when they add nothing)
-  if (dropped || !isSharedHeaders(record.headers)) return wireRequest(record, target, built, body);
   checkedShared.add(record.headers);
   return wireRequest(record, target, addsNothing ? record.headers : built, body);
 }
@@ -70,7 +68,7 @@ function frame(headers: Record<string, string>, method: string, body: WireBody |
   if (body === undefined) {
     if (BODY_METHODS.has(method)) headers['Content-Length'] = '0';
   } else if (body.length !== undefined) {
-    // a custom encoder's wire says its own length: it goes on the wire as is, so it must be a byte count
+    // a wire body states its own length (an encoder's { wire }, a streamedBody): it goes on the wire, so it must be a byte count
     if (!Number.isSafeInteger(body.length) || body.length < 0) throw new EncodeError("the encoded body's length must be a whole number of bytes");
     headers['Content-Length'] = String(body.length);
   } else if (callerLength !== undefined) {

@@ -126,8 +126,28 @@ conformance('bad input is rejected before anything is sent', (kit) => {
         Object.assign(c.request, { contentType: 'text/x-len', body: 'x' });
       }),
     ).rejects.toThrow(/encoded body's length must be a whole number of bytes/);
+    // a charset goes into the Content-Type too (a byte body is not encoded with it, so only the header check sees it)
+    await expect(
+      client.post((c) => Object.assign(c.request, { contentType: 'application/octet-stream', charset: 'utf-8\r\nX-Injected: 1', body: new Uint8Array([1]) })),
+    ).rejects.toThrow(/header 'Content-Type'/);
     expect(kit.server.requests).toHaveLength(1);
     expect(kit.server.requests[0].headers['x-client']).toBe('fine');
+  });
+
+  it("a client's own framing headers never go out, on its first request or any later one", async () => {
+    const client = kit.client((c) => Object.assign(c.request.headers, { 'Content-Length': '5', 'Transfer-Encoding': 'chunked' }));
+    for (const path of ['/framed-1', '/framed-2', '/framed-3']) {
+      kit.server.expect({ method: 'POST', path, respond: { status: 204 } });
+      await client.post((c) => {
+        c.request.uri.path = path;
+        Object.assign(c.request, { contentType: 'text/plain', body: 'hi' });
+      });
+    }
+    for (const request of kit.server.requests) {
+      expect(request.headers['content-length']).toBe('2');
+      expect(request.headers['transfer-encoding']).toBeUndefined();
+      expect(request.rawHeaders.filter(([name]) => /^(content-length|transfer-encoding)$/i.test(name)).map(([name]) => name.toLowerCase())).toEqual(['content-length']);
+    }
   });
 
   it('header values are never echoed in the error (they may be secrets)', async () => {

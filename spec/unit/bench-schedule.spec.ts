@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { parseOptions } from '../../bench/options.js';
-import { seededRandom, shuffled } from '../../bench/schedule.js';
+import { derivedSeed, seededRandom, shuffled } from '../../bench/schedule.js';
 
 describe('bench schedule: the order slices take turns in', () => {
   it('is a permutation of the contenders every slice, the input left as it was', () => {
@@ -40,5 +40,15 @@ describe('bench schedule: the order slices take turns in', () => {
     const fresh = parseOptions([], {}).seed;
     expect(Number.isInteger(fresh) && fresh >= 0 && fresh < 2 ** 32).toBe(true);
     expect(() => parseOptions(['--seed', '-1'], {})).toThrow("seed must be an integer >= 0, got '-1'");
+    expect(() => parseOptions(['--seed', String(2 ** 32)], {})).toThrow('seed must be at most 4294967295 (32 bits)');
+  });
+
+  it('gives each process and scenario a seed of its own, the same whenever that part runs again', () => {
+    const labels = ['scenario a', 'scenario b', 'raw fetch,httpbuilder-ts (fetch) #1', 'raw fetch,httpbuilder-ts (fetch) #2'];
+    const seeds = labels.map((label) => derivedSeed(7, label));
+    expect(new Set(seeds).size).toBe(labels.length);
+    expect(labels.map((label) => derivedSeed(7, label))).toEqual(seeds);
+    expect(derivedSeed(8, 'scenario a')).not.toBe(seeds[0]);
+    for (const seed of seeds) expect(Number.isInteger(seed) && seed >= 0 && seed < 2 ** 32).toBe(true);
   });
 });
