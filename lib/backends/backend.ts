@@ -102,12 +102,24 @@ export interface Backend {
 
 /** A body already in memory. */
 export function bufferedBody(bytes: Uint8Array): WireBody {
-  return new BufferedBody(bytes, undefined);
+  return new BufferedBody(bytes, undefined, bytes.byteLength, undefined);
 }
 
-/** @internal A body in memory that is exactly the UTF-8 encoding of `text`. */
-export function bufferedText(bytes: Uint8Array, text: string): WireBody {
-  return new BufferedBody(bytes, text);
+/**
+ * @internal A body in memory that is exactly the UTF-8 encoding of `text`, `length` bytes long.
+ * `encode` makes its bytes when a transport or stage first asks for them: fetch sends the text
+ * itself, and encoding it here too would be one more copy of the body per request.
+ */
+export function bufferedText(text: string, length: number, encode: (text: string) => Uint8Array): WireBody {
+  return new BufferedBody(undefined, text, length, encode);
+}
+
+/**
+ * @internal Whether `body` is in memory (so it can be sent again), without making the bytes of
+ * one that makes them on first use.
+ */
+export function inMemory(body: WireBody): boolean {
+  return body instanceof BufferedBody || body.bytes !== undefined;
 }
 
 /**
@@ -124,13 +136,20 @@ export function utf8TextOf(body: WireBody): string | undefined {
 // only by a backend that cannot take `bytes` as they are
 class BufferedBody implements WireBody {
   readonly length: number;
+  #bytes: Uint8Array | undefined;
   readonly #text: string | undefined;
-  constructor(
-    readonly bytes: Uint8Array,
-    text: string | undefined,
-  ) {
-    this.length = bytes.byteLength;
+  readonly #encode: ((text: string) => Uint8Array) | undefined;
+
+  constructor(bytes: Uint8Array | undefined, text: string | undefined, length: number, encode: ((text: string) => Uint8Array) | undefined) {
+    this.#bytes = bytes;
     this.#text = text;
+    this.length = length;
+    this.#encode = encode;
+  }
+
+  /** The bytes (a text body's made on first use, then kept). */
+  get bytes(): Uint8Array {
+    return (this.#bytes ??= this.#encode!(this.#text!));
   }
 
   get utf8Text(): string | undefined {

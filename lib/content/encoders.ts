@@ -136,10 +136,16 @@ function toWireBody(encoded: unknown, record: RequestRecord, contentType: string
   throw new EncodeError(`the encoder for '${contentType}' returned ${describe(encoded)}, not a string, bytes, a stream, a Blob or { wire }`);
 }
 
-/** Text as a body in `charset`; UTF-8 bodies keep their text for transports that take strings. */
+/**
+ * Text as a body in `charset`. A UTF-8 body keeps its text, for transports that take strings,
+ * and is encoded only when something asks for its bytes (its length is counted without that).
+ */
 function textBody(text: string, charset: string | undefined): WireBody {
-  const bytes = encodeText(text, charset);
-  return encodesAsUtf8(charset) ? bufferedText(bytes, text) : bufferedBody(bytes);
+  return encodesAsUtf8(charset) ? bufferedText(text, Buffer.byteLength(text, 'utf8'), encodeUtf8) : bufferedBody(encodeText(text, charset));
+}
+
+function encodeUtf8(text: string): Buffer {
+  return Buffer.from(text, 'utf8');
 }
 
 function encoderFailure(error: unknown, contentType: string): Error {

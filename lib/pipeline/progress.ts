@@ -1,4 +1,4 @@
-import { streamedBody, type WireBody } from '../backends/backend.js';
+import { inMemory, streamedBody, type WireBody } from '../backends/backend.js';
 
 /**
  * How far a transfer is: bytes so far, the total when known (`Content-Length`), and the
@@ -36,11 +36,14 @@ export function countedBody(body: AsyncIterable<Uint8Array>, total: number | und
 
 /** An upload body that reports progress as the transport reads it; an in-memory one reports once, when sent. */
 export function countedUpload(body: WireBody, listener: ProgressListener): WireBody {
-  if (body.bytes !== undefined) return body;
+  if (inMemory(body)) return body;
   return streamedBody(countedBody(body, body.length, listener), body.length);
 }
 
 /** Reports a body that went out in one piece (bytes in memory) as complete. */
 export function reportSent(body: WireBody | undefined, listener: ProgressListener | undefined): void {
-  if (listener && body?.bytes !== undefined) listener(progress(body.bytes.byteLength, body.bytes.byteLength));
+  if (!listener || body === undefined || !inMemory(body)) return;
+  // the length, when the body states it: the bytes of a text body are not made just for this
+  const size = body.length ?? body.bytes!.byteLength;
+  listener(progress(size, size));
 }
