@@ -86,7 +86,8 @@ function answer(state: SpaceState, credentials: Credentials, wire: WireRequest, 
     method: wire.method,
     uri: wire.target,
     nc: cache.nextNonceCount(url.origin, state.challenge.nonce),
-    body: wire.body?.bytes,
+    // only auth-int hashes the body: asking for the bytes otherwise would make a text body's for nothing
+    body: state.challenge.qop === 'auth-int' ? wire.body?.bytes : undefined,
   });
   // with auth-int, rspauth covers a body the RFCs leave ambiguous (request or response): not checked
   return { header, expected: state.challenge.qop === 'auth-int' ? undefined : rspauth };

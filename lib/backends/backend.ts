@@ -10,7 +10,12 @@
 export interface WireBody extends AsyncIterable<Uint8Array> {
   /** Byte length when known up front (then `Content-Length` is sent, else chunked). */
   readonly length: number | undefined;
-  /** The whole body when it is already in memory, so a transport can write it in one go. */
+  /**
+   * The whole body when it is already in memory, so a transport can write it in one go. The
+   * library's own bodies make it on first read (a text body is encoded then): read it only to
+   * send it, and in a copy of a body carry it and the iterator over explicitly
+   * (`{ ...body, bytes: body.bytes, [Symbol.asyncIterator]: () => body[Symbol.asyncIterator]() }`).
+   */
   readonly bytes: Uint8Array | undefined;
 }
 

@@ -32,4 +32,15 @@ describe('wire bodies in memory', () => {
     // a custom body with bytes of its own counts as in memory too
     expect(inMemory({ ...stream, bytes })).toBe(true);
   });
+
+  it('a copy of a body carries its bytes and iterator only when given them explicitly, as WireBody.bytes says', async () => {
+    const body = bufferedText('hi', 2, (text) => Buffer.from(text, 'utf8'));
+    expect(inMemory({ ...body })).toBe(false); // a getter and a method of the class: a spread takes neither
+    const copy = { ...body, bytes: body.bytes, [Symbol.asyncIterator]: () => body[Symbol.asyncIterator]() };
+    expect(inMemory(copy)).toBe(true);
+    expect(utf8TextOf(copy)).toBeUndefined(); // a copy's bytes are what goes out
+    const chunks: Uint8Array[] = [];
+    for await (const chunk of copy) chunks.push(chunk);
+    expect(Buffer.concat(chunks).toString('utf8')).toBe('hi');
+  });
 });
