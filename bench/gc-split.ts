@@ -16,7 +16,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { constants, PerformanceObserver } from 'node:perf_hooks';
-import { cpuPerRequest, readBlocks, runBlocks, type Block, type BlockRun } from './blocks.js';
+import { cpuPerRequest, readBlocks, runBlocks, takeCount, type Block, type BlockRun } from './blocks.js';
 
 /** One GC pause, on the blocks' clock (µs of CLOCK_MONOTONIC). */
 interface Pause {
@@ -73,12 +73,7 @@ function report(names: readonly [string, string], run: BlockRun, pauses: readonl
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
-  const option = (name: string, fallback: number) => {
-    const at = args.indexOf(`--${name}`);
-    return at < 0 ? fallback : Number(args.splice(at, 2)[1]);
-  };
-  const [rounds, block] = [option('rounds', 40), option('block', 1000)];
-  if (![rounds, block].every((n) => Number.isInteger(n) && n > 0)) throw new Error('--rounds and --block must be whole numbers above 0');
+  const [rounds, block] = [takeCount(args, 'rounds', 40), takeCount(args, 'block', 1000)];
   const rotate = args.includes('--rotate');
   const names = args.filter((arg) => arg !== '--rotate');
   if (names.length !== 2) throw new Error("usage: gc-split.ts '<contender A>' '<contender B>' [--rounds 40] [--block 1000] [--rotate]");

@@ -21,7 +21,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cpuPerRequest, printDifferences, readBlocks, requestsByName, runBlocks, type Block } from './blocks.js';
+import { cpuPerRequest, printDifferences, readBlocks, requestsByName, runBlocks, takeCount, type Block } from './blocks.js';
 import { buildLibrary } from './library.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -118,12 +118,8 @@ function report(names: readonly [string, string], top: number): void {
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
-  const option = (name: string, fallback: number) => {
-    const at = args.indexOf(`--${name}`);
-    return at < 0 ? fallback : Number(args.splice(at, 2)[1]);
-  };
   const child = args.includes('--child');
-  const [rounds, block, top] = [option('rounds', 40), option('block', 1000), option('top', 40)];
+  const [rounds, block, top] = [takeCount(args, 'rounds', 40), takeCount(args, 'block', 1000), takeCount(args, 'top', 40)];
   const names = args.filter((arg) => arg !== '--child');
   if (names.length !== 2) throw new Error("usage: perf-split.ts '<contender A>' '<contender B>' [--rounds 40] [--block 1000] [--top 40]");
   const pair: [string, string] = [names[0], names[1]];

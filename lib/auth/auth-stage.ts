@@ -1,4 +1,4 @@
-import { inMemory, type WireRequest, type WireResponse } from '../backends/backend.js';
+import { isStreamed, type WireRequest, type WireResponse } from '../backends/backend.js';
 import { ConfigError, NetworkError } from '../errors.js';
 import type { AuthCache, SpaceState } from './auth-cache.js';
 import { basicAuthorization, type Credentials } from './credentials.js';
@@ -49,7 +49,7 @@ async function answerChallenges(send: (wire: WireRequest) => Promise<WireRespons
     const stale = challenges.some((c) => c.scheme === 'digest' && c.params.stale?.toLowerCase() === 'true');
     // answered a fresh challenge already: the credentials are wrong (or, once, the nonce went stale)
     if (!state || (answeredFresh && (!stale || answeredStale))) break;
-    if (wire.body !== undefined && !inMemory(wire.body)) {
+    if (isStreamed(wire.body)) {
       response.discard();
       throw new ConfigError(
         'the server asked for credentials, but the request body is a stream that cannot be sent again: send it as bytes, or answer up front with auth.basic(user, password, { preemptive: true })',
@@ -79,7 +79,7 @@ function stateFor(challenges: ReturnType<typeof parseChallenges>, credentials: C
 function answer(state: SpaceState, credentials: Credentials, wire: WireRequest, cache: AuthCache, url: URL): { header: string | undefined; expected?: string } {
   if (state.scheme === 'basic') return { header: basicAuthorization(credentials) };
   // auth-int hashes the body: a stream's bytes are not known up front, so wait for the challenge
-  if (state.challenge.qop === 'auth-int' && wire.body !== undefined && !inMemory(wire.body)) return { header: undefined };
+  if (state.challenge.qop === 'auth-int' && isStreamed(wire.body)) return { header: undefined };
   const { header, rspauth } = digestAuthorization(state.challenge, {
     user: credentials.user,
     password: credentials.password,

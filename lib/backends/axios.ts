@@ -3,7 +3,7 @@ import https from 'node:https';
 import { Readable } from 'node:stream';
 import type { AxiosInstance, AxiosRequestConfig } from 'axios';
 import { ConfigError } from '../errors.js';
-import { inMemory, type Backend, type TlsOptions, type WireRequest, type WireResponse } from './backend.js';
+import { isStreamed, type Backend, type TlsOptions, type WireRequest, type WireResponse } from './backend.js';
 import { limitConnect } from './connect-timeout.js';
 import { agentTls, cleanError, nodeResponse } from './node-response.js';
 import { importPeer } from './optional-peer.js';
@@ -70,7 +70,7 @@ class AxiosBackend implements Backend {
     let bodyError: Error | undefined;
     const body = request.body;
     // in memory: one Buffer (axios refuses a bare Uint8Array); else a stream, never buffered
-    const upload = body === undefined || inMemory(body) ? undefined : Readable.from(body, { objectMode: false });
+    const upload = isStreamed(body) ? Readable.from(body, { objectMode: false }) : undefined;
     upload?.once('error', (error: Error) => (bodyError = error));
     // axios builds the path with WHATWG URL, which resolves dot segments and re-encodes some
     // bytes; a transport of our own puts the target back byte for byte (unless an interceptor

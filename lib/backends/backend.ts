@@ -127,6 +127,11 @@ export function inMemory(body: WireBody): boolean {
   return body instanceof BufferedBody || body.bytes !== undefined;
 }
 
+/** @internal Whether there is a body and it is a stream (it cannot be sent again); see {@link inMemory}. */
+export function isStreamed(body: WireBody | undefined): body is WireBody {
+  return body !== undefined && !inMemory(body);
+}
+
 /**
  * @internal The text `body` was encoded from as UTF-8, if it was: a transport that takes
  * strings may send it instead of the bytes (fetch copies bytes into a buffer of its own, but

@@ -1,5 +1,5 @@
 import { ConfigError, ParseError, RedirectError } from '../errors.js';
-import { inMemory, utf8TextOf, type Backend, type TlsOptions, type WireBody, type WireRequest, type WireResponse } from './backend.js';
+import { isStreamed, utf8TextOf, type Backend, type TlsOptions, type WireBody, type WireRequest, type WireResponse } from './backend.js';
 import { importPeer } from './optional-peer.js';
 
 // No `node:` import here, at load time or later: this backend is meant to run in browsers too.
@@ -98,7 +98,7 @@ function fetchInit(request: WireRequest, transport: Transport): RequestInit {
       throw new ConfigError(`request.raw '${request.target}' would be sent as '${parsed.pathname + parsed.search}' by fetch: use that form, or another backend`);
     }
   }
-  const streamed = request.body !== undefined && !inMemory(request.body);
+  const streamed = isStreamed(request.body);
   // only the options that apply: undici does work for each one given, even an undefined one
   const init: Omit<RequestInit, 'dispatcher'> & { dispatcher?: Dispatcher; duplex?: 'half' } = {
     method: request.method,

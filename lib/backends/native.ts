@@ -1,6 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import type { Backend, TlsOptions, WireRequest, WireResponse } from './backend.js';
+import { inMemory, utf8TextOf, type Backend, type TlsOptions, type WireRequest, type WireResponse } from './backend.js';
 import { limitConnect } from './connect-timeout.js';
 import { agentTls, nodeResponse } from './node-response.js';
 
@@ -36,9 +36,10 @@ export class NativeBackend implements Backend {
       req.on('error', reject);
       req.once('response', (res) => resolve(nodeResponse(res)));
       const body = request.body;
-      // in memory or none: write it now, no async step (the common case, and the cheapest)
+      // in memory or none: write it now, no async step (the common case, and the cheapest); UTF-8
+      // text as the text, which node encodes as it writes (its length is already counted)
       if (body === undefined) req.end();
-      else if (body.bytes !== undefined) req.end(body.bytes);
+      else if (inMemory(body)) req.end(utf8TextOf(body) ?? body.bytes);
       else streamBody(req, body).catch((error: unknown) => req.destroy(error as Error));
     });
   }

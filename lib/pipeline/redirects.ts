@@ -1,4 +1,4 @@
-import { inMemory, type WireRequest, type WireResponse } from '../backends/backend.js';
+import { isStreamed, type WireRequest, type WireResponse } from '../backends/backend.js';
 import type { ExecutionOptions } from '../config/execution-options.js';
 import { redactUserInfo } from '../config/uri-config.js';
 import { RedirectError } from '../errors.js';
@@ -89,7 +89,7 @@ function nextHop(wire: WireRequest, status: number, location: string, sensitive:
   const crossOrigin = !sameOrigin(target, wire);
   const toGet = ((status === 301 || status === 302) && wire.method === 'POST') || (status === 303 && wire.method !== 'HEAD');
   const body = toGet ? undefined : wire.body;
-  if (body !== undefined && (crossOrigin || !inMemory(body))) return undefined;
+  if (body !== undefined && (crossOrigin || isStreamed(body))) return undefined;
   const drop = new Set([...(crossOrigin ? [...CREDENTIAL_HEADERS, ...sensitive] : []), ...(toGet ? BODY_HEADERS : [])]);
   const headers: Record<string, string> = {};
   for (const name in wire.headers) if (!drop.has(name.toLowerCase())) headers[name] = wire.headers[name];

@@ -1,4 +1,4 @@
-import { inMemory, type WireRequest, type WireResponse } from '../backends/backend.js';
+import { isStreamed, type WireRequest, type WireResponse } from '../backends/backend.js';
 import { IDEMPOTENT_METHODS, type ExecutionOptions } from '../config/execution-options.js';
 import { firstHeader } from './response-headers.js';
 import { NetworkError, TimeoutError, type HttpBuilderError } from '../errors.js';
@@ -17,7 +17,7 @@ export type Send = (wire: WireRequest) => Promise<WireResponse>;
  * keep-alive connection the server had closed) is sent again once, at once.
  */
 export function sendWithRetries(send: Send, wire: WireRequest, policy: ExecutionOptions['retry'], control: CallControl | undefined): Promise<WireResponse> {
-  const replayable = wire.body === undefined || inMemory(wire.body);
+  const replayable = !isStreamed(wire.body);
   const limit = replayable && policy.methods.has(wire.method) ? policy.limit : 0;
   const staleRetried = !replayable || !IDEMPOTENT_METHODS.has(wire.method);
   const first = attempt(send, wire);
