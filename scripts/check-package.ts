@@ -6,7 +6,8 @@
  * 2. `import` of `httpbuilder-ts`, `/download` and `/mapping`, and `require()` of the same;
  * 3. a TypeScript consumer compiles against the installed types (`module: nodenext`, no skipLibCheck);
  * 4. a real request with the native backend (and a download) runs while axios, got and undici are
- *    not installed, and picking `got` then fails naming the package to install;
+ *    not installed, picking `got` then fails naming the package to install, and the `fetch` backend
+ *    runs on Node's global fetch;
  * 5. the installed `hb` bin runs (`--help`, `--version`, a GET).
  *
  * Everything happens in a temporary folder that is removed at the end, pass or fail. Any failure
@@ -134,6 +135,17 @@ const viaGot = HttpBuilder.configure((c) => { c.request.uri = url; c.client.back
 const message = await viaGot.get().then(() => 'no error', (e) => String(e && e.message));
 await viaGot.close();
 if (!/\\bgot\\b/.test(message) || !/install/i.test(message)) throw new Error('the missing-got error does not say what to install: ' + message);
+// without undici the fetch backend runs on Node's global fetch and its global pool
+const viaFetch = HttpBuilder.configure((c) => { c.request.uri = url; c.client.backend = 'fetch'; });
+const fetched = await viaFetch.post((c) => {
+  c.request.uri.path = '/echo';
+  c.request.contentType = 'application/json';
+  c.request.body = { name: 'Grace' };
+});
+if (JSON.stringify(fetched) !== '{"method":"POST","body":{"name":"Grace"}}') throw new Error('unexpected answer on the global fetch: ' + JSON.stringify(fetched));
+const fetchedFile = await viaFetch.get(String, (c) => { c.request.uri.path = '/file'; });
+if (fetchedFile !== 'file contents') throw new Error('unexpected GET on the global fetch: ' + fetchedFile);
+await viaFetch.close();
 console.log('native request ok');
 `;
 
@@ -237,7 +249,7 @@ async function main(): Promise<void> {
     await writeFile(join(consumer, 'tsconfig.json'), JSON.stringify(TS_CONFIG, null, 2));
     await sh(process.execPath, [TSC, '-p', 'tsconfig.json'], consumer);
 
-    step('a native request without axios, got or undici installed');
+    step('a native request, and a fetch one on the global fetch, without axios, got or undici installed');
     await writeFile(join(consumer, 'native-request.mjs'), NATIVE_REQUEST);
     check((await sh(process.execPath, ['native-request.mjs', url], consumer)).includes('native request ok'), 'native-request.mjs did not finish');
 
