@@ -2,13 +2,14 @@
  * Two contenders in one process, taking turns in blocks of requests, each block's clock times
  * noted: a profile of the whole process is then split by block, so that both contenders see the
  * same machine (a shared VM drifts by more than the differences looked for). Used by
- * `interleaved-profile.ts` (V8's profiler) and `perf-split.ts` (Linux perf).
+ * `interleaved-profile.ts` (V8's profiler), `perf-split.ts` (Linux perf) and `gc-split.ts`. A
+ * contender is any of the bench's, or a probe (`PROBES`: a backend without the pipeline).
  *
  * @module
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { CONTENDERS, type Contender } from './contenders.js';
+import { CONTENDERS, PROBES, type Contender } from './contenders.js';
 import { measureRun } from './measure.js';
 import { pinSelf } from './pinning.js';
 import { parseOptions } from './options.js';
@@ -117,7 +118,8 @@ export function printDifferences(title: string, a: ReadonlyMap<string, number>, 
 }
 
 function contender(name: string): Contender {
-  const found = CONTENDERS.find((c) => c.name === name);
-  if (!found) throw new Error(`no contender '${name}' (names: ${CONTENDERS.map((c) => c.name).join(', ')})`);
+  const known = [...CONTENDERS, ...PROBES];
+  const found = known.find((c) => c.name === name);
+  if (!found) throw new Error(`no contender '${name}' (names: ${known.map((c) => c.name).join(', ')})`);
   return found;
 }

@@ -6,6 +6,7 @@
  * @module
  */
 import type { Contender } from './contender.js';
+import { backendAlone } from './contenders/backend-alone.js';
 import { libraryContender } from './contenders/library.js';
 import { rawAxios } from './contenders/raw-axios.js';
 import { rawFetch, rawGlobalFetch } from './contenders/raw-fetch.js';
@@ -28,6 +29,13 @@ export const CONTENDERS: readonly Contender[] = [
   rawGlobalFetch,
   rawUndiciRequest,
 ];
+
+/**
+ * Probes for the block tools (`gc-split.ts`, `perf-split.ts`, `interleaved-profile.ts`), never
+ * run by `npm run bench`: each backend without the pipeline, to split a gap between what the
+ * transport layer costs and what the pipeline costs.
+ */
+export const PROBES: readonly Contender[] = (['native', 'axios', 'got', 'fetch'] as const).map(backendAlone);
 
 /**
  * The contenders whose name contains one of `only` (case-insensitive; all when `only` is empty),
