@@ -62,10 +62,13 @@ export function backendAlone(name: BackendName): Contender {
   };
 }
 
-/** The body in one piece: the backend's own `readAll` when it has one, else its chunks joined. */
-async function wholeBody(response: WireResponse): Promise<Uint8Array> {
-  if (response.readAll) return response.readAll();
+/** The body in one piece: the backend's own `readAll` when it has one (no async layer of ours around it), else its chunks joined. */
+function wholeBody(response: WireResponse): Promise<Uint8Array> {
+  return response.readAll ? response.readAll() : joinedChunks(response.body);
+}
+
+async function joinedChunks(body: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
-  for await (const chunk of response.body) chunks.push(chunk);
+  for await (const chunk of body) chunks.push(chunk);
   return Buffer.concat(chunks);
 }
