@@ -20,13 +20,25 @@ export function buildLibrary(): void {
   if (result.status !== 0) throw new Error(`building dist/ failed (${result.signal ?? `exit code ${result.status}`})`);
 }
 
+/**
+ * A compiled module of `dist/`, by its path there, typed by the caller as the source it is
+ * compiled from. Every import of the library goes through here, so all share one instance of
+ * each module (an `instanceof` across a `lib/` and a `dist/` copy would be false).
+ *
+ * @example
+ * const { backendFor } = await importDist<typeof import('../lib/backends/registry.js')>('backends/registry.js');
+ */
+export function importDist<T>(path: string): Promise<T> {
+  // a computed specifier: typechecking must not need a built dist/
+  return import(new URL(`../dist/${path}`, import.meta.url).href) as Promise<T>;
+}
+
 /** The package's main entry from `dist/` (typed as the sources it is compiled from). */
 export function importLibrary(): Promise<typeof import('../lib/index.js')> {
-  // a computed specifier: typechecking must not need a built dist/
-  return import(new URL('../dist/index.js', import.meta.url).href) as Promise<typeof import('../lib/index.js')>;
+  return importDist('index.js');
 }
 
 /** The `httpbuilder-ts/download` entry from `dist/`. */
 export function importDownload(): Promise<typeof import('../lib/download.js')> {
-  return import(new URL('../dist/download.js', import.meta.url).href) as Promise<typeof import('../lib/download.js')>;
+  return importDist('download.js');
 }

@@ -7,7 +7,7 @@
  * 3. a TypeScript consumer compiles against the installed types (`module: nodenext`, no skipLibCheck);
  * 4. a real request with the native backend (and a download) runs while axios, got and undici are
  *    not installed, picking `got` then fails naming the package to install, and the `fetch` backend
- *    runs on Node's global fetch;
+ *    runs on Node's global fetch (with TLS settings it fails naming undici);
  * 5. the installed `hb` bin runs (`--help`, `--version`, a GET).
  *
  * Everything happens in a temporary folder that is removed at the end, pass or fail. Any failure
@@ -109,8 +109,9 @@ if (!ok) throw new Error('require: wrong or missing exports');
 console.log('require ok');
 `;
 
-// a real exchange with the native backend, a download, and the error for a missing optional peer
-const NATIVE_REQUEST = `
+// with no optional peer installed: a real exchange with the native backend, a download, the error for a
+// missing optional peer, and the fetch backend on Node's global fetch
+const WITHOUT_PEERS = `
 import { HttpBuilder } from 'httpbuilder-ts';
 import { Download } from 'httpbuilder-ts/download';
 import { readFile, rm } from 'node:fs/promises';
@@ -135,7 +136,10 @@ const viaGot = HttpBuilder.configure((c) => { c.request.uri = url; c.client.back
 const message = await viaGot.get().then(() => 'no error', (e) => String(e && e.message));
 await viaGot.close();
 if (!/\\bgot\\b/.test(message) || !/install/i.test(message)) throw new Error('the missing-got error does not say what to install: ' + message);
-// without undici the fetch backend runs on Node's global fetch and its global pool
+// without undici the fetch backend runs on Node's global fetch and its global pool: counted, to be sure it is that one
+const globalFetch = globalThis.fetch;
+let globalFetchCalls = 0;
+globalThis.fetch = (...args) => { globalFetchCalls++; return globalFetch(...args); };
 const viaFetch = HttpBuilder.configure((c) => { c.request.uri = url; c.client.backend = 'fetch'; });
 const fetched = await viaFetch.post((c) => {
   c.request.uri.path = '/echo';
@@ -146,7 +150,13 @@ if (JSON.stringify(fetched) !== '{"method":"POST","body":{"name":"Grace"}}') thr
 const fetchedFile = await viaFetch.get(String, (c) => { c.request.uri.path = '/file'; });
 if (fetchedFile !== 'file contents') throw new Error('unexpected GET on the global fetch: ' + fetchedFile);
 await viaFetch.close();
-console.log('native request ok');
+if (globalFetchCalls !== 2) throw new Error('the fetch backend made ' + globalFetchCalls + ' calls to the global fetch, not 2');
+// TLS settings need undici's Agent: without it the request fails naming the package
+const fetchWithTls = HttpBuilder.configure((c) => { c.request.uri = url; c.client.backend = 'fetch'; c.execution.tls = { rejectUnauthorized: true }; });
+const tlsMessage = await fetchWithTls.get().then(() => 'no error', (e) => String(e && e.message));
+await fetchWithTls.close();
+if (!/\\bundici\\b/.test(tlsMessage) || !/install/i.test(tlsMessage)) throw new Error('the fetch backend with TLS settings and no undici does not say what to install: ' + tlsMessage);
+console.log('requests without optional peers ok');
 `;
 
 const TS_CONSUMER = `
@@ -250,8 +260,8 @@ async function main(): Promise<void> {
     await sh(process.execPath, [TSC, '-p', 'tsconfig.json'], consumer);
 
     step('a native request, and a fetch one on the global fetch, without axios, got or undici installed');
-    await writeFile(join(consumer, 'native-request.mjs'), NATIVE_REQUEST);
-    check((await sh(process.execPath, ['native-request.mjs', url], consumer)).includes('native request ok'), 'native-request.mjs did not finish');
+    await writeFile(join(consumer, 'without-peers.mjs'), WITHOUT_PEERS);
+    check((await sh(process.execPath, ['without-peers.mjs', url], consumer)).includes('requests without optional peers ok'), 'without-peers.mjs did not finish');
 
     step('the installed hb bin');
     const hb = join(consumer, 'node_modules', '.bin', 'hb');
