@@ -1,6 +1,8 @@
 import { afterEach, expect, it } from '@jest/globals';
 import { bufferedBody, type Backend, type WireBody, type WireRequest } from '../../lib/index.js';
+import { utf8TextOf } from '../../lib/backends/backend.js';
 import { backendFor } from '../../lib/backends/registry.js';
+import { digestRoute } from '../support/auth/index.js';
 import { conformance, type Kit } from './kit.js';
 
 // A backend of the user's own that wraps the kit's one and copies what passes through with a
@@ -26,6 +28,47 @@ conformance('a backend wrapping another one', (kit) => {
       c.request.body = 'hello';
     });
     expect(kit.server.requests[0].body.toString()).toBe('HELLO');
+  });
+
+  // the fetch backend sends a body that still has its text as that text (fetch encodes it as it
+  // sends; bytes it would copy first), and the native one writes it so: every stage that sends a
+  // body again must hand over the pipeline's own body, not a copy that lost it
+  it('a JSON body reaches the backend as its text on every send: the first, a retry, a 307 hop, a Digest answer', async () => {
+    const json = '{"name":"Ada","tags":["x","y"]}';
+    let busy = 1;
+    kit.server.expect({
+      method: 'POST',
+      path: '/flaky',
+      respond: (_req, res) => {
+        if (busy-- > 0) res.writeHead(503).end('busy');
+        else res.writeHead(200, { 'Content-Type': 'text/plain' }).end('ok');
+      },
+    });
+    kit.server.expect({ method: 'POST', path: '/moved', respond: { status: 307, headers: { Location: '/landed' }, body: '' } });
+    kit.server.expect({ method: 'POST', path: '/landed', respond: { headers: { 'Content-Type': 'text/plain' }, body: 'ok' } });
+    const digest = digestRoute(kit.server, { user: 'alice', password: 'wonderland', methods: ['POST'] });
+    const texts: Array<string | undefined> = [];
+    const recording = wrapping((inner, request) => {
+      texts.push(request.body && utf8TextOf(request.body));
+      return inner.send(request);
+    });
+    const client = kit.client((c) => {
+      c.client.backend = recording;
+      c.execution.retry = { limit: 1, methods: ['POST'], statusCodes: [503], backoff: () => 1 };
+      c.request.auth.digest('alice', 'wonderland');
+    });
+    for (const path of ['/flaky', '/moved', '/digest']) {
+      expect(await client.post(String, (c) => {
+        c.request.uri.path = path;
+        c.request.contentType = 'application/json';
+        c.request.body = { name: 'Ada', tags: ['x', 'y'] };
+      })).toBe(path === '/digest' ? 'ok-text' : 'ok');
+    }
+    expect(texts).toEqual(Array(6).fill(json));
+    expect(kit.server.requests.map((request) => `${request.path} ${request.body.toString()}`)).toEqual(
+      ['/flaky', '/flaky', '/moved', '/landed', '/digest', '/digest'].map((path) => `${path} ${json}`),
+    );
+    expect([digest.challenges, digest.authorized]).toEqual([1, 1]);
   });
 
   it('a response copied with a spread still reads and releases its body (HEAD, 204, and one left unread)', async () => {
