@@ -106,9 +106,19 @@ function pooled(group: readonly Contender[], repeats: readonly (BenchReport | Er
         runs.get(contender)!.push(...(summary?.runs ?? []).map((run) => ({ ...run, round: run.round + k * rounds })));
       }
     });
-    return { ...scenario, contenders: summarise(group, runs, failures) };
+    const contenders = summarise(group, runs, failures).map((summary) => withProcessRatios(summary, reports, scenario.id));
+    return { ...scenario, contenders };
   });
   return { ...reports[0], scenarios };
+}
+
+/** `summary` with each process's own ratio to the counterpart beside the pooled one. */
+function withProcessRatios(summary: ContenderSummary, reports: readonly BenchReport[], scenarioId: string): ContenderSummary {
+  if (!summary.vsCounterpart) return summary;
+  const own = reports.map((report) => report.scenarios.find((s) => s.id === scenarioId)?.contenders.find((c) => c.name === summary.name)?.vsCounterpart?.cpu);
+  // a process without the ratio (a contender failed there) fails the whole group anyway
+  if (own.some((cpu) => cpu === undefined)) return summary;
+  return { ...summary, vsCounterpart: { ...summary.vsCounterpart, processCpu: own as number[] } };
 }
 
 function merge(contenders: readonly Contender[], groups: readonly Contender[][], reports: readonly (BenchReport | Error)[], options: BenchOptions, started: number): BenchReport {

@@ -99,7 +99,8 @@ function targetLine(scenario: ScenarioReport): string {
     const r = c.vsCounterpart;
     if (!r || r.target === undefined) return `${c.name}: not measured`;
     // three digits: 1.503 must not read as "1.50 > 1.5"
-    return `${c.name} ${fmt(r.cpu, 3)} ${r.met ? '≤' : '>'} ${r.target} ${r.met ? 'met' : 'NOT met'}`;
+    const perProcess = r.processCpu ? ` (per process: ${r.processCpu.map((cpu) => fmt(cpu, 3)).join(', ')})` : '';
+    return `${c.name} ${fmt(r.cpu, 3)} ${r.met ? '≤' : '>'} ${r.target} ${r.met ? 'met' : 'NOT met'}${perProcess}`;
   });
   return `targets (CPU µs/req ÷ counterpart, median of per-round ratios): ${parts.join('; ')}`;
 }

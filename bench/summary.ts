@@ -38,6 +38,11 @@ export type TargetRatio = Ratio & {
   readonly target?: number;
   /** `cpu ≤ target` (absent without a target). */
   readonly met?: boolean;
+  /**
+   * With `--processes N`: each process's own {@link Ratio.cpu}, in run order. They differ by
+   * more than a process's rounds do, so the report shows them beside the pooled figure.
+   */
+  readonly processCpu?: readonly number[];
 };
 
 /** Medians of a contender's runs (absent for a contender that failed). */
