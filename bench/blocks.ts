@@ -12,7 +12,7 @@ import path from 'node:path';
 import { CONTENDERS, PROBES, type Contender } from './contenders.js';
 import { measureRun } from './measure.js';
 import { pinSelf } from './pinning.js';
-import { parseOptions } from './options.js';
+import { seedFrom } from './options.js';
 import { seededRandom, shuffled } from './schedule.js';
 import { SCENARIOS } from './scenarios.js';
 import { startServer } from './server-process.js';
@@ -52,7 +52,7 @@ export async function runBlocks(dir: string, names: readonly [string, string], r
   try {
     for (const session of sessions) await measureRun(() => scenario.run(session), scenario.check, 3000, 32);
     const blocks: Block[] = [];
-    const seed = parseOptions([], process.env).seed;
+    const seed = seedFrom(process.env);
     const random = seededRandom(seed);
     for (let round = 0; round < rounds; round++) {
       for (const i of order === 'shuffled' ? shuffled([0, 1], random) : round % 2 === 0 ? [0, 1] : [1, 0]) {

@@ -85,6 +85,18 @@ const NAMES = [...COUNTS, 'only', 'isolate', 'scenarios', 'transfer-size'] as co
 
 type Count = (typeof COUNTS)[number];
 
+/**
+ * The seed alone: `BENCH_SEED`, or a fresh one. For the block tools, which take no other bench
+ * option (parsing them all would fail on a setting they never use).
+ *
+ * @example
+ * const random = seededRandom(seedFrom(process.env));
+ */
+export function seedFrom(env: NodeJS.ProcessEnv): number {
+  const text = env.BENCH_SEED;
+  return text === undefined || text === '' ? newSeed() : toCount('seed', text);
+}
+
 /** Parses `argv` (without node and script) and `env`; throws on unknown or non-positive values. */
 export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): BenchOptions {
   const values: Record<Count, number> = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { parseOptions } from '../../bench/options.js';
+import { parseOptions, seedFrom } from '../../bench/options.js';
 import { derivedSeed, seededRandom, shuffled } from '../../bench/schedule.js';
 
 describe('bench schedule: the order slices take turns in', () => {
@@ -41,6 +41,14 @@ describe('bench schedule: the order slices take turns in', () => {
     expect(Number.isInteger(fresh) && fresh >= 0 && fresh < 2 ** 32).toBe(true);
     expect(() => parseOptions(['--seed', '-1'], {})).toThrow("seed must be an integer >= 0, got '-1'");
     expect(() => parseOptions(['--seed', String(2 ** 32)], {})).toThrow('seed must be at most 4294967295 (32 bits)');
+  });
+
+  it('the block tools read BENCH_SEED alone, with the same rules, whatever else the environment sets', () => {
+    expect(seedFrom({ BENCH_SEED: '12345', BENCH_ROUNDS: 'not a number' })).toBe(12345);
+    const fresh = seedFrom({ BENCH_SEED: '' });
+    expect(Number.isInteger(fresh) && fresh >= 0 && fresh < 2 ** 32).toBe(true);
+    expect(() => seedFrom({ BENCH_SEED: '-1' })).toThrow("seed must be an integer >= 0, got '-1'");
+    expect(() => parseOptions([], { BENCH_ROUNDS: 'not a number' })).toThrow('rounds must be an integer');
   });
 
   it('gives each process and scenario a seed of its own, the same whenever that part runs again', () => {
