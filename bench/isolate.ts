@@ -5,7 +5,8 @@
  * is compiled for all of them, which an application using one backend never pays; raw clients
  * share nothing, so they do not suffer from it. Rounds stay interleaved inside each process, so
  * every ratio still pairs runs of the same round; figures across processes are absolute numbers
- * taken minutes apart. The baseline's own row comes from the first process it ran in.
+ * taken minutes apart. The baseline's own row comes from the first group that ran it (pooled over
+ * that group's processes with `--processes`).
  *
  * @module
  */
@@ -116,7 +117,7 @@ function pooled(group: readonly Contender[], repeats: readonly (BenchReport | Er
 function withProcessRatios(summary: ContenderSummary, reports: readonly BenchReport[], scenarioId: string): ContenderSummary {
   if (!summary.vsCounterpart) return summary;
   const own = reports.map((report) => report.scenarios.find((s) => s.id === scenarioId)?.contenders.find((c) => c.name === summary.name)?.vsCounterpart?.cpu);
-  // a process without the ratio (a contender failed there) fails the whole group anyway
+  // a process that paired no round of the two (one of them failed there) has no ratio of its own: show none then
   if (own.some((cpu) => cpu === undefined)) return summary;
   return { ...summary, vsCounterpart: { ...summary.vsCounterpart, processCpu: own as number[] } };
 }
@@ -154,7 +155,7 @@ function alike(reports: readonly (BenchReport | Error)[], text: (r: BenchReport)
   return texts.map((t, i) => `process ${i + 1}: ${t}`).join('; ');
 }
 
-/** The contender's summary from the first process it ran in without failing (else its failure). */
+/** The contender's summary from the first group that ran it without failing (else its failure). */
 function pick(contender: Contender, groups: readonly Contender[][], reports: readonly (BenchReport | Error)[], scenarioId: string): ContenderSummary {
   let fallback: ContenderSummary | undefined;
   for (const [i, group] of groups.entries()) {

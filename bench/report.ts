@@ -126,7 +126,7 @@ function environmentLines(report: BenchReport): string[] {
       (o.only.length > 0 ? `, only: ${o.only.join(',')} (+ counterparts and baseline)` : ''),
     `duration: ${fmt(report.durationSeconds)} s; ${shortestRun(report)}`,
     report.processes
-      ? `isolation: one process per group${o.processes > 1 ? `, ${o.processes} processes each (one after another, their rounds pooled)` : ''} (${report.processes.map((g, i) => `${i + 1}) ${g.join(', ')}`).join('; ')}); ratios pair runs of the same round in the same process; the baseline's row is from the first group${o.processes > 1 ? `'s ${o.processes} processes` : ''}`
+      ? `isolation: one process per group${o.processes > 1 ? `, ${o.processes} processes each (one after another, their rounds pooled)` : ''} (${report.processes.map((g, i) => `${i + 1}) ${g.join(', ')}`).join('; ')}); ratios pair runs of the same round in the same process; the baseline's row is from the first group that ran it without failing${o.processes > 1 ? ` (its ${o.processes} processes pooled)` : ''}`
       : 'isolation: none, every contender in this one process (the pipeline code the backends share is compiled for all of them)',
     `client process peak RSS (maxRSS, whole run): ${mib(report.clientMaxRssBytes)}`,
     `server check: ${report.serverCheck}`,

@@ -79,7 +79,7 @@ export interface ContenderSummary {
   readonly vsBaseline?: Ratio;
   /** Rounds in order. */
   readonly runs: readonly RunRecord[];
-  /** With `--isolate`: the (1-based) process these figures come from. */
+  /** With `--isolate`: the (1-based) group these figures come from (its one process, or with `--processes N` its N pooled ones). */
   readonly process?: number;
 }
 

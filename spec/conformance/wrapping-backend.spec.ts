@@ -33,14 +33,15 @@ conformance('a backend wrapping another one', (kit) => {
   // the fetch backend sends a body that still has its text as that text (fetch encodes it as it
   // sends; bytes it would copy first), and the native one writes it so: every stage that sends a
   // body again must hand over the pipeline's own body, not a copy that lost it
-  it('a JSON body reaches the backend as its text on every send: the first, a retry, a 307 hop, a Digest answer', async () => {
+  it('a JSON body reaches the backend as its text on every send: the first, a retry, a 307 hop, a Digest answer, with cookies, upload progress and a log', async () => {
     const json = '{"name":"Ada","tags":["x","y"]}';
     let busy = 1;
     kit.server.expect({
       method: 'POST',
       path: '/flaky',
       respond: (_req, res) => {
-        if (busy-- > 0) res.writeHead(503).end('busy');
+        // a cookie for the jar: every later send goes through the jar's copy of the request
+        if (busy-- > 0) res.writeHead(503, { 'Set-Cookie': 's=1; Path=/' }).end('busy');
         else res.writeHead(200, { 'Content-Type': 'text/plain' }).end('ok');
       },
     });
@@ -48,13 +49,20 @@ conformance('a backend wrapping another one', (kit) => {
     kit.server.expect({ method: 'POST', path: '/landed', respond: { headers: { 'Content-Type': 'text/plain' }, body: 'ok' } });
     const digest = digestRoute(kit.server, { user: 'alice', password: 'wonderland', methods: ['POST'] });
     const texts: Array<string | undefined> = [];
+    const cookies: Array<string | undefined> = [];
     const recording = wrapping((inner, request) => {
       texts.push(request.body && utf8TextOf(request.body));
+      cookies.push(request.headers.Cookie);
       return inner.send(request);
     });
+    let uploaded = 0;
+    const logged: string[] = [];
     const client = kit.client((c) => {
       c.client.backend = recording;
+      c.client.cookies = true;
       c.execution.retry = { limit: 1, methods: ['POST'], statusCodes: [503], backoff: () => 1 };
+      c.execution.onUploadProgress = () => void uploaded++;
+      c.execution.logger = (line) => void logged.push(line);
       c.request.auth.digest('alice', 'wonderland');
     });
     for (const path of ['/flaky', '/moved', '/digest']) {
@@ -65,6 +73,9 @@ conformance('a backend wrapping another one', (kit) => {
       })).toBe(path === '/digest' ? 'ok-text' : 'ok');
     }
     expect(texts).toEqual(Array(6).fill(json));
+    expect(cookies).toEqual([undefined, 's=1', 's=1', 's=1', 's=1', 's=1']);
+    expect(uploaded).toBeGreaterThan(0);
+    expect(logged.length).toBe(12); // a line out and a line back per send
     expect(kit.server.requests.map((request) => `${request.path} ${request.body.toString()}`)).toEqual(
       ['/flaky', '/flaky', '/moved', '/landed', '/digest', '/digest'].map((path) => `${path} ${json}`),
     );

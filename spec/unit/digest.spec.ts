@@ -1,4 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
+import { Readable } from 'node:stream';
+import { AuthCache } from '../../lib/auth/auth-cache.js';
+import { sendAuthorized } from '../../lib/auth/auth-stage.js';
+import { bufferedText, type WireRequest, type WireResponse } from '../../lib/backends/backend.js';
 import { parseChallenges } from '../../lib/auth/challenges.js';
 import { digestAuthorization, pickDigest } from '../../lib/auth/digest.js';
 import { digestResponse, type DigestInput } from '../../lib/auth/digest-math.js';
@@ -93,5 +97,41 @@ describe('nc per nonce', () => {
     const counts = [cache.nextNonceCount('https://h', 'N'), cache.nextNonceCount('https://h', 'N'), cache.nextNonceCount('https://h', 'M'), cache.nextNonceCount('https://h', 'N')];
     expect(counts).toEqual([1, 2, 1, 3]);
     expect(cache.nextNonceCount('https://other', 'N')).toBe(1);
+  });
+});
+
+describe('the auth stage and a text body', () => {
+  const challenge = (qop: string): WireResponse => ({
+    status: 401,
+    reason: 'Unauthorized',
+    headers: [['www-authenticate', `Digest realm="r", nonce="abc", qop="${qop}", algorithm=MD5`]],
+    body: Readable.from([]),
+    decoded: true,
+    discard: () => {},
+  });
+  const ok: WireResponse = { status: 200, reason: 'OK', headers: [], body: Readable.from([]), decoded: true, discard: () => {} };
+
+  /** Sends a POST of a text body through a Digest challenge with `qop`; how often its bytes were made. */
+  async function encodingsThrough(qop: string): Promise<number> {
+    let encodings = 0;
+    const body = bufferedText('{"a":1}', 7, (text) => {
+      encodings++;
+      return Buffer.from(text, 'utf8');
+    });
+    const wire: WireRequest = { method: 'POST', url: 'http://127.0.0.1:1/x', secure: false, hostname: '127.0.0.1', port: 1, target: '/x', headers: {}, body };
+    const answers = [challenge(qop), ok];
+    const sent: WireRequest[] = [];
+    const plan = { credentials: { scheme: 'digest', user: 'u', password: 'p', preemptive: false }, target: { secure: false, hostname: '127.0.0.1', port: 1 }, authCache: new AuthCache() } as const;
+    const response = await sendAuthorized((request) => (sent.push(request), Promise.resolve(answers.shift()!)), wire, plan);
+    expect(response.status).toBe(200);
+    expect(sent.map((request) => request.body)).toEqual([body, body]);
+    return encodings;
+  }
+
+  // only auth-int hashes the body: with qop=auth a cached space answers every request up front,
+  // and asking for the bytes would encode every text body the fetch backend sends as text
+  it('makes the bytes of the body only for qop=auth-int', async () => {
+    expect(await encodingsThrough('auth')).toBe(0);
+    expect(await encodingsThrough('auth-int')).toBe(1);
   });
 });
