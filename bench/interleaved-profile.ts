@@ -19,7 +19,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cpuPerRequest, printDifferences, readBlocks, requestsByName, runBlocks } from './blocks.js';
+import { cpuPerRequest, printDifferences, readBlocks, requestsByName, runBlocks, takeCount } from './blocks.js';
 import { buildLibrary } from './library.js';
 import { newestProfile, readProfile, shortLocation, type ProfileNode } from './profile-files.js';
 
@@ -34,19 +34,12 @@ interface Options {
 }
 
 function parse(argv: readonly string[]): Options & { child: boolean; reportOnly: boolean } {
-  const names: string[] = [];
-  const numbers: Record<string, number> = { rounds: 40, block: 800, top: 30 };
-  let child = false;
-  let reportOnly = false;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (arg === '--child') child = true;
-    else if (arg === '--report-only') reportOnly = true;
-    else if (arg.startsWith('--') && arg.slice(2) in numbers) numbers[arg.slice(2)] = Number(argv[++i]);
-    else names.push(arg);
-  }
+  const args = [...argv];
+  const [rounds, block, top] = [takeCount(args, 'rounds', 40), takeCount(args, 'block', 800), takeCount(args, 'top', 30)];
+  const flags = ['--child', '--report-only'];
+  const names = args.filter((arg) => !flags.includes(arg));
   if (names.length !== 2) throw new Error("usage: interleaved-profile.ts '<contender A>' '<contender B>' [--rounds 40] [--block 800] [--top 30] [--report-only]");
-  return { names: [names[0], names[1]], rounds: numbers.rounds, block: numbers.block, top: numbers.top, child, reportOnly };
+  return { names: [names[0], names[1]], rounds, block, top, child: args.includes('--child'), reportOnly: args.includes('--report-only') };
 }
 
 /** `lib/...` for the compiled library, `undici/...` for packages, node's own files as they are. */
