@@ -18,7 +18,7 @@ import { parseSize } from './transfer/size.js';
 
 /** What one benchmark invocation does. */
 export interface BenchOptions {
-  /** Rounds; each runs every contender once, in slices taking turns in a shuffled order. */
+  /** Rounds per process; each runs every contender once, in slices taking turns in a shuffled order. */
   readonly rounds: number;
   /** Measured requests per contender per round. */
   readonly requests: number;
@@ -64,16 +64,20 @@ export interface BenchOptions {
 export const SCENARIO_IDS = ['a', 'b', 'c', 'd'] as const;
 
 // 9 contenders × 9 rounds × 11,000 requests: about 3.5 minutes on the 2-core VM in one process,
-// 4 isolated (the baseline runs in every process). 11 slices of 1,000 requests: a slice of the
-// slowest contender lasts about half a second here, the fastest (raw node:http, up to 33k req/s)
-// still 30 ms, far above the microseconds process.cpuUsage() resolves. Transfers: 8 contenders × 2 scenarios × 3 rounds of 256 MiB,
+// 4 isolated (the baseline runs in every process). The nine rounds run as 3 processes × 3 rounds,
+// as JMH forks a JVM several times: a process settles into its own JIT and GC state and can read
+// the same code 1.02 or 1.11 for minutes (docs/performance.md, "After midnight"), so one process
+// of nine rounds is one draw of that state, three processes three. 11 slices of 1,000 requests:
+// a slice of the slowest contender lasts about half a second here, the fastest (raw node:http,
+// up to 33k req/s) still 30 ms, far above the microseconds process.cpuUsage() resolves.
+// Transfers: 8 contenders × 2 scenarios × 3 rounds of 256 MiB,
 // about 2 minutes (issue #7 asks for 256 MiB; --transfer-size=1GiB for issue #5's run)
 const DEFAULTS: Omit<BenchOptions, 'only' | 'seed'> = {
-  rounds: 9,
+  rounds: 3,
   requests: 11_000,
   slices: 11,
   warmup: 3_000,
-  processes: 1,
+  processes: 3,
   concurrency: 32,
   isolate: true,
   scenarios: SCENARIO_IDS,

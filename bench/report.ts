@@ -122,7 +122,7 @@ function environmentLines(report: BenchReport): string[] {
     `date: ${report.date}`,
     `node: ${report.node} (${report.platform}), CPU: ${report.cpuModel} × ${report.cpuCount}`,
     `pinning: ${report.pinning.client}; ${report.pinning.server}`,
-    `rounds: ${o.rounds}, requests per contender and round: ${fmt(o.requests)} in ${o.slices} slices taking turns with the other contenders in an order shuffled per slice (seed ${o.seed}, from which each ${report.processes ? 'process and ' : ''}scenario derives its own: \`bench/schedule.ts\`), concurrency: ${o.concurrency}, warm-up: ${fmt(o.warmup)} per contender` +
+    `rounds: ${o.rounds}${report.processes && o.processes > 1 ? ` per process (${o.rounds * o.processes} in all)` : ''}, requests per contender and round: ${fmt(o.requests)} in ${o.slices} slices taking turns with the other contenders in an order shuffled per slice (seed ${o.seed}, from which each ${report.processes ? 'process and ' : ''}scenario derives its own: \`bench/schedule.ts\`), concurrency: ${o.concurrency}, warm-up: ${fmt(o.warmup)} per contender${report.processes && o.processes > 1 ? ' and process' : ''}` +
       (o.only.length > 0 ? `, only: ${o.only.join(',')} (+ counterparts and baseline)` : ''),
     `duration: ${fmt(report.durationSeconds)} s; ${shortestRun(report)}`,
     report.processes
