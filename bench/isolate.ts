@@ -65,7 +65,8 @@ export async function runIsolated(contenders: readonly Contender[], options: Ben
 }
 
 function runChild(group: readonly Contender[], options: BenchOptions, reportFile: string): Promise<BenchReport> {
-  const args = ['--rounds', options.rounds, '--requests', options.requests, '--slices', options.slices, '--warmup', options.warmup, '--seed', options.seed, '--concurrency', options.concurrency].map(String);
+  // --processes 1: the child runs exactly `rounds` (with --isolate=0 it would multiply them by the processes)
+  const args = ['--rounds', options.rounds, '--requests', options.requests, '--slices', options.slices, '--warmup', options.warmup, '--seed', options.seed, '--concurrency', options.concurrency, '--processes', 1].map(String);
   // full names: substrings of themselves only, so the child selects exactly this group
   // request scenarios only: the transfers run once, from the parent (`transfer/runner.ts`)
   const requestScenarios = selectScenarios(options.scenarios).map((s) => s.id);
@@ -91,7 +92,8 @@ function runChild(group: readonly Contender[], options: BenchOptions, reportFile
 /**
  * One report for a group run in several processes: each contender's rounds from all of them
  * (numbered on, so a ratio still pairs runs of the same round in the same process), summarised
- * again. The first process's report for everything else; a failed process fails the group.
+ * again; every process's server check and the largest RSS. The first process's report for
+ * everything else; a failed process fails the group.
  */
 function pooled(group: readonly Contender[], repeats: readonly (BenchReport | Error)[], rounds: number): BenchReport | Error {
   const failed = repeats.find((r) => r instanceof Error);
@@ -110,7 +112,9 @@ function pooled(group: readonly Contender[], repeats: readonly (BenchReport | Er
     const contenders = summarise(group, runs, failures).map((summary) => withProcessRatios(summary, reports, scenario.id));
     return { ...scenario, contenders };
   });
-  return { ...reports[0], scenarios };
+  const checks = [...new Set(reports.map((r) => r.serverCheck))];
+  const serverCheck = checks.length === 1 ? `each of ${reports.length} processes: ${checks[0]}` : reports.map((r, k) => `process ${k + 1}: ${r.serverCheck}`).join('; ');
+  return { ...reports[0], scenarios, serverCheck, clientMaxRssBytes: Math.max(...reports.map((r) => r.clientMaxRssBytes)) };
 }
 
 /** `summary` with each process's own ratio to the counterpart beside the pooled one. */
@@ -125,7 +129,7 @@ function withProcessRatios(summary: ContenderSummary, reports: readonly BenchRep
 function merge(contenders: readonly Contender[], groups: readonly Contender[][], reports: readonly (BenchReport | Error)[], options: BenchOptions, started: number): BenchReport {
   const done = reports.flatMap((r, i) => (r instanceof Error ? [] : [{ report: r, process: i + 1 }]));
   const first = done[0]?.report;
-  const perProcess = (text: (r: BenchReport) => string) => reports.map((r, i) => `process ${i + 1}: ${r instanceof Error ? 'failed' : text(r)}`).join('; ');
+  const perGroup = (text: (r: BenchReport) => string) => reports.map((r, i) => `group ${i + 1}: ${r instanceof Error ? 'failed' : text(r)}`).join('; ');
   const scenarios: ScenarioReport[] = selectScenarios(options.scenarios).map((scenario) => ({
     id: scenario.id,
     title: scenario.title,
@@ -141,7 +145,7 @@ function merge(contenders: readonly Contender[], groups: readonly Contender[][],
     options,
     scenarios,
     clientMaxRssBytes: Math.max(0, ...done.map((d) => d.report.clientMaxRssBytes)),
-    serverCheck: perProcess((r) => r.serverCheck),
+    serverCheck: perGroup((r) => r.serverCheck),
     durationSeconds: (performance.now() - started) / 1000,
     processes: groups.map((g) => g.map((c) => c.name)),
   };
@@ -152,7 +156,7 @@ function alike(reports: readonly (BenchReport | Error)[], text: (r: BenchReport)
   const texts = reports.map((r) => (r instanceof Error ? 'failed' : text(r)));
   const shapes = new Set(texts.map((t) => t.replace(/pid \d+ /g, '')));
   if (shapes.size === 1) return `every process: ${[...shapes][0]}`;
-  return texts.map((t, i) => `process ${i + 1}: ${t}`).join('; ');
+  return texts.map((t, i) => `group ${i + 1}: ${t}`).join('; ');
 }
 
 /** The contender's summary from the first group that ran it without failing (else its failure). */
@@ -163,7 +167,7 @@ function pick(contender: Contender, groups: readonly Contender[][], reports: rea
     const report = reports[i];
     const summary =
       report instanceof Error
-        ? { name: contender.name, description: contender.description, baseline: contender.baseline === true, comparedWith: contender.comparedWith, failure: { stage: `process ${i + 1}`, error: report.message }, runs: [] }
+        ? { name: contender.name, description: contender.description, baseline: contender.baseline === true, comparedWith: contender.comparedWith, failure: { stage: `group ${i + 1}`, error: report.message }, runs: [] }
         : report.scenarios.find((s) => s.id === scenarioId)?.contenders.find((c) => c.name === contender.name);
     if (summary && !summary.failure) return { ...summary, process: i + 1 };
     fallback ??= summary && { ...summary, process: i + 1 };

@@ -8,7 +8,7 @@
  * npm run bench -- --rounds 2 --requests 2000
  * BENCH_ROUNDS=2 BENCH_REQUESTS=2000 npm run bench
  * BENCH_ONLY=axios,got npm run bench   # those contenders, their raw counterparts and raw node:http
- * npm run bench -- --isolate=0         # all contenders in one process (default: one process per library contender)
+ * npm run bench -- --isolate=0         # all contenders in one process, of rounds × processes rounds (default: 3 processes per library contender)
  * npm run bench -- --scenarios c,d --transfer-size=1GiB --transfer-rounds 1   # only the transfers, 1 GiB each
  *
  * @module
@@ -28,12 +28,15 @@ export interface BenchOptions {
    * apart measures that drift as much as the code. Slices a second or less apart share it.
    */
   readonly slices: number;
-  /** Unmeasured requests per contender before round 1 (JIT, connection pool). */
+  /** Unmeasured requests per contender in each process, before its first round (JIT, connection pool). */
   readonly warmup: number;
   /**
    * With `isolate`: processes per group, one after another, each of `rounds` rounds; their rounds
-   * are pooled. A process keeps its own garbage-collector timing and JIT decisions, which move a
-   * ratio more than its rounds do (docs/performance.md, "Night"): more processes average that out.
+   * are pooled (3 × 3 by default, as JMH forks a JVM several times). A process settles into its
+   * own garbage-collector timing and JIT decisions for minutes: the same code read 1.02 in one
+   * and 1.11 in the next (docs/performance.md, "After midnight"), a difference more rounds in one
+   * process do not average out. Without `isolate` it is 1: the one process runs
+   * `rounds × processes` rounds, as many as an isolated group does.
    */
   readonly processes: number;
   /**
@@ -47,8 +50,8 @@ export interface BenchOptions {
   /** Name fragments (case-insensitive) selecting contenders; empty = all. Counterparts and the baseline always come along. */
   readonly only: readonly string[];
   /**
-   * One process per library contender (with its counterpart and the baseline) instead of all in
-   * one (the default): code the backends share (the pipeline) then only ever sees one backend,
+   * One process per library contender (with its counterpart and the baseline; the default)
+   * instead of all in one: code the backends share (the pipeline) then only ever sees one backend,
    * as in an application that uses one. See `isolate.ts`.
    */
   readonly isolate: boolean;
@@ -63,14 +66,11 @@ export interface BenchOptions {
 /** Every scenario id, in run order. */
 export const SCENARIO_IDS = ['a', 'b', 'c', 'd'] as const;
 
-// 9 contenders × 9 rounds × 11,000 requests: about 3.5 minutes on the 2-core VM in one process,
-// 4 isolated (the baseline runs in every process). The nine rounds run as 3 processes × 3 rounds,
-// as JMH forks a JVM several times: a process settles into its own JIT and GC state and can read
-// the same code 1.02 or 1.11 for minutes (docs/performance.md, "After midnight"), so one process
-// of nine rounds is one draw of that state, three processes three. 11 slices of 1,000 requests:
-// a slice of the slowest contender lasts about half a second here, the fastest (raw node:http,
-// up to 33k req/s) still 30 ms, far above the microseconds process.cpuUsage() resolves.
-// Transfers: 8 contenders × 2 scenarios × 3 rounds of 256 MiB,
+// 10 contenders; per group 3 processes × 3 rounds (see BenchOptions.processes) × 11,000 requests:
+// about 12.5 minutes on the 2-core VM (754 s; the baseline runs in every process). 11 slices of
+// 1,000 requests: a slice of the slowest contender lasts about half a second here, the fastest
+// (raw node:http, up to 33k req/s) still 30 ms, far above the microseconds process.cpuUsage()
+// resolves. Transfers: 8 contenders × 2 scenarios × 3 rounds of 256 MiB,
 // about 2 minutes (issue #7 asks for 256 MiB; --transfer-size=1GiB for issue #5's run)
 const DEFAULTS: Omit<BenchOptions, 'only' | 'seed'> = {
   rounds: 3,
@@ -140,11 +140,12 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): B
     else values[name] = toCount(name, text);
   }
   return {
-    rounds: values.rounds,
+    // in one process, as many rounds as an isolated group runs in all its processes
+    rounds: isolate ? values.rounds : values.rounds * values.processes,
     requests: values.requests,
     slices: Math.min(values.slices, values.requests),
     warmup: values.warmup,
-    processes: values.processes,
+    processes: isolate ? values.processes : 1,
     seed: values.seed,
     concurrency: values.concurrency,
     only,

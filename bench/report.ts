@@ -118,15 +118,16 @@ function diagnosticRows(scenario: ScenarioReport): string[][] {
 
 function environmentLines(report: BenchReport): string[] {
   const o = report.options;
+  const pooled = report.processes !== undefined && o.processes > 1;
   return [
     `date: ${report.date}`,
     `node: ${report.node} (${report.platform}), CPU: ${report.cpuModel} × ${report.cpuCount}`,
     `pinning: ${report.pinning.client}; ${report.pinning.server}`,
-    `rounds: ${o.rounds}${report.processes && o.processes > 1 ? ` per process (${o.rounds * o.processes} in all)` : ''}, requests per contender and round: ${fmt(o.requests)} in ${o.slices} slices taking turns with the other contenders in an order shuffled per slice (seed ${o.seed}, from which each ${report.processes ? 'process and ' : ''}scenario derives its own: \`bench/schedule.ts\`), concurrency: ${o.concurrency}, warm-up: ${fmt(o.warmup)} per contender${report.processes && o.processes > 1 ? ' and process' : ''}` +
+    `rounds: ${o.rounds}${pooled ? ` per process (${o.rounds * o.processes} in all)` : ''}, requests per contender and round: ${fmt(o.requests)} in ${o.slices} slices taking turns with the other contenders in an order shuffled per slice (seed ${o.seed}, from which each ${report.processes ? 'process and ' : ''}scenario derives its own: \`bench/schedule.ts\`), concurrency: ${o.concurrency}, warm-up: ${fmt(o.warmup)} per contender${pooled ? ' and process' : ''}` +
       (o.only.length > 0 ? `, only: ${o.only.join(',')} (+ counterparts and baseline)` : ''),
     `duration: ${fmt(report.durationSeconds)} s; ${shortestRun(report)}`,
     report.processes
-      ? `isolation: one process per group${o.processes > 1 ? `, ${o.processes} processes each (one after another, their rounds pooled)` : ''} (${report.processes.map((g, i) => `${i + 1}) ${g.join(', ')}`).join('; ')}); ratios pair runs of the same round in the same process; the baseline's row is from the first group that ran it without failing${o.processes > 1 ? ` (its ${o.processes} processes pooled)` : ''}`
+      ? `isolation: one process per group${pooled ? `, ${o.processes} processes each (one after another, their rounds pooled)` : ''} (${report.processes.map((g, i) => `${i + 1}) ${g.join(', ')}`).join('; ')}); ratios pair runs of the same round in the same process; the baseline's row is from the first group that ran it without failing${pooled ? ` (its ${o.processes} processes pooled)` : ''}`
       : 'isolation: none, every contender in this one process (the pipeline code the backends share is compiled for all of them)',
     `client process peak RSS (maxRSS, whole run): ${mib(report.clientMaxRssBytes)}`,
     `server check: ${report.serverCheck}`,

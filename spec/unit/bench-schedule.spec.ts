@@ -43,6 +43,17 @@ describe('bench schedule: the order slices take turns in', () => {
     expect(() => parseOptions(['--seed', String(2 ** 32)], {})).toThrow('seed must be at most 4294967295 (32 bits)');
   });
 
+  it('runs as many rounds in one process (--isolate=0) as an isolated group runs over its processes', () => {
+    const isolated = parseOptions([], {});
+    const inOne = parseOptions(['--isolate=0'], {});
+    expect(inOne.rounds).toBe(isolated.rounds * isolated.processes);
+    expect(inOne.processes).toBe(1);
+    expect(parseOptions(['--isolate=0', '--rounds', '2', '--processes', '5'], {}).rounds).toBe(10);
+    // what an isolated group's child is given: exactly its own rounds
+    expect(parseOptions(['--isolate=0', '--rounds', '3', '--processes', '1'], {}).rounds).toBe(3);
+    expect(parseOptions(['--rounds', '2', '--processes', '5'], {})).toMatchObject({ rounds: 2, processes: 5 });
+  });
+
   it('the block tools read BENCH_SEED alone, with the same rules, whatever else the environment sets', () => {
     expect(seedFrom({ BENCH_SEED: '12345', BENCH_ROUNDS: 'not a number' })).toBe(12345);
     const fresh = seedFrom({ BENCH_SEED: '' });
