@@ -12,47 +12,17 @@
  *
  * @module
  */
-import { Readable } from 'node:stream';
-import type { Backend, WireRequest, WireResponse } from '../lib/index.js';
 import { librarySession } from './contenders/library.js';
 import { buildLibrary, importLibrary } from './library.js';
 import { bytesPerCall, promisesPerCall } from './call-counts.js';
 import { median, settle } from './measure.js';
-import { POST_DOCUMENT, SCENARIOS } from './scenarios.js';
+import { GET_WIRE, memoryBackend, POST_WIRE } from './memory-backend.js';
+import { SCENARIOS } from './scenarios.js';
 
-const SMALL = Buffer.from(JSON.stringify({ id: 42, name: 'httpbuilder-ts', ok: true, tags: ['bench', 'small'], score: 3.14, note: 'abcdefghij' }));
-const ECHO = Buffer.from(JSON.stringify(POST_DOCUMENT));
 const CALLS = 50_000;
 const COUNTED_CALLS = 5_000;
-/** Requests as the memory backend sees them, for measuring it alone. */
-const GET_WIRE: WireRequest = { method: 'GET', url: 'http://127.0.0.1:8080/small.json', secure: false, hostname: '127.0.0.1', port: 8080, target: '/small.json', headers: {}, body: undefined };
-const POST_WIRE: WireRequest = { ...GET_WIRE, method: 'POST', url: 'http://127.0.0.1:8080/echo', target: '/echo' };
 const RUNS = 7;
 const CONCURRENCY = 32;
-
-/** Answers GET with the small document and POST with the echo, as the benchmark server does (headers included). */
-const memoryBackend: Backend = {
-  name: 'memory',
-  send(request: WireRequest): Promise<WireResponse> {
-    const body = request.method === 'POST' ? ECHO : SMALL;
-    return Promise.resolve({
-      status: 200,
-      reason: 'OK',
-      headers: [
-        ['Content-Type', 'application/json'],
-        ['Content-Length', String(body.byteLength)],
-        ['Date', 'Sun, 22 Nov 2026 09:00:00 GMT'],
-        ['Connection', 'keep-alive'],
-        ['Keep-Alive', 'timeout=120'],
-      ],
-      body: Readable.from([body]),
-      decoded: false,
-      discard: () => {},
-      readAll: () => Promise.resolve(body),
-    });
-  },
-  close: () => Promise.resolve(),
-};
 
 async function main(): Promise<void> {
   if (!process.argv.includes('--no-build')) buildLibrary();
