@@ -76,6 +76,8 @@ async function main(): Promise<void> {
   for (const scenario of SCENARIOS) {
     const library = () => scenario.run(session);
     const bare = bareCall(scenario.id);
+    // both sides do the whole work: the same document comes back parsed
+    if (!scenario.check(await library()) || !scenario.check(await bare())) throw new Error(`unexpected result in scenario (${scenario.id})`);
     for (const [label, before] of [['hot', nothing], [`cold (${functions} functions between calls)`, evict]] as const) {
       await difference(library, bare, before); // warm-up (JIT)
       const runs: number[] = [];
