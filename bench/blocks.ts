@@ -75,20 +75,6 @@ export function readBlocks(dir: string): BlockRun {
   return { ...run, blocks: run.blocks.toSorted((a, b) => a.start - b.start) };
 }
 
-/**
- * Takes `--name N` out of `args` (the rest are the contenders' names): N, or `fallback` when absent.
- *
- * @example
- * const rounds = takeCount(args, 'rounds', 40);
- */
-export function takeCount(args: string[], name: string, fallback: number): number {
-  const at = args.indexOf(`--${name}`);
-  if (at < 0) return fallback;
-  const value = Number(args.splice(at, 2)[1]);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} must be a whole number above 0`);
-  return value;
-}
-
 /** Requests per contender over `blocks`. */
 export function requestsByName(blocks: readonly Block[]): Map<string, number> {
   const requests = new Map<string, number>();

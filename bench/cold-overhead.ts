@@ -19,14 +19,14 @@
  *
  * @module
  */
-import { librarySession } from './contenders/library.js';
+import type { WireResponse } from '../lib/index.js';
 import { cacheEvictor } from './cache-evictor.js';
+import { librarySession } from './contenders/library.js';
 import { buildLibrary, importLibrary } from './library.js';
 import { median } from './measure.js';
 import { GET_WIRE, memoryBackend, POST_WIRE } from './memory-backend.js';
-import { takeCount } from './blocks.js';
+import { takeCount } from './options.js';
 import { POST_DOCUMENT, SCENARIOS } from './scenarios.js';
-import type { WireResponse } from '../lib/index.js';
 
 const RUNS = 7;
 const PAIRS = 4_000;

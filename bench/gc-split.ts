@@ -16,7 +16,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { constants, PerformanceObserver } from 'node:perf_hooks';
-import { cpuPerRequest, readBlocks, runBlocks, takeCount, type Block, type BlockRun } from './blocks.js';
+import { cpuPerRequest, readBlocks, runBlocks, type Block, type BlockRun } from './blocks.js';
+import { takeCount } from './options.js';
 
 /** One GC pause, on the blocks' clock (µs of CLOCK_MONOTONIC). */
 interface Pause {

@@ -19,7 +19,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cpuPerRequest, printDifferences, readBlocks, requestsByName, runBlocks, takeCount } from './blocks.js';
+import { cpuPerRequest, printDifferences, readBlocks, requestsByName, runBlocks } from './blocks.js';
+import { takeCount } from './options.js';
 import { buildLibrary } from './library.js';
 import { newestProfile, readProfile, shortLocation, type ProfileNode } from './profile-files.js';
 

@@ -101,6 +101,20 @@ export function seedFrom(env: NodeJS.ProcessEnv): number {
   return text === undefined || text === '' ? newSeed() : toCount('seed', text);
 }
 
+/**
+ * Takes `--name N` out of `args` (for the bench's side tools, whose other arguments are names and flags): N, or `fallback` when absent.
+ *
+ * @example
+ * const rounds = takeCount(args, 'rounds', 40);
+ */
+export function takeCount(args: string[], name: string, fallback: number): number {
+  const at = args.indexOf(`--${name}`);
+  if (at < 0) return fallback;
+  const value = Number(args.splice(at, 2)[1]);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} must be a whole number above 0`);
+  return value;
+}
+
 /** Parses `argv` (without node and script) and `env`; throws on unknown or non-positive values. */
 export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): BenchOptions {
   const values: Record<Count, number> = {

@@ -21,7 +21,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cpuPerRequest, printDifferences, readBlocks, requestsByName, runBlocks, takeCount, type Block } from './blocks.js';
+import { cpuPerRequest, printDifferences, readBlocks, requestsByName, runBlocks, type Block } from './blocks.js';
+import { takeCount } from './options.js';
 import { buildLibrary } from './library.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));

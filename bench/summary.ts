@@ -39,8 +39,9 @@ export type TargetRatio = Ratio & {
   /** `cpu ≤ target` (absent without a target). */
   readonly met?: boolean;
   /**
-   * With `--processes N`: each process's own {@link Ratio.cpu}, in run order. They differ by
-   * more than a process's rounds do, so the report shows them beside the pooled figure.
+   * With `--processes N`: each process's own {@link Ratio.cpu}, in run order. A process's level
+   * can differ from the next's by more than its rounds average out, so the report shows them
+   * beside the pooled figure.
    */
   readonly processCpu?: readonly number[];
 };
