@@ -107,7 +107,7 @@ export function mergeExecution(base: ExecutionOptions, layer: ExecutionLayer): E
     retry: retry === undefined ? base.retry : mergeRetry(base.retry, retry),
     redirects: redirects === undefined ? base.redirects : mergeRedirects(base.redirects, redirects),
     signal: signal === undefined ? base.signal : checkSignal(signal),
-    maxResponseSize: maxResponseSize === undefined ? base.maxResponseSize : checkCount(maxResponseSize, 'execution.maxResponseSize', 1),
+    maxResponseSize: maxResponseSize === undefined ? base.maxResponseSize : checkWhole(maxResponseSize, 'execution.maxResponseSize', 1),
     logger: logger === undefined ? base.logger : toLogLine(logger),
   };
 }
@@ -116,7 +116,7 @@ const PHASES = new Set(['connect', 'response', 'read', 'total']);
 
 function checkTimeouts(timeout: Timeouts): Timeouts {
   checkObject(timeout, 'execution.timeout', PHASES);
-  for (const [phase, ms] of Object.entries(timeout)) if (ms !== undefined) checkCount(ms, `execution.timeout.${phase}`, 1);
+  for (const [phase, ms] of Object.entries(timeout)) if (ms !== undefined) checkMilliseconds(ms, `execution.timeout.${phase}`, 1);
   return timeout;
 }
 
@@ -124,11 +124,11 @@ function mergeRetry(base: ExecutionOptions['retry'], retry: RetryOptions): Execu
   checkObject(retry, 'execution.retry', new Set(['limit', 'methods', 'statusCodes', 'backoff', 'maxRetryAfter']));
   if (retry.backoff !== undefined && typeof retry.backoff !== 'function') throw new ConfigError('execution.retry.backoff must be a function (attempt) => milliseconds');
   return {
-    limit: retry.limit === undefined ? base.limit : checkCount(retry.limit, 'execution.retry.limit', 0),
+    limit: retry.limit === undefined ? base.limit : checkWhole(retry.limit, 'execution.retry.limit', 0),
     methods: retry.methods === undefined ? base.methods : new Set(checkList(retry.methods, 'execution.retry.methods', (m) => typeof m === 'string').map((m) => m.toUpperCase())),
     statusCodes: retry.statusCodes === undefined ? base.statusCodes : new Set(checkList(retry.statusCodes, 'execution.retry.statusCodes', isStatus)),
     backoff: retry.backoff ?? base.backoff,
-    maxRetryAfter: retry.maxRetryAfter === undefined ? base.maxRetryAfter : checkCount(retry.maxRetryAfter, 'execution.retry.maxRetryAfter', 0),
+    maxRetryAfter: retry.maxRetryAfter === undefined ? base.maxRetryAfter : checkMilliseconds(retry.maxRetryAfter, 'execution.retry.maxRetryAfter', 0),
   };
 }
 
@@ -138,7 +138,7 @@ function mergeRedirects(base: ExecutionOptions['redirects'], redirects: Redirect
   const sensitive = redirects.sensitiveHeaders;
   return {
     follow: redirects.follow ?? base.follow,
-    max: redirects.max === undefined ? base.max : checkCount(redirects.max, 'execution.redirects.max', 0),
+    max: redirects.max === undefined ? base.max : checkWhole(redirects.max, 'execution.redirects.max', 0),
     sensitiveHeaders: sensitive === undefined ? base.sensitiveHeaders : checkList(sensitive, 'execution.redirects.sensitiveHeaders', (h) => typeof h === 'string').map((h) => h.toLowerCase()),
   };
 }
@@ -148,8 +148,19 @@ function checkObject(value: object, setting: string, known: ReadonlySet<string>)
   for (const key of Object.keys(value)) if (!known.has(key)) throw new ConfigError(`${setting} has no option '${key}' (known: ${[...known].join(', ')})`);
 }
 
-function checkCount(value: unknown, setting: string, min: number): number {
+/** A count (retries, hops, bytes): a whole number, at least `min`. */
+function checkWhole(value: unknown, setting: string, min: number): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) throw new ConfigError(`${setting} must be a whole number >= ${min}`);
+  return value;
+}
+
+/** The longest wait a timer can hold: node fires a longer one after 1 ms (with a TimeoutOverflowWarning). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** A wait in ms, at least `min`, that a timer can hold. */
+function checkMilliseconds(value: unknown, setting: string, min: number): number {
   if (typeof value !== 'number' || !Number.isFinite(value) || value < min) throw new ConfigError(`${setting} must be a number >= ${min}`);
+  if (value > MAX_TIMER_MS) throw new ConfigError(`${setting} must be at most ${MAX_TIMER_MS} ms (about 24.8 days): a longer timer would fire at once`);
   return value;
 }
 
@@ -163,7 +174,7 @@ function isStatus(code: unknown): boolean {
 }
 
 function checkSignal(signal: AbortSignal): AbortSignal {
-  if (typeof signal !== 'object' || signal === null || typeof signal.addEventListener !== 'function' || typeof signal.aborted !== 'boolean') {
+  if (typeof signal !== 'object' || signal === null || typeof signal.addEventListener !== 'function' || typeof signal.removeEventListener !== 'function' || typeof signal.aborted !== 'boolean') {
     throw new ConfigError('execution.signal must be an AbortSignal');
   }
   return signal;

@@ -13,6 +13,7 @@ import { NO_HANDLERS, type HandlerTier } from './handlers.js';
 import type { ContextMap, HttpConfig } from './http-config.js';
 import type { Cookies, Headers } from './request-config.js';
 import type { Query, UriConfig } from './uri-config.js';
+import { describeValue, isRecord, isScalar } from './scalar.js';
 
 /** The URI as resolved from every level. */
 export interface UriParts {
@@ -93,9 +94,9 @@ export function mergeSettings(base: Settings, layer: HttpConfig): Settings {
   return {
     uri: mergedUri,
     headers,
-    cookies: request.cookiesSet ? mergeEntries(base.cookies, request.cookiesSet, (_name, value) => String(value), false) : base.cookies,
+    cookies: request.cookiesSet ? mergeEntries(base.cookies, request.cookiesSet, (_name, value) => String(value), 'cookie') : base.cookies,
     contentType,
-    charset: request.charset ?? base.charset,
+    charset: request.charset === undefined ? base.charset : checkText(request.charset, 'request.charset'),
     body: request.bodySet ? request.body : base.body,
     credentials: request.credentialsSet ?? credentialsOf(base, uri, mergedUri),
     // copies: a block's maps could still be changed through a kept reference, and lookups are remembered per list
@@ -118,10 +119,11 @@ export function mergeSettings(base: Settings, layer: HttpConfig): Settings {
  * `Content-Type` header is the content type of its level, so the nearest level wins either way.
  */
 function mergeHeaders(base: Settings, layer: HttpConfig): Pick<Settings, 'headers' | 'contentType'> {
-  const { headersSet, accept, contentType } = layer.request;
+  const { headersSet, accept } = layer.request;
+  const contentType = layer.request.contentType === undefined ? undefined : checkText(layer.request.contentType, 'request.contentType');
   if (headersSet === undefined && accept === undefined) return { headers: base.headers, contentType: contentType ?? base.contentType };
-  const headers = mergeEntries(base.headers, headersSet, (name, value) => [name, String(value)] as const);
-  if (accept !== undefined) headers.set('accept', ['Accept', typeof accept === 'string' ? accept : accept.join(', ')]);
+  const headers = mergeEntries(base.headers, headersSet, (name, value) => [name, String(value)] as const, 'header');
+  if (accept !== undefined) headers.set('accept', ['Accept', acceptValue(accept)]);
   const typeHeader = Object.keys(headersSet ?? {}).find((name) => name.toLowerCase() === 'content-type');
   headers.delete('content-type');
   if (contentType !== undefined || typeHeader === undefined) return { headers, contentType: contentType ?? base.contentType };
@@ -142,7 +144,21 @@ function origin(uri: UriParts): string {
   return `${scheme}://${uri.host?.toLowerCase()}:${uri.port ?? (scheme === 'https' ? '443' : '80')}`;
 }
 
+/** `request.accept`: a media range, or a list of them joined by `, `. */
+function acceptValue(accept: unknown): string {
+  if (typeof accept === 'string') return accept;
+  if (Array.isArray(accept) && accept.every((item) => typeof item === 'string')) return accept.join(', ');
+  throw new ConfigError(`request.accept must be a string or an array of strings, not ${describeValue(accept)}`);
+}
+
+/** A setting that must be text when set (a number there would reach a backend's string handling). */
+function checkText<T>(value: T, setting: string): T & string {
+  if (typeof value !== 'string') throw new ConfigError(`${setting} must be a string, not ${describeValue(value)}`);
+  return value as T & string;
+}
+
 function mergeUri(base: UriParts, layer: UriConfig): UriParts {
+  for (const part of URI_TEXT_PARTS) if (layer[part] !== undefined) checkText(layer[part], `uri.${part}`);
   const from = layer.replacesBase ? DEFAULT_SETTINGS.uri : base;
   const query = layer.querySet;
   const touchesTarget = layer.path !== undefined || query !== undefined;
@@ -158,6 +174,9 @@ function mergeUri(base: UriParts, layer: UriConfig): UriParts {
     raw: layer.raw ?? (touchesTarget ? undefined : from.raw),
   };
 }
+
+/** The URI parts that are text (the port may be a number too, and is checked with the origin). */
+const URI_TEXT_PARTS = ['scheme', 'host', 'path', 'fragment', 'raw'] as const;
 
 // what only a URL looks like: `scheme://...`, or an http(s) URL with the slashes left out
 const LOOKS_LIKE_URL = /^(?:[a-z][a-z0-9+.-]*:\/\/|https?:)/i;
@@ -175,26 +194,35 @@ function joinPath(base: string, path: string): string {
 
 function mergeQuery(base: ReadonlyMap<string, readonly string[]>, layer: Query | undefined): ReadonlyMap<string, readonly string[]> {
   if (layer === undefined) return base;
+  if (!isRecord(layer)) throw new ConfigError(`uri.query must be an object of { name: value | value[] }, not ${describeValue(layer)}`);
   const merged = new Map(base);
   for (const [name, value] of Object.entries(layer)) {
     if (value === null || value === undefined) merged.delete(name);
-    else merged.set(name, Array.isArray(value) ? (value as unknown[]).map(String) : [String(value)]);
+    else merged.set(name, Array.isArray(value) ? (value as unknown[]).map((item) => queryText(name, item)) : [queryText(name, value)]);
   }
   return merged;
 }
 
+function queryText(name: string, value: unknown): string {
+  if (!isScalar(value)) throw new ConfigError(`uri.query parameter '${escape(name)}' must be a string, number or boolean (or a list of them), not ${describeValue(value)}`);
+  return String(value);
+}
+
+/** Headers (names case-insensitive) or cookies of `layer` over `base`; `null` removes one. */
 function mergeEntries<V>(
   base: ReadonlyMap<string, V>,
   layer: Headers | Cookies | undefined,
   toValue: (name: string, value: string | number | boolean) => V,
-  caseInsensitive = true,
+  kind: 'header' | 'cookie',
 ): Map<string, V> {
   const merged = new Map(base);
   if (layer === undefined) return merged;
+  if (!isRecord(layer)) throw new ConfigError(`request.${kind}s must be an object of { name: value }, not ${describeValue(layer)}`);
   for (const [name, value] of Object.entries(layer)) {
-    const key = caseInsensitive ? name.toLowerCase() : name;
+    const key = kind === 'header' ? name.toLowerCase() : name;
     if (value === null || value === undefined) merged.delete(key);
-    else merged.set(key, toValue(name, value));
+    else if (isScalar(value)) merged.set(key, toValue(name, value as string));
+    else throw new ConfigError(`${kind} '${escape(name)}' must be a string, number or boolean, not ${describeValue(value)}`);
   }
   return merged;
 }

@@ -112,10 +112,12 @@ export class UriConfig {
 /**
  * A URL for a message, with anything that may be user info hidden: everything up to the last
  * `@` before the path (`https://user:p@ss@host/x` → `https://***@host/x`), however malformed.
+ * A URL that does not parse may have a `/`, `?` or `#` in its password, so there the user
+ * info runs to the last `@` of all (a path's `@` is hidden with it: better too much than a secret).
  */
 export function redactUserInfo(url: string): string {
   const text = url.trim();
-  const at = text.lastIndexOf('@', pathStart(text));
+  const at = text.lastIndexOf('@', URL.canParse(text) ? pathStart(text) : text.length);
   if (at < 0) return text;
   const scheme = /^[a-z][a-z0-9+.-]*:\/*/i.exec(text)?.[0] ?? '';
   return `${scheme}***${text.slice(at)}`;

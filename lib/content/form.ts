@@ -1,3 +1,4 @@
+import { describeValue, isScalar } from '../config/scalar.js';
 import { EncodeError } from '../errors.js';
 
 /** A form: each name maps to one value or a list (the name repeats once per element). */
@@ -11,7 +12,10 @@ export function encodeForm(body: unknown): string {
   const params = new URLSearchParams();
   for (const [name, value] of Object.entries(body as FormFields)) {
     if (value === undefined || value === null) continue;
-    for (const item of Array.isArray(value) ? (value as unknown[]) : [value]) params.append(name, String(item));
+    for (const item of Array.isArray(value) ? (value as unknown[]) : [value]) {
+      if (!isScalar(item)) throw new EncodeError(`form field '${name}' must be a string, number or boolean (or a list of them), not ${describeValue(item)}`);
+      params.append(name, String(item));
+    }
   }
   return params.toString();
 }

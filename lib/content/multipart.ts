@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import { EncodeError } from '../errors.js';
+import { describeValue } from '../config/scalar.js';
 import { isPartContent, releaseContent } from './multipart-source.js';
 
 /** A stream a part reads from: chunks are bytes (strings are taken as UTF-8). Read once, when the request is sent. */
@@ -100,7 +101,7 @@ export function multipart(block: (mp: MultipartBuilder) => void): Multipart {
     field(name, value) {
       checkText('field name', name);
       if (!['string', 'number', 'boolean'].includes(typeof value)) {
-        throw new EncodeError(`the value of multipart field '${name}' must be a string, number or boolean, not ${describe(value)}`);
+        throw new EncodeError(`the value of multipart field '${name}' must be a string, number or boolean, not ${describeValue(value)}`);
       }
       parts.push({ name, fileName: undefined, contentType: undefined, content: String(value) });
       return builder;
@@ -110,7 +111,7 @@ export function multipart(block: (mp: MultipartBuilder) => void): Multipart {
       checkText(`file name of part '${name}'`, fileName);
       checkText(`content type of part '${name}'`, contentType);
       if (!isPartContent(content)) {
-        throw new EncodeError(`the content of multipart part '${name}' must be a string, bytes, a Blob, { path }, a stream or { stream, size }, not ${describe(content)}`);
+        throw new EncodeError(`the content of multipart part '${name}' must be a string, bytes, a Blob, { path }, a stream or { stream, size }, not ${describeValue(content)}`);
       }
       parts.push({ name, fileName, contentType: contentType === '' ? 'application/octet-stream' : contentType, content });
       return builder;
@@ -126,7 +127,7 @@ export function multipart(block: (mp: MultipartBuilder) => void): Multipart {
 }
 
 function checkText(what: string, value: unknown): void {
-  if (typeof value !== 'string') throw new EncodeError(`the multipart ${what} must be a string, not ${describe(value)}`);
+  if (typeof value !== 'string') throw new EncodeError(`the multipart ${what} must be a string, not ${describeValue(value)}`);
   const bad = /[\r\n\0]/.exec(value);
   if (bad) {
     const shown = value.replace(/[\r\n\0]/g, (c) => ({ '\r': '\\r', '\n': '\\n', '\0': '\\0' })[c]!);
@@ -134,6 +135,3 @@ function checkText(what: string, value: unknown): void {
   }
 }
 
-function describe(value: unknown): string {
-  return value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
-}

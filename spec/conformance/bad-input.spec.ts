@@ -13,6 +13,7 @@ type ErrorClass = typeof ConfigError | typeof EncodeError | typeof ResultTypeErr
 /** Each case: a call that must reject with `type`, naming `culprit`, before the server sees anything. */
 const CASES: Array<[string, ErrorClass, RegExp, (client: HttpBuilder) => Promise<unknown>]> = [
   ['an invalid URL', ConfigError, /not a valid absolute URL/, (h) => h.get((c) => void (c.request.uri = 'http://exa mple.com:99999/'))],
+  ['a URL whose password holds a # (shown without it)', ConfigError, /not a valid absolute URL: 'http:\/\/\*\*\*@127.0.0.1\/'$/, (h) => h.get((c) => void (c.request.uri = 'http://user:hunter2#x@127.0.0.1/'))],
   ['a relative URL string', ConfigError, /not a valid absolute URL: 'just-a-path'/, (h) => h.get((c) => void (c.request.uri = 'just-a-path'))],
   ['an ftp URL', ConfigError, /uri.scheme 'ftp'/, (h) => h.get((c) => void (c.request.uri = 'ftp://127.0.0.1/x'))],
   ['a port out of range', ConfigError, /uri.port '70000'/, (h) => h.get((c) => void (c.request.uri.port = 70000))],
@@ -40,6 +41,20 @@ const CASES: Array<[string, ErrorClass, RegExp, (client: HttpBuilder) => Promise
     const block: ConfigBlock = () => undefined;
     return h.get(block as never, (() => undefined));
   }],
+  ['an object as a header value', ConfigError, /header 'X-Obj' must be a string, number or boolean, not an object/, (h) => h.get((c) => void (c.request.headers['X-Obj'] = {} as never))],
+  ['a function as a header value', ConfigError, /header 'X-Fn' must be a string, number or boolean, not a function/, (h) => h.get((c) => void (c.request.headers['X-Fn'] = (() => 1) as never))],
+  ['a string as the headers', ConfigError, /request.headers must be an object of \{ name: value \}, not a string/, (h) => h.get((c) => void (c.request.headers = 'abc' as never))],
+  ['an object as the accept value', ConfigError, /request.accept must be a string or an array of strings, not an object/, (h) => h.get((c) => void (c.request.accept = {} as never))],
+  ['an object as a cookie value', ConfigError, /cookie 'id' must be a string, number or boolean, not an object/, (h) => h.get((c) => void (c.request.cookies = { id: { a: 1 } as never }))],
+  ['an object as a query value', ConfigError, /uri.query parameter 'a' must be a string, number or boolean \(or a list of them\), not an object/, (h) => h.get((c) => void (c.request.uri.query = { a: { b: 1 } as never }))],
+  ['null inside a query list', ConfigError, /uri.query parameter 'a' .* not null/, (h) => h.get((c) => void (c.request.uri.query = { a: [null, 'x'] as never }))],
+  ['a string as the query', ConfigError, /uri.query must be an object .* not a string/, (h) => h.get((c) => void (c.request.uri.query = 'a=b' as never))],
+  ['a number as the content type', ConfigError, /request.contentType must be a string, not a number/, (h) => h.post((c) => Object.assign(c.request, { contentType: 5, body: 'x' }))],
+  ['a number as the charset', ConfigError, /request.charset must be a string, not a number/, (h) => h.post((c) => Object.assign(c.request, { contentType: 'text/plain', charset: 8, body: 'x' }))],
+  ['a number as the path', ConfigError, /uri.path must be a string, not a number/, (h) => h.get((c) => void (c.request.uri.path = 5 as never))],
+  ['a number as the host', ConfigError, /uri.host must be a string, not a number/, (h) => h.get((c) => void (c.request.uri.host = 127 as never))],
+  ['an object in a form field', EncodeError, /form field 'a' must be a string, number or boolean \(or a list of them\), not an object/, (h) =>
+    h.post((c) => Object.assign(c.request, { contentType: 'application/x-www-form-urlencoded', body: { a: { b: 1 } } }))],
   ['a control character in a header value', ConfigError, /header 'X-Ctl' has a character not allowed/, (h) => h.get((c) => void (c.request.headers['X-Ctl'] = 'a\u0001b'))],
   ['a character beyond Latin-1 in a header value', ConfigError, /header 'X-Snow'/, (h) => h.get((c) => void (c.request.headers['X-Snow'] = '\u2603'))],
   ['CR LF in the content type', ConfigError, /header 'Content-Type'/, (h) => h.post((c) => Object.assign(c.request, { contentType: 'text/plain\r\nX-Injected: 1', body: 'x' }))],
@@ -67,10 +82,16 @@ const CASES: Array<[string, ErrorClass, RegExp, (client: HttpBuilder) => Promise
   ['a misspelled setting', TypeError as unknown as ErrorClass, /object is not extensible|Cannot add property/, (h) => h.get((c) => void ((c.request as unknown as Record<string, unknown>).header = { a: '1' }))],
   ['an unknown timeout phase', ConfigError, /execution.timeout has no option 'idle'/, (h) => h.get((c) => void (c.execution.timeout = { idle: 5 } as never))],
   ['a negative timeout', ConfigError, /execution.timeout.read must be a number >= 1/, (h) => h.get((c) => void (c.execution.timeout = { read: -1 }))],
-  ['a retry limit that is not a number', ConfigError, /execution.retry.limit must be a number >= 0/, (h) => h.get((c) => void (c.execution.retry = { limit: '3' as never }))],
+  ['a timeout longer than a timer can hold', ConfigError, /execution.timeout.total must be at most 2147483647 ms/, (h) => h.get((c) => void (c.execution.timeout = { total: 2 ** 31 }))],
+  ['a Retry-After cap longer than a timer can hold', ConfigError, /execution.retry.maxRetryAfter must be at most 2147483647 ms/, (h) => h.get((c) => void (c.execution.retry = { maxRetryAfter: 3e9 }))],
+  ['a retry limit that is not a whole number', ConfigError, /execution.retry.limit must be a whole number >= 0/, (h) => h.get((c) => void (c.execution.retry = { limit: 1.5 }))],
+  ['a redirect limit that is not a whole number', ConfigError, /execution.redirects.max must be a whole number >= 0/, (h) => h.get((c) => void (c.execution.redirects = { max: 2.5 }))],
+  ['a signal without removeEventListener', ConfigError, /execution.signal must be an AbortSignal/, (h) =>
+    h.get((c) => void (c.execution.signal = { aborted: false, addEventListener: () => undefined } as never))],
+  ['a retry limit that is not a number', ConfigError, /execution.retry.limit must be a whole number >= 0/, (h) => h.get((c) => void (c.execution.retry = { limit: '3' as never }))],
   ['a status that is not one', ConfigError, /execution.retry.statusCodes must be an array/, (h) => h.get((c) => void (c.execution.retry = { statusCodes: [1000] }))],
   ['an unknown redirect option', ConfigError, /execution.redirects has no option 'maxHops'/, (h) => h.get((c) => void (c.execution.redirects = { maxHops: 3 } as never))],
-  ['a size limit of zero', ConfigError, /execution.maxResponseSize must be a number >= 1/, (h) => h.get((c) => void (c.execution.maxResponseSize = 0))],
+  ['a size limit of zero', ConfigError, /execution.maxResponseSize must be a whole number >= 1/, (h) => h.get((c) => void (c.execution.maxResponseSize = 0))],
   ['a signal that is not one', ConfigError, /execution.signal must be an AbortSignal/, (h) => h.get((c) => void (c.execution.signal = {} as never))],
   ['cookies in a request block', ConfigError, /client.cookies is a client-level setting/, (h) => h.get((c) => void (c.client.cookies = true))],
   ['a Content-Length that is not a number', ConfigError, /header 'Content-Length' must be a number/, (h) =>

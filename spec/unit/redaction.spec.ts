@@ -12,6 +12,10 @@ describe('redactUserInfo: no password survives, however the URL is malformed', (
     ['http:/admin:hunter2@exa mple.com/', 'http:/***@exa mple.com/'],
     ['  http://admin:hunter2@exa mple.com/', 'http://***@exa mple.com/'],
     ['http://example.com/path@2x.png', 'http://example.com/path@2x.png'],
+    // unparseable, with a path character in the password: the user info runs to the last '@'
+    ['http://admin:hunter2#x@127.0.0.1/', 'http://***@127.0.0.1/'],
+    ['http://admin:hunter2?x@127.0.0.1/', 'http://***@127.0.0.1/'],
+    ['http://admin:hunter2/x@exa mple.com/', 'http://***@exa mple.com/'],
   ])('%s → %s', (input, shown) => {
     expect(redactUserInfo(input)).toBe(shown);
     expect(redactUserInfo(input)).not.toContain('hunter2');

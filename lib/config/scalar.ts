@@ -1,0 +1,23 @@
+/**
+ * Values with one obvious text form: what a header, cookie, query parameter or form field may
+ * be set to. Anything else (an object, a function, a symbol) would go out as `[object Object]`
+ * or the function's source, so it is refused, naming the setting.
+ */
+
+/** Whether `value` is a string, number, boolean or bigint. */
+export function isScalar(value: unknown): value is string | number | boolean | bigint {
+  const type = typeof value;
+  return type === 'string' || type === 'number' || type === 'boolean' || type === 'bigint';
+}
+
+/** What `value` is, for a message: `null`, `an array`, `an object`, `a function`, ... */
+export function describeValue(value: unknown): string {
+  if (value === null || value === undefined) return String(value);
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+/** Whether `value` is a plain bag of settings (an object, not an array). */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
