@@ -5,6 +5,7 @@
  *
  * This file imports no `node:` module so that browser-capable backends (fetch) fit it too.
  */
+import { ConfigError } from '../errors.js';
 
 /** A request body: bytes as an async stream, with its size when known. */
 export interface WireBody extends AsyncIterable<Uint8Array> {
@@ -103,6 +104,15 @@ export interface Backend {
   send(request: WireRequest): Promise<WireResponse>;
   /** Release pooled connections. */
   close(): Promise<void>;
+}
+
+/**
+ * What a built-in backend's `send` rejects with once `close()` released its pool: a request in
+ * flight then fails instead of being sent again (its connection was cut by the close), and a
+ * later one is refused before anything is sent.
+ */
+export function clientClosed(): ConfigError {
+  return new ConfigError('the client was closed: close() released its connections and it sends nothing more (make a new client with HttpBuilder.configure)');
 }
 
 /** A body already in memory. */

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import { inMemory, utf8TextOf, type Backend, type TlsOptions, type WireRequest, type WireResponse } from './backend.js';
+import { clientClosed, inMemory, utf8TextOf, type Backend, type TlsOptions, type WireRequest, type WireResponse } from './backend.js';
 import { limitConnect } from './connect-timeout.js';
 import { agentTls, nodeResponse } from './node-response.js';
 
@@ -13,6 +13,7 @@ export class NativeBackend implements Backend {
   readonly name = 'native';
   readonly #httpAgent: http.Agent;
   readonly #httpsAgent: https.Agent;
+  #closed = false;
 
   constructor(options: { tls: TlsOptions | undefined }) {
     this.#httpAgent = new http.Agent({ keepAlive: true });
@@ -20,6 +21,7 @@ export class NativeBackend implements Backend {
   }
 
   send(request: WireRequest): Promise<WireResponse> {
+    if (this.#closed) return Promise.reject(clientClosed());
     return new Promise((resolve, reject) => {
       const transport = request.secure ? https : http;
       const req = transport.request({
@@ -45,6 +47,7 @@ export class NativeBackend implements Backend {
   }
 
   close(): Promise<void> {
+    this.#closed = true;
     this.#httpAgent.destroy();
     this.#httpsAgent.destroy();
     return Promise.resolve();

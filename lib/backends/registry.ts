@@ -1,5 +1,5 @@
 import { ConfigError } from '../errors.js';
-import type { Backend, TlsOptions } from './backend.js';
+import { clientClosed, type Backend, type TlsOptions } from './backend.js';
 import { NativeBackend } from './native.js';
 
 /** The backends that come with the library, by name. */
@@ -27,6 +27,7 @@ class LazyBackend implements Backend {
   #loading: Promise<Backend> | undefined;
   /** Once loaded: requests go straight to it, with no promise of this layer in between. */
   #loaded: Backend | undefined;
+  #closed = false;
 
   constructor(
     readonly name: string,
@@ -35,11 +36,13 @@ class LazyBackend implements Backend {
   ) {}
 
   send(request: Parameters<Backend['send']>[0]): ReturnType<Backend['send']> {
+    if (this.#closed) return Promise.reject(clientClosed());
     if (this.#loaded) return this.#loaded.send(request);
     return this.#backend().then((backend) => backend.send(request));
   }
 
   async close(): Promise<void> {
+    this.#closed = true;
     const backend = await this.#loading?.catch(() => undefined);
     await backend?.close();
   }

@@ -1,5 +1,5 @@
 import { expect, it } from '@jest/globals';
-import { HttpBuilder, type HttpConfig } from '../../lib/index.js';
+import { ConfigError, HttpBuilder, HttpBuilderError, type HttpConfig } from '../../lib/index.js';
 import { untilClosed } from '../support/until-closed.js';
 import { conformance } from './kit.js';
 
@@ -67,6 +67,22 @@ conformance('clients: configure, derive, close', (kit) => {
     expect(new Set(kit.server.requests.map((r) => r.remotePort)).size).toBeLessThanOrEqual(2 * kit.traits.sequentialSockets);
     expect(kit.server.openConnections).toBeGreaterThan(0);
     await derived.close();
+    await untilClosed(kit.server);
+  });
+
+  it('close() fails a request in flight without sending it again, and refuses later ones before sending', async () => {
+    kit.server.expect({ method: 'GET', path: '/never', respond: () => {} });
+    const client = kit.client((c) => void (c.request.uri.path = '/never'));
+    const pending = client.get().then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    while (kit.server.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    await client.close();
+    expect(await pending).toBeInstanceOf(HttpBuilderError);
+    await expect(client.get()).rejects.toThrow(ConfigError);
+    await expect(client.configure((c) => void (c.request.headers['X-D'] = '1')).get()).rejects.toThrow(/the client was closed/);
+    expect(kit.server.requests).toHaveLength(1);
     await untilClosed(kit.server);
   });
 
