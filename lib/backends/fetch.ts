@@ -129,18 +129,35 @@ export const PLAIN_TARGET = /^(?:\/(?!\.{1,2}(?:[/?]|$))[\w\-.~!$&()*+,;=:@]*)+(
 function wireResponse(response: Response): WireResponse {
   const stream = response.body;
   const reader = stream ? new BodyReader(stream) : undefined;
+  const headers = headerPairs(response.headers);
   // discard and readAll as own properties (a stage or a wrapping backend may copy the response with a spread)
   return {
     status: response.status,
     reason: response.statusText,
-    headers: headerPairs(response.headers),
+    headers,
     body: reader ?? EMPTY_BODY,
-    decoded: true,
+    decoded: decodedByFetch(headers),
     // cancelling the body aborts the fetch and closes its connection (no AbortController: one
     // per request costs undici's abort bookkeeping on every call, about 15% of its CPU here)
     discard: () => reader?.cancel(),
     readAll: () => (reader ? reader.readAll() : Promise.resolve(new Uint8Array(0))),
   };
+}
+
+/** The codings undici's fetch undoes (zstd too on newer Node, which the pipeline refuses anyway). */
+const FETCH_DECODES = new Set(['gzip', 'x-gzip', 'deflate', 'br']);
+
+/**
+ * Whether fetch decoded the body: it does only when it knows every coding listed. With an
+ * `identity` or an empty entry among them (`gzip, identity`, `gzip,`) it hands the body over
+ * as it came, and the pipeline must decode it, as for the other backends.
+ */
+function decodedByFetch(headers: ReadonlyArray<readonly [string, string]>): boolean {
+  // fetch gives names in lower case, repeated ones joined
+  for (const [name, value] of headers) {
+    if (name === 'content-encoding') return value.split(',').every((coding) => FETCH_DECODES.has(coding.trim().toLowerCase()));
+  }
+  return true;
 }
 
 /**

@@ -244,7 +244,9 @@ function errorPageText(error: unknown, fromServer: FromServer): string {
 /** The response with its body counted as it is read (no one-piece readAll: it would skip the count). */
 function countedResponse(response: WireResponse, listener: ProgressListener): WireResponse {
   const length = firstHeader(response.headers, 'content-length');
-  const total = length === undefined || !/^\d+$/.test(length) ? undefined : Number(length);
+  // decoded by the transport (fetch): the bytes counted are decoded ones, which no header totals
+  const decodedLength = response.decoded && firstHeader(response.headers, 'content-encoding') !== undefined;
+  const total = length === undefined || decodedLength || !/^\d+$/.test(length) ? undefined : Number(length);
   // discard() by hand: a backend's response may have it on its prototype, where a spread does not look
   return { ...response, body: countedBody(response.body, total, listener), readAll: undefined, discard: () => response.discard() };
 }

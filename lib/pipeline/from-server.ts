@@ -61,7 +61,8 @@ export class FromServer {
     const header = this.#hasBody ? this.headers.get('content-encoding') : null;
     const codings = header === null ? [] : contentCodings(header, wire.status);
     const encoded = codings.length > 0 && !wire.decoded;
-    this.#lengthKnown = length !== null && !encoded;
+    // a length with codings is the encoded one, whoever decodes: only reading tells if anything is left
+    this.#lengthKnown = length !== null && codings.length === 0;
     const decoded = encoded ? decompress(wire.body, codings) : wire.body;
     if (maxSize === undefined || !this.#hasBody) {
       this.#untouched = !encoded;

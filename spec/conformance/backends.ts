@@ -22,9 +22,11 @@ export interface BackendTraits {
    * whole upload in memory for a redirect it never follows).
    */
   readonly redirectOfStreamedUpload: 'response' | 'RedirectError';
+  /** Whether download progress of a compressed body counts its decoded bytes, with no total (fetch hands over decoded bytes only). */
+  readonly countsDecodedDownload: boolean;
 }
 
-const TRANSPORT_ONLY: BackendTraits = { forcedHeaders: [], bodyOnGetAndHead: true, detectsTruncatedGzip: true, sequentialSockets: 1, closesAbandonedAtOnce: true, redirectOfStreamedUpload: 'response' };
+const TRANSPORT_ONLY: BackendTraits = { forcedHeaders: [], bodyOnGetAndHead: true, detectsTruncatedGzip: true, sequentialSockets: 1, closesAbandonedAtOnce: true, redirectOfStreamedUpload: 'response', countsDecodedDownload: false };
 
 /**
  * Every backend the conformance kit runs on; each scenario runs once per entry, over HTTP
@@ -44,6 +46,7 @@ export const BACKENDS: ReadonlyArray<{ readonly name: string; readonly choice: B
       sequentialSockets: 2,
       closesAbandonedAtOnce: false,
       redirectOfStreamedUpload: 'RedirectError',
+      countsDecodedDownload: true,
     },
   },
 ];

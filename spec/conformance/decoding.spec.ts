@@ -45,6 +45,27 @@ conformance('response decoding: content codings and charsets', (kit) => {
     });
   }
 
+  // fetch undoes a coding list only when it knows every entry: the pipeline decodes the rest
+  for (const coding of ['gzip, identity', 'identity, gzip', 'gzip,', ', gzip']) {
+    it(`decodes Content-Encoding: '${coding}' (identity and empty entries are no coding)`, async () => {
+      kit.server.expect({ method: 'GET', path: '/listed', respond: { headers: { 'Content-Type': 'text/plain', 'Content-Encoding': coding }, body: zlib.gzipSync(THOUSAND_X) } });
+      expect(await kit.client().get(String, (c) => void (c.request.uri.path = '/listed'))).toBe(THOUSAND_X);
+    });
+  }
+
+  it('a gzip body that decodes to nothing is no body: null, and no parser runs', async () => {
+    kit.server.expect({ method: 'GET', path: '/gzip-empty', respond: { headers: { 'Content-Type': 'text/x-custom' }, body: '', encoding: 'gzip' } });
+    let parsed = false;
+    const client = kit.client((c) => void (c.request.uri.path = '/gzip-empty'));
+    expect(await client.get(String)).toBeNull();
+    expect(
+      await client.get((c) => {
+        c.response.parser('text/x-custom', () => (parsed = true));
+      }),
+    ).toBeNull();
+    expect(parsed).toBe(false);
+  });
+
   it('a gzip JSON body parses', async () => {
     kit.server.expect({ method: 'GET', path: '/gzip-json', respond: { headers: { 'Content-Type': 'application/json' }, body: '{"value":"ok-json"}', encoding: 'gzip' } });
     expect(await kit.client().get((c) => void (c.request.uri.path = '/gzip-json'))).toEqual({ value: 'ok-json' });

@@ -1,5 +1,6 @@
 import { expect, it } from '@jest/globals';
 import { Readable } from 'node:stream';
+import { gzipSync } from 'node:zlib';
 import type { Progress } from '../../lib/index.js';
 import { conformance } from './kit.js';
 
@@ -17,6 +18,19 @@ conformance('progress callbacks', (kit) => {
     expect(seen.length).toBeGreaterThan(0);
     expect(seen.at(-1)).toEqual({ transferred: BIG.length, total: BIG.length, percent: 100 });
     expect(seen.every((p, i) => i === 0 || p.transferred >= seen[i - 1].transferred)).toBe(true);
+  });
+
+  it('download of a gzip body: wire bytes against Content-Length, or (fetch) decoded bytes with no total', async () => {
+    kit.server.expect({ method: 'GET', path: '/big-gzip', respond: { headers: { 'Content-Type': 'text/plain' }, body: BIG, encoding: 'gzip' } });
+    const seen: Progress[] = [];
+    const text = await kit.client().get(String, (c) => {
+      c.request.uri.path = '/big-gzip';
+      c.execution.onDownloadProgress = (progress) => seen.push(progress);
+    });
+    expect(text).toBe(BIG);
+    const wireLength = gzipSync(BIG).length; // what the test server sends
+    const last = kit.traits.countsDecodedDownload ? { transferred: BIG.length, total: undefined, percent: undefined } : { transferred: wireLength, total: wireLength, percent: 100 };
+    expect(seen.at(-1)).toEqual(last);
   });
 
   it('download listener on a response without a body (HEAD, 204): null, and the connection given back', async () => {
