@@ -175,19 +175,46 @@ function headerPairs(headers: Headers): Array<readonly [string, string]> {
  * along). Copied only when something has to go.
  */
 function fetchHeaders(headers: Readonly<Record<string, string>>, streamed: boolean): Record<string, string> {
-  const names = Object.keys(headers);
-  if (!names.some((name) => framedByFetch(name, streamed))) return headers;
+  let framed = false;
+  for (const name in headers) {
+    // by length first: most names are none of these, and lower-casing each one costs on every request
+    if (REFUSED_LENGTHS.has(name.length)) checkSendable(name, headers[name]);
+    else if (!framed && FRAMING_LENGTHS.has(name.length)) framed = framedByFetch(name, streamed);
+  }
+  if (!framed) return headers;
   // a fresh object rather than a copy with `delete`: that would turn it into a slow dictionary
   const kept: Record<string, string> = {};
-  for (const name of names) if (!framedByFetch(name, streamed)) kept[name] = headers[name];
+  for (const name in headers) if (!framedByFetch(name, streamed)) kept[name] = headers[name];
   return kept;
 }
 
+const FRAMING_LENGTHS = new Set(['content-length'.length, 'transfer-encoding'.length]);
+
 function framedByFetch(name: string, streamed: boolean): boolean {
-  // by length first: most names are neither, and lower-casing each one costs on every request
-  if (name.length !== 'content-length'.length && name.length !== 'transfer-encoding'.length) return false;
+  if (!FRAMING_LENGTHS.has(name.length)) return false;
   const lower = name.toLowerCase();
   return lower === 'transfer-encoding' || (lower === 'content-length' && !streamed);
+}
+
+/**
+ * Headers fetch refuses or replaces: it sets `Host` from the URL, and undici rejects
+ * `Expect`, `Keep-Alive`, `Upgrade` and a `Connection` other than `close` or `keep-alive`.
+ */
+const REFUSED: ReadonlyMap<string, string> = new Map([
+  ['host', 'fetch sets Host from the URL and drops yours'],
+  ['expect', 'undici does not support Expect'],
+  ['keep-alive', 'undici manages Keep-Alive itself'],
+  ['upgrade', 'fetch cannot upgrade a connection'],
+  ['connection', "undici takes only 'close' or 'keep-alive'"],
+]);
+const REFUSED_LENGTHS = new Set([...REFUSED.keys()].map((name) => name.length));
+
+function checkSendable(name: string, value: string): void {
+  const lower = name.toLowerCase();
+  const why = REFUSED.get(lower);
+  if (why === undefined) return;
+  if (lower === 'connection' && /^\s*(?:close|keep-alive)\s*$/i.test(value)) return;
+  throw new ConfigError(`the fetch backend cannot send header '${name}' (${why}): leave it out, or use another backend`);
 }
 
 function fetchBody(body: WireBody): RequestInit['body'] {
@@ -254,6 +281,15 @@ function concat(chunks: readonly Uint8Array[]): Uint8Array {
 
 const EMPTY_BODY: AsyncIterable<Uint8Array> = { [Symbol.asyncIterator]: () => ({ next: () => Promise.resolve({ done: true, value: undefined }) }) };
 
+/**
+ * A response undici could not parse (its HTTPParserError carries no code through fetch): a
+ * malformed response, not a connection the server closed, so it must not read as a reset
+ * (which would send the request again).
+ */
+function malformed(inner: { name?: unknown }, message: string): boolean {
+  return inner.name === 'HTTPParserError' || message === 'bad response';
+}
+
 /** A rejection with {@link transportError}: one function for every request, not a closure each. */
 function rejectTransportError(error: unknown): Promise<never> {
   return Promise.reject(transportError(error));
@@ -273,7 +309,8 @@ function transportError(error: unknown): Error {
   if (message === 'unexpected redirect') {
     return new RedirectError('the server redirected a streamed upload; the fetch backend cannot hand that 3xx over without holding the whole body (use another backend, or send the body as bytes)');
   }
-  const code = typeof inner.code === 'string' ? inner.code : outer.name === 'AbortError' ? 'ABORT_ERR' : 'UND_ERR_SOCKET';
+  if (message === 'bad port') return new ConfigError("the fetch backend cannot reach this port: fetch refuses the ports on its 'bad ports' list (use another port, or another backend)");
+  const code = typeof inner.code === 'string' ? inner.code : outer.name === 'AbortError' ? 'ABORT_ERR' : malformed(inner, message) ? 'UND_ERR_BAD_RESPONSE' : 'UND_ERR_SOCKET';
   const plain = new Error(message === 'fetch failed' || message === 'terminated' ? `fetch failed: ${code}` : message);
   return Object.assign(plain, { code, name: outer.name === 'AbortError' ? 'AbortError' : 'Error' });
 }

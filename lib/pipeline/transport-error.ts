@@ -18,6 +18,9 @@ const REASONS: Readonly<Record<string, NetworkErrorReason>> = {
 // node's and undici's parsers refuse headers beyond 16 KiB (node's --max-http-header-size)
 const HEADER_OVERFLOW = new Set(['HPE_HEADER_OVERFLOW', 'UND_ERR_HEADERS_OVERFLOW']);
 
+// zlib's errors (Z_DATA_ERROR, ...) and brotli's (ERR__ERROR_FORMAT_PADDING_1, ...)
+const DECODER_CODE = /^(?:Z_|ERR__ERROR_)/;
+
 const TLS_CODE = /^(?:CERT_|ERR_TLS_|ERR_SSL_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH|ERR_OSSL)/;
 
 /**
@@ -31,7 +34,7 @@ export function toTransportError(error: unknown, url: string, response?: { statu
   if (name === 'AbortError' || code === 'ABORT_ERR') return new AbortError(`the request to ${where} was aborted`, { cause: error });
   if (code === CONNECT_TIMEOUT) return new TimeoutError(`connect timeout: ${message} (${where})`, 'connect', { cause: error });
   if (HEADER_OVERFLOW.has(code)) return new ResponseTooLargeError(`the response headers of ${where} are too large (${message})`, { cause: error });
-  if (response && code.startsWith('Z_')) {
+  if (response && DECODER_CODE.test(code)) {
     return new ParseError(`the response body of ${where} could not be decompressed: ${message}`, { ...response, text: '' }, { cause: error });
   }
   const reason = REASONS[code] ?? (TLS_CODE.test(code) ? 'tls' : message === 'socket hang up' ? 'reset' : 'other');

@@ -24,9 +24,15 @@ export interface BackendTraits {
   readonly redirectOfStreamedUpload: 'response' | 'RedirectError';
   /** Whether download progress of a compressed body counts its decoded bytes, with no total (fetch hands over decoded bytes only). */
   readonly countsDecodedDownload: boolean;
+  /** Whether `Host`, `Expect`, `Keep-Alive`, `Upgrade` and `Connection: upgrade` are refused before sending (fetch replaces or rejects them). */
+  readonly refusesHopHeaders: boolean;
+  /** What the transport sends in place of `User-Agent`, `Accept` and `Accept-Encoding` once the caller removes them (fetch fills in its own, br only over TLS). */
+  defaultsWhenRemoved(secure: boolean): Readonly<Record<string, string>>;
+  /** Whether ports on fetch's "bad ports" list (10080, 6000, ...) are refused before connecting. */
+  readonly refusesBadPorts: boolean;
 }
 
-const TRANSPORT_ONLY: BackendTraits = { forcedHeaders: [], bodyOnGetAndHead: true, detectsTruncatedGzip: true, sequentialSockets: 1, closesAbandonedAtOnce: true, redirectOfStreamedUpload: 'response', countsDecodedDownload: false };
+const TRANSPORT_ONLY: BackendTraits = { forcedHeaders: [], bodyOnGetAndHead: true, detectsTruncatedGzip: true, sequentialSockets: 1, closesAbandonedAtOnce: true, redirectOfStreamedUpload: 'response', countsDecodedDownload: false, refusesHopHeaders: false, defaultsWhenRemoved: () => ({}), refusesBadPorts: false };
 
 /**
  * Every backend the conformance kit runs on; each scenario runs once per entry, over HTTP
@@ -47,6 +53,9 @@ export const BACKENDS: ReadonlyArray<{ readonly name: string; readonly choice: B
       closesAbandonedAtOnce: false,
       redirectOfStreamedUpload: 'RedirectError',
       countsDecodedDownload: true,
+      refusesHopHeaders: true,
+      refusesBadPorts: true,
+      defaultsWhenRemoved: (secure) => ({ 'user-agent': 'undici', accept: '*/*', 'accept-encoding': secure ? 'br, gzip, deflate' : 'gzip, deflate' }),
     },
   },
 ];

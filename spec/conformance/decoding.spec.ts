@@ -76,6 +76,11 @@ conformance('response decoding: content codings and charsets', (kit) => {
     await expect(kit.client().get((c) => void (c.request.uri.path = '/bad-gzip'))).rejects.toBeInstanceOf(ParseError);
   });
 
+  it('a corrupt br body rejects with ParseError', async () => {
+    kit.server.expect({ method: 'GET', path: '/bad-br', respond: { headers: { 'Content-Type': 'text/plain', 'Content-Encoding': 'br' }, body: 'not brotli at all, not at all' } });
+    await expect(kit.client().get((c) => void (c.request.uri.path = '/bad-br'))).rejects.toBeInstanceOf(ParseError);
+  });
+
   it('decodes text/plain; charset=iso-8859-1 (café)', async () => {
     kit.server.expect({ method: 'GET', path: '/latin1', respond: { headers: { 'Content-Type': 'text/plain; charset=iso-8859-1' }, body: Buffer.from('café', 'latin1') } });
     expect(await kit.client().get((c) => void (c.request.uri.path = '/latin1'))).toBe('café');

@@ -11,7 +11,14 @@ describe('transport faults', () => {
   let resetBeforeHead: RawServer;
   let truncatedGzip: RawServer;
   let resetInErrorBody: RawServer;
+  let malformedHead: RawServer;
+  let malformedRequests = 0;
   beforeAll(async () => {
+    // a space before the colon: every parser refuses the head
+    malformedHead = await rawServer((socket) => {
+      malformedRequests++;
+      socket.end('HTTP/1.1 200 OK\r\nX-A : b\r\nContent-Length: 2\r\n\r\nok');
+    });
     resetInErrorBody = await rawServer((socket) => {
       socket.write('HTTP/1.1 500 Internal Server Error\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"par');
       setTimeout(() => socket.resetAndDestroy(), 20);
@@ -28,7 +35,7 @@ describe('transport faults', () => {
     });
   });
   afterAll(async () => {
-    await Promise.all([resetMidBody.close(), resetBeforeHead.close(), truncatedGzip.close(), resetInErrorBody.close()]);
+    await Promise.all([resetMidBody.close(), resetBeforeHead.close(), truncatedGzip.close(), resetInErrorBody.close(), malformedHead.close()]);
   });
 
   for (const backend of BACKENDS) {
@@ -37,6 +44,18 @@ describe('transport faults', () => {
 
       it('a reset before the response head rejects with NetworkError reason reset', async () => {
         await expect(client(resetBeforeHead.url).get()).rejects.toMatchObject({ name: 'NetworkError', reason: 'reset' });
+      });
+
+      it('a malformed response head rejects with NetworkError reason other, and the GET is not sent again', async () => {
+        const before = malformedRequests;
+        await expect(client(malformedHead.url).get()).rejects.toMatchObject({ name: 'NetworkError', reason: 'other' });
+        expect(malformedRequests - before).toBe(1);
+      });
+
+      it(`port 10080 ${backend.traits.refusesBadPorts ? "is refused before connecting (on fetch's bad-ports list: documented)" : 'is tried like any other (nothing listens: refused)'}`, async () => {
+        const error = await client('http://127.0.0.1:10080').get().catch((e: unknown) => e);
+        if (backend.traits.refusesBadPorts) expect(error).toMatchObject({ name: 'ConfigError', message: expect.stringMatching(/fetch refuses the ports on its 'bad ports' list/) as unknown });
+        else expect(error).toMatchObject({ name: 'NetworkError', reason: 'refused' });
       });
 
       it('a reset in the middle of the body rejects with NetworkError reason reset', async () => {

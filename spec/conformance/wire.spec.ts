@@ -137,6 +137,42 @@ conformance('what goes on the wire', (kit) => {
     expect(extra.sort()).toEqual([...kit.traits.forcedHeaders].sort());
   });
 
+  it('the default headers, removed, are left out (fetch fills in its own: documented)', async () => {
+    kit.server.expect({ method: 'GET', path: '/no-defaults', respond: OK });
+    await kit.client().get((c) => {
+      c.request.uri.path = '/no-defaults';
+      Object.assign(c.request.headers, { 'User-Agent': null, Accept: null, 'Accept-Encoding': null });
+    });
+    const { headers } = kit.server.requests[0];
+    const sent = Object.fromEntries(['user-agent', 'accept', 'accept-encoding'].filter((name) => name in headers).map((name) => [name, headers[name]]));
+    expect(sent).toEqual(kit.traits.defaultsWhenRemoved(kit.secure));
+  });
+
+  const HOP_HEADERS: Array<[string, string]> = [
+    ['Host', 'virtual.example'],
+    ['Expect', '100-continue'],
+    ['Keep-Alive', 'timeout=5'],
+    ['Upgrade', 'h2c'],
+    ['Connection', 'upgrade'],
+  ];
+  // Host over TLS would also name the server (SNI), and Upgrade asks the server to switch protocols: elsewhere only Expect and Keep-Alive are sent
+  for (const [name, value] of kit.traits.refusesHopHeaders ? HOP_HEADERS : HOP_HEADERS.filter(([hop]) => hop === 'Expect' || hop === 'Keep-Alive')) {
+    it(`a '${name}' header ${kit.traits.refusesHopHeaders ? 'is refused before sending (fetch: documented)' : 'goes out as set'}`, async () => {
+      kit.server.expect({ method: 'GET', path: '/hop', respond: OK });
+      const sent = kit.client().get((c) => {
+        c.request.uri.path = '/hop';
+        c.request.headers[name] = value;
+      });
+      if (kit.traits.refusesHopHeaders) {
+        await expect(sent).rejects.toThrow(new RegExp(`the fetch backend cannot send header '${name}'`));
+        expect(kit.server.requests).toHaveLength(0);
+      } else {
+        await sent;
+        expect(kit.server.requests[0].headers[name.toLowerCase()]).toBe(value);
+      }
+    });
+  }
+
   it('a form body is urlencoded, lists repeating the name', async () => {
     kit.server.expect({ method: 'POST', path: '/form', body: 'username=bobvila&password=old+house&tag=a&tag=b', respond: OK });
     await kit.client().post((c) => {
