@@ -9,7 +9,7 @@ import { DEFAULT_SETTINGS, mergeSettings, type Settings } from './config/setting
 import { releaseUpload } from './content/raw-upload.js';
 import { exchange } from './pipeline/exchange.js';
 import { freezeRecord, type Plan } from './pipeline/freeze.js';
-import { chain } from './pipeline/interceptors.js';
+import { chain, checkedRecord } from './pipeline/interceptors.js';
 import { loggerFromEnvironment } from './pipeline/request-log.js';
 import { verbArguments, type ResultFor, type ResultType, type VerbArgument } from './result/result-type.js';
 
@@ -155,7 +155,7 @@ export class HttpBuilder {
     };
     // no interceptor (the usual case): no closure around the exchange
     if (settings.interceptors.length === 0) return exchange(record, plan);
-    return chain(settings.interceptors, method, (request) => exchange(request, plan))(record);
+    return chain(settings.interceptors, method, (request) => exchange(checkedRecord(request), plan))(record);
   }
 }
 

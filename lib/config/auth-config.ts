@@ -1,4 +1,5 @@
 import type { Credentials } from '../auth/credentials.js';
+import { ConfigError } from '../errors.js';
 
 /** Options of `auth.basic()` and `auth.digest()`. */
 export interface AuthOptions {
@@ -30,11 +31,25 @@ export class AuthConfig {
 
   /** Answer `WWW-Authenticate: Basic` challenges (RFC 7617), or send up front with `preemptive`. */
   basic(user: string, password: string, options: AuthOptions = {}): void {
+    checkCredentials('basic', user, password);
+    // RFC 7617: the first ':' ends the user-id, so a user with one would reach the server cut short
+    if (user.includes(':')) throw new ConfigError("auth.basic(): the user name cannot contain ':' (Basic sends user:password)");
     this.credentials = { scheme: 'basic', user, password, preemptive: options.preemptive ?? false };
   }
 
   /** Answer `WWW-Authenticate: Digest` challenges (RFC 7616: MD5, SHA-256, SHA-512-256 and their -sess forms). */
   digest(user: string, password: string, options: AuthOptions = {}): void {
+    checkCredentials('digest', user, password);
     this.credentials = { scheme: 'digest', user, password, preemptive: options.preemptive ?? false };
+  }
+}
+
+/** Text a challenge can be answered with: strings, with no lone UTF-16 surrogate (which has no UTF-8 form). The values stay out of the message. */
+function checkCredentials(scheme: 'basic' | 'digest', user: unknown, password: unknown): void {
+  for (const [what, value] of [['user name', user], ['password', password]] as const) {
+    if (typeof value !== 'string') throw new ConfigError(`auth.${scheme}(): the ${what} must be a string`);
+    if (/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(value)) {
+      throw new ConfigError(`auth.${scheme}(): the ${what} contains a lone UTF-16 surrogate, which has no UTF-8 form`);
+    }
   }
 }

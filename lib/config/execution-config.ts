@@ -4,6 +4,8 @@ import type { ProgressListener } from '../pipeline/progress.js';
 import type { Logger } from '../pipeline/request-log.js';
 import type { RedirectOptions, RetryOptions, Timeouts } from './execution-options.js';
 import { assertClientLevel, type Scope } from './scope.js';
+import { checkFunction } from './callbacks.js';
+import { ConfigError } from '../errors.js';
 
 /**
  * How to run the exchange: `c.execution` inside a configuration block.
@@ -52,6 +54,10 @@ export class ExecutionConfig {
    * `next(request)` performs the request; pass a modified copy to change it.
    */
   interceptor(verbs: string | readonly string[], intercept: Interceptor): void {
+    checkFunction(intercept, 'execution.interceptor()');
+    if (typeof verbs !== 'string' && !(Array.isArray(verbs) && verbs.every((verb) => typeof verb === 'string'))) {
+      throw new ConfigError('execution.interceptor(): the verbs must be a string or an array of strings');
+    }
     const methods = new Set((typeof verbs === 'string' ? [verbs] : verbs).map((v) => v.toUpperCase()));
     (this.interceptors ??= []).push({ methods, intercept });
   }

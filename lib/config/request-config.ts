@@ -1,6 +1,7 @@
 import type { Encoder } from '../content/encoders.js';
 import type { Credentials } from '../auth/credentials.js';
 import { AuthConfig } from './auth-config.js';
+import { checkFunction, contentTypes } from './callbacks.js';
 import { UriConfig } from './uri-config.js';
 
 /** Header values by name; `null` removes an inherited header. */
@@ -116,8 +117,9 @@ export class RequestConfig {
    * c.request.encoder('text/yaml', (body) => YAML.stringify(body));
    */
   encoder(contentType: string | readonly string[], encode: Encoder): void {
+    checkFunction(encode, 'request.encoder()');
     this.encoders ??= new Map();
-    for (const type of typeof contentType === 'string' ? [contentType] : contentType) this.encoders.set(type.toLowerCase(), encode);
+    for (const type of contentTypes(contentType, 'request.encoder()')) this.encoders.set(type.toLowerCase(), encode);
   }
 
   /** @internal headers/cookies as set at this level (undefined when untouched). */

@@ -2,6 +2,7 @@ import { ConfigError } from '../errors.js';
 import type { Parser } from '../content/parsers.js';
 import type { ExceptionHandler, HandlerTier, ResponseHandler } from './handlers.js';
 import { NO_HANDLERS } from './handlers.js';
+import { checkFunction, contentTypes } from './callbacks.js';
 
 /**
  * How to handle the response: `c.response` inside a configuration block.
@@ -28,12 +29,12 @@ export class ResponseConfig {
 
   /** Runs for status < 400. */
   success(handler: ResponseHandler): void {
-    this.#success = handler;
+    this.#success = checkFunction(handler, 'response.success()');
   }
 
   /** Runs for status >= 400. */
   failure(handler: ResponseHandler): void {
-    this.#failure = handler;
+    this.#failure = checkFunction(handler, 'response.failure()');
   }
 
   /** Runs for exactly that status (number or numeric string); `'success'`/`'failure'` are the two above. */
@@ -44,18 +45,19 @@ export class ResponseConfig {
     if (!Number.isInteger(status) || status < 100 || status > 999) {
       throw new ConfigError(`response.when(): '${String(code)}' is not a status code, 'success' or 'failure'`);
     }
-    (this.#when ??= new Map()).set(status, handler);
+    (this.#when ??= new Map()).set(status, checkFunction(handler, `response.when(${status})`));
   }
 
   /** Receives any error of the exchange; its return value becomes the result. Re-throw to propagate. */
   exception(handler: ExceptionHandler): void {
-    this.#exception = handler;
+    this.#exception = checkFunction(handler, 'response.exception()');
   }
 
   /** Registers a parser for one or more content types. */
   parser(contentType: string | readonly string[], parse: Parser): void {
+    checkFunction(parse, 'response.parser()');
     this.parsers ??= new Map();
-    for (const type of typeof contentType === 'string' ? [contentType] : contentType) this.parsers.set(type.toLowerCase(), parse);
+    for (const type of contentTypes(contentType, 'response.parser()')) this.parsers.set(type.toLowerCase(), parse);
   }
 
   /** @internal */

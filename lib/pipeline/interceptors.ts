@@ -1,3 +1,4 @@
+import { ConfigError } from '../errors.js';
 import type { RequestRecord } from './request-record.js';
 
 /** Performs the request and resolves to its result. */
@@ -25,4 +26,13 @@ export function chain(
     next = async (request) => await intercept(request, inner);
   }
   return next;
+}
+
+/** What an interceptor passed to `next()`, checked to be a request record before anything reads it. */
+export function checkedRecord(request: unknown): RequestRecord {
+  const record = request as RequestRecord | null | undefined;
+  if (typeof record !== 'object' || record === null || typeof record.method !== 'string' || typeof record.url !== 'string') {
+    throw new ConfigError('an interceptor passed something other than a request record to next()');
+  }
+  return record;
 }

@@ -17,9 +17,6 @@ const FRAMING = new Set(['content-type', 'content-length', 'transfer-encoding'])
  * header object is checked by its first request only: later ones check what they add to it.
  */
 export function toWireRequest(record: RequestRecord, plan: Plan, encoded: EncodedRequestBody | undefined): WireRequest {
-  if (typeof record !== 'object' || record === null || typeof record.method !== 'string' || typeof record.url !== 'string') {
-    throw new ConfigError('an interceptor passed something other than a request record to next()');
-  }
   // the method goes on the request line as is: only an RFC 9110 token may
   if (!TOKEN.test(record.method)) throw new ConfigError(`the method '${escape(record.method)}' is not a valid HTTP method token`);
   const target = record.url === plan.target.url ? plan.target : targetOf(record.url);

@@ -105,6 +105,16 @@ const CASES: Array<[string, ErrorClass, RegExp, (client: HttpBuilder) => Promise
     h.get((c) => c.execution.interceptor('GET', (request, next) => next({ ...request, method: 'GET /x HTTP/1.1\r\nX: y' })))],
   ['CR LF in a URL from an interceptor', ConfigError, /an interceptor set a URL with a control character/, (h) =>
     h.get((c) => c.execution.interceptor('GET', (request, next) => next({ ...request, url: `${request.url}x\r\nHost: evil` })))],
+  ['an interceptor passing nothing to next()', ConfigError, /interceptor passed something other than a request record/, (h) =>
+    h.get((c) => c.execution.interceptor('GET', (_request, next) => next(undefined as never)))],
+  ['a string as a success handler', ConfigError, /response.success\(\) needs a function, not a string/, (h) => h.get((c) => c.response.success('nope' as never))],
+  ['a number as a when() handler', ConfigError, /response.when\(200\) needs a function, not a number/, (h) => h.get((c) => c.response.when(200, 42 as never))],
+  ['a number as a parser', ConfigError, /response.parser\(\) needs a function, not a number/, (h) => h.get((c) => c.response.parser('text/plain', 5 as never))],
+  ['an object as an encoder content type', ConfigError, /request.encoder\(\): the content type must be a string or an array of strings/, (h) => h.get((c) => c.request.encoder({} as never, () => ''))],
+  ['a string as an interceptor', ConfigError, /execution.interceptor\(\) needs a function, not a string/, (h) => h.get((c) => c.execution.interceptor('GET', 'nope' as never))],
+  ['a user name with a colon for Basic', ConfigError, /auth.basic\(\): the user name cannot contain ':'/, (h) => h.get((c) => c.request.auth.basic('ali:ce', 'pw', { preemptive: true }))],
+  ['no credentials for Digest', ConfigError, /auth.digest\(\): the user name must be a string/, (h) => h.get((c) => c.request.auth.digest(undefined as never, undefined as never))],
+  ['a lone surrogate in a Digest password', ConfigError, /auth.digest\(\): the password contains a lone UTF-16 surrogate/, (h) => h.get((c) => c.request.auth.digest('alice', 'pw\ud800'))],
   ['an interceptor passing garbage to next()', ConfigError, /interceptor passed something other than a request record/, (h) =>
     h.get((c) => c.execution.interceptor('GET', (_request, next) => next('nope' as never)))],
 ];
