@@ -95,7 +95,7 @@ function fetchInit(request: WireRequest, transport: Transport): RequestInit {
   if (!PLAIN_TARGET.test(request.target)) {
     const parsed = new URL(request.url);
     if (parsed.pathname + parsed.search !== request.target) {
-      throw new ConfigError(`request.raw '${request.target}' would be sent as '${parsed.pathname + parsed.search}' by fetch: use that form, or another backend`);
+      throw new ConfigError(`the request target '${request.target}' (uri.path or request.raw) would be sent as '${parsed.pathname + parsed.search}' by fetch, which resolves '.' and '..' segments: use that form, or another backend`);
     }
   }
   const streamed = isStreamed(request.body);
@@ -282,9 +282,9 @@ function concat(chunks: readonly Uint8Array[]): Uint8Array {
 const EMPTY_BODY: AsyncIterable<Uint8Array> = { [Symbol.asyncIterator]: () => ({ next: () => Promise.resolve({ done: true, value: undefined }) }) };
 
 /**
- * A response undici could not parse (its HTTPParserError carries no code through fetch): a
- * malformed response, not a connection the server closed, so it must not read as a reset
- * (which would send the request again).
+ * A response undici could not parse: its HTTPParserError carries no code through fetch, and
+ * an unexpected 1xx comes as a SocketError 'bad response'. A malformed response, not a
+ * connection the server closed: it must not read as a reset (which would send the request again).
  */
 function malformed(inner: { name?: unknown }, message: string): boolean {
   return inner.name === 'HTTPParserError' || message === 'bad response';
@@ -310,7 +310,7 @@ function transportError(error: unknown): Error {
     return new RedirectError('the server redirected a streamed upload; the fetch backend cannot hand that 3xx over without holding the whole body (use another backend, or send the body as bytes)');
   }
   if (message === 'bad port') return new ConfigError("the fetch backend cannot reach this port: fetch refuses the ports on its 'bad ports' list (use another port, or another backend)");
-  const code = typeof inner.code === 'string' ? inner.code : outer.name === 'AbortError' ? 'ABORT_ERR' : malformed(inner, message) ? 'UND_ERR_BAD_RESPONSE' : 'UND_ERR_SOCKET';
+  const code = malformed(inner, message) ? 'UND_ERR_BAD_RESPONSE' : typeof inner.code === 'string' ? inner.code : outer.name === 'AbortError' ? 'ABORT_ERR' : 'UND_ERR_SOCKET';
   const plain = new Error(message === 'fetch failed' || message === 'terminated' ? `fetch failed: ${code}` : message);
   return Object.assign(plain, { code, name: outer.name === 'AbortError' ? 'AbortError' : 'Error' });
 }

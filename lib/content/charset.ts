@@ -25,6 +25,10 @@ export function encodeText(text: string, charset: string | undefined): Buffer {
       `request.charset '${charset}' is not supported for encoding; use utf-8, utf-16le or iso-8859-1`,
     );
   }
+  // latin1 keeps only each character's low byte: '€' would go out as '¬'
+  if (encoding === 'latin1' && /[^\x00-\xff]/.test(text)) {
+    throw new EncodeError(`the request text has characters beyond ISO-8859-1, which request.charset '${charset}' cannot encode (use utf-8)`);
+  }
   return Buffer.from(text, encoding);
 }
 

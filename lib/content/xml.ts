@@ -1,4 +1,5 @@
-import { ParseError } from '../errors.js';
+import { describeValue } from '../config/scalar.js';
+import { EncodeError, ParseError } from '../errors.js';
 import type { FromServer } from '../pipeline/from-server.js';
 import type { RequestRecord } from '../pipeline/request-record.js';
 
@@ -8,6 +9,10 @@ const xml2js = () => import('xml2js');
 /** Object → XML with xml2js `Builder` conventions (`{ message: { $: { value: 'ok' } } }`); a string goes as is. */
 export async function encodeXml(body: unknown, request: RequestRecord): Promise<string> {
   if (typeof body === 'string') return body;
+  // xml2js builds an empty <root/> from an array or a number: the data would be lost without a word
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new EncodeError(`an XML body must be a string or an object ({ root: { ... } }), not ${describeValue(body)}`);
+  }
   const { Builder } = await xml2js();
   return new Builder({ xmldec: { version: '1.0', encoding: (request.charset ?? 'UTF-8').toUpperCase() } }).buildObject(body);
 }

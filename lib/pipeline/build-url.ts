@@ -66,6 +66,7 @@ function checkedOrigin(uri: UriParts): Origin {
 }
 
 const PLAIN_HOST = /^[A-Za-z0-9._-]+$/; // `_` too: docker and k8s service names have it
+const NUMERIC_LAST_LABEL = /(?:^|\.)(?:\d+|0x[0-9a-f]*)\.?$/i;
 
 /**
  * A host every backend reads the same way: plain names and IPv4 as they are; anything else
@@ -73,7 +74,9 @@ const PLAIN_HOST = /^[A-Za-z0-9._-]+$/; // `_` too: docker and k8s service names
  * ConfigError when it is no host at all ('<', '[zz', 'h:9' smuggling a port).
  */
 function checkHost(host: string): string {
-  if (PLAIN_HOST.test(host)) return host;
+  // a name whose last label is a number is an IPv4 address to URL parsers ('127.1' is 127.0.0.1,
+  // '1.2.3.256' no address at all), and getaddrinfo reads it its own way: parse it like the rest
+  if (PLAIN_HOST.test(host) && !NUMERIC_LAST_LABEL.test(host)) return host;
   const invalid = () => new ConfigError(`uri.host '${escape(host)}' is not a valid host name`);
   if (/[\s/?#@\\%]/.test(host) || CONTROL.test(host) || (!host.startsWith('[') && host.includes(':'))) throw invalid();
   let parsed: string;

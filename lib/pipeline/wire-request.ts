@@ -19,12 +19,14 @@ const FRAMING = new Set(['content-type', 'content-length', 'transfer-encoding'])
 export function toWireRequest(record: RequestRecord, plan: Plan, encoded: EncodedRequestBody | undefined): WireRequest {
   // the method goes on the request line as is: only an RFC 9110 token may
   if (!TOKEN.test(record.method)) throw new ConfigError(`the method '${escape(record.method)}' is not a valid HTTP method token`);
+  // CONNECT asks for a tunnel, with an authority as its target: no backend sends it through this path
+  if (record.method === 'CONNECT') throw new ConfigError('the method CONNECT is not supported (it opens a tunnel; use a proxy agent)');
   const target = record.url === plan.target.url ? plan.target : targetOf(record.url);
   const contentType = encoded?.contentType ?? record.contentType;
   const encodedBody = encoded?.body;
   // nothing to add or drop: no content type, no body, no `Content-Length: 0` for the method
   const addsNothing = contentType === undefined && encodedBody === undefined && !BODY_METHODS.has(record.method);
-  const contentTypeValue = contentType === undefined || record.charset === undefined ? contentType : `${contentType}; charset=${record.charset}`;
+  const contentTypeValue = contentType === undefined || record.charset === undefined ? contentType : withCharset(contentType, record.charset);
   // a client's shared headers, checked by an earlier request: only what is added here needs a check
   const checked = checkedShared.has(record.headers);
   if (checked && addsNothing) return wireRequest(record, target, record.headers, undefined);
@@ -51,6 +53,14 @@ export function toWireRequest(record: RequestRecord, plan: Plan, encoded: Encode
   // a client's shared object is frozen: the next requests with it skip the check (and the copy, when they add nothing)
   checkedShared.add(record.headers);
   return wireRequest(record, target, addsNothing ? record.headers : built, body);
+}
+
+/** `type; charset=x`, unless the type names a charset of its own: two would contradict each other. */
+function withCharset(contentType: string, charset: string): string {
+  if (/;\s*charset\s*=/i.test(contentType)) {
+    throw new ConfigError(`request.contentType '${escape(contentType)}' already names a charset, and request.charset is '${escape(charset)}': set only one`);
+  }
+  return `${contentType}; charset=${charset}`;
 }
 
 function wireRequest(record: RequestRecord, target: Target, headers: Readonly<Record<string, string>>, body: WireBody | undefined): WireRequest {

@@ -30,9 +30,13 @@ export interface BackendTraits {
   defaultsWhenRemoved(secure: boolean): Readonly<Record<string, string>>;
   /** Whether ports on fetch's "bad ports" list (10080, 6000, ...) are refused before connecting. */
   readonly refusesBadPorts: boolean;
+  /** Whether a target with `.` or `..` segments is refused before sending (fetch would resolve them away). */
+  readonly refusesDotSegments: boolean;
+  /** Whether an unsolicited `100 Continue` before the response is skipped (RFC 9110) or fails the request (undici's fetch: `NetworkError` `other`). */
+  readonly skipsUnsolicitedContinue: boolean;
 }
 
-const TRANSPORT_ONLY: BackendTraits = { forcedHeaders: [], bodyOnGetAndHead: true, detectsTruncatedGzip: true, sequentialSockets: 1, closesAbandonedAtOnce: true, redirectOfStreamedUpload: 'response', countsDecodedDownload: false, refusesHopHeaders: false, defaultsWhenRemoved: () => ({}), refusesBadPorts: false };
+const TRANSPORT_ONLY: BackendTraits = { forcedHeaders: [], bodyOnGetAndHead: true, detectsTruncatedGzip: true, sequentialSockets: 1, closesAbandonedAtOnce: true, redirectOfStreamedUpload: 'response', countsDecodedDownload: false, refusesHopHeaders: false, defaultsWhenRemoved: () => ({}), refusesBadPorts: false, refusesDotSegments: false, skipsUnsolicitedContinue: true };
 
 /**
  * Every backend the conformance kit runs on; each scenario runs once per entry, over HTTP
@@ -55,6 +59,8 @@ export const BACKENDS: ReadonlyArray<{ readonly name: string; readonly choice: B
       countsDecodedDownload: true,
       refusesHopHeaders: true,
       refusesBadPorts: true,
+      refusesDotSegments: true,
+      skipsUnsolicitedContinue: false,
       defaultsWhenRemoved: (secure) => ({ 'user-agent': 'undici', accept: '*/*', 'accept-encoding': secure ? 'br, gzip, deflate' : 'gzip, deflate' }),
     },
   },

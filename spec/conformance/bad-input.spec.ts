@@ -115,6 +115,13 @@ const CASES: Array<[string, ErrorClass, RegExp, (client: HttpBuilder) => Promise
   ['a user name with a colon for Basic', ConfigError, /auth.basic\(\): the user name cannot contain ':'/, (h) => h.get((c) => c.request.auth.basic('ali:ce', 'pw', { preemptive: true }))],
   ['no credentials for Digest', ConfigError, /auth.digest\(\): the user name must be a string/, (h) => h.get((c) => c.request.auth.digest(undefined as never, undefined as never))],
   ['a lone surrogate in a Digest password', ConfigError, /auth.digest\(\): the password contains a lone UTF-16 surrogate/, (h) => h.get((c) => c.request.auth.digest('alice', 'pw\ud800'))],
+  ['CONNECT from an interceptor', ConfigError, /the method CONNECT is not supported/, (h) => h.get((c) => c.execution.interceptor('GET', (request, next) => next({ ...request, method: 'CONNECT' })))],
+  ['a Trailer header', ConfigError, /header 'Trailer' announces trailer fields/, (h) => h.get((c) => void (c.request.headers.Trailer = 'X-Checksum'))],
+  ['an IPv4-like host that is no address', ConfigError, /uri.host '1.2.3.256' is not a valid host name/, (h) => h.get((c) => void (c.request.uri.host = '1.2.3.256'))],
+  ['a content type naming a charset, and a charset', ConfigError, /request.contentType 'text\/plain; charset=utf-8' already names a charset, and request.charset is 'utf-16le'/, (h) =>
+    h.post((c) => Object.assign(c.request, { contentType: 'text/plain; charset=utf-8', charset: 'utf-16le', body: 'x' }))],
+  ['text beyond ISO-8859-1 for charset iso-8859-1', EncodeError, /characters beyond ISO-8859-1/, (h) => h.post((c) => Object.assign(c.request, { contentType: 'text/plain', charset: 'iso-8859-1', body: '5 €' }))],
+  ['an array as an XML body', EncodeError, /an XML body must be a string or an object .* not an array/, (h) => h.post((c) => Object.assign(c.request, { contentType: 'application/xml', body: [1, 2] }))],
   ['an interceptor passing garbage to next()', ConfigError, /interceptor passed something other than a request record/, (h) =>
     h.get((c) => c.execution.interceptor('GET', (_request, next) => next('nope' as never)))],
 ];

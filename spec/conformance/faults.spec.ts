@@ -13,7 +13,11 @@ describe('transport faults', () => {
   let resetInErrorBody: RawServer;
   let malformedHead: RawServer;
   let malformedRequests = 0;
+  let unsolicitedContinue: RawServer;
   beforeAll(async () => {
+    unsolicitedContinue = await rawServer((socket) => {
+      socket.write('HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\nok');
+    });
     // a space before the colon: every parser refuses the head
     malformedHead = await rawServer((socket) => {
       malformedRequests++;
@@ -35,7 +39,7 @@ describe('transport faults', () => {
     });
   });
   afterAll(async () => {
-    await Promise.all([resetMidBody.close(), resetBeforeHead.close(), truncatedGzip.close(), resetInErrorBody.close(), malformedHead.close()]);
+    await Promise.all([resetMidBody.close(), resetBeforeHead.close(), truncatedGzip.close(), resetInErrorBody.close(), malformedHead.close(), unsolicitedContinue.close()]);
   });
 
   for (const backend of BACKENDS) {
@@ -56,6 +60,12 @@ describe('transport faults', () => {
         const error = await client('http://127.0.0.1:10080').get().catch((e: unknown) => e);
         if (backend.traits.refusesBadPorts) expect(error).toMatchObject({ name: 'ConfigError', message: expect.stringMatching(/fetch refuses the ports on its 'bad ports' list/) as unknown });
         else expect(error).toMatchObject({ name: 'NetworkError', reason: 'refused' });
+      });
+
+      it(`an unsolicited 100 Continue ${backend.traits.skipsUnsolicitedContinue ? 'is skipped' : 'fails the request with NetworkError reason other (undici fetch: documented)'}`, async () => {
+        const result = client(unsolicitedContinue.url).get(String);
+        if (backend.traits.skipsUnsolicitedContinue) expect(await result).toBe('ok');
+        else await expect(result).rejects.toMatchObject({ name: 'NetworkError', reason: 'other' });
       });
 
       it('a reset in the middle of the body rejects with NetworkError reason reset', async () => {

@@ -148,6 +148,18 @@ conformance('what goes on the wire', (kit) => {
     expect(sent).toEqual(kit.traits.defaultsWhenRemoved(kit.secure));
   });
 
+  it(`a path with '..' segments ${kit.traits.refusesDotSegments ? 'is refused before sending (fetch would resolve them: documented)' : 'goes out as written'}`, async () => {
+    kit.server.expect({ method: 'GET', path: '/a/../b', respond: OK });
+    const sent = kit.client().get((c) => void (c.request.uri.path = '/a/../b'));
+    if (kit.traits.refusesDotSegments) {
+      await expect(sent).rejects.toThrow("the request target '/a/../b' (uri.path or request.raw) would be sent as '/b' by fetch");
+      expect(kit.server.requests).toHaveLength(0);
+    } else {
+      await sent;
+      expect(kit.server.requests[0].target).toBe('/a/../b');
+    }
+  });
+
   const HOP_HEADERS: Array<[string, string]> = [
     ['Host', 'virtual.example'],
     ['Expect', '100-continue'],
