@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import { bufferedBody, streamedBody, type WireBody } from '../backends/backend.js';
+import { EncodeError } from '../errors.js';
 import { isMultipart } from './multipart.js';
 import { releaseContent } from './multipart-source.js';
 import { isBlob, releaseStream } from './stream-source.js';
@@ -24,6 +25,8 @@ export function rawUploadBody(value: RawUpload): WireBody {
   if (value instanceof ArrayBuffer) return bufferedBody(new Uint8Array(value));
   if (ArrayBuffer.isView(value)) return bufferedBody(new Uint8Array(value.buffer, value.byteOffset, value.byteLength));
   if (isBlob(value)) return streamedBody(value.stream(), value.size);
+  // a web stream someone else is reading: reading it here too would fail once connected
+  if ((value as { locked?: unknown }).locked === true) throw new EncodeError('the request body is a ReadableStream that is locked (a reader already holds it): pass a stream nobody reads');
   return streamedBody(value as AsyncIterable<Uint8Array>);
 }
 

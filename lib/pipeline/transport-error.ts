@@ -21,7 +21,8 @@ const HEADER_OVERFLOW = new Set(['HPE_HEADER_OVERFLOW', 'UND_ERR_HEADERS_OVERFLO
 // zlib's errors (Z_DATA_ERROR, ...) and brotli's (ERR__ERROR_FORMAT_PADDING_1, ...)
 const DECODER_CODE = /^(?:Z_|ERR__ERROR_)/;
 
-const TLS_CODE = /^(?:CERT_|ERR_TLS_|ERR_SSL_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH|ERR_OSSL)/;
+// EPROTO: OpenSSL refused the handshake (a plain-HTTP port answering TLS: "wrong version number"), as undici's ERR_SSL_ says
+const TLS_CODE = /^(?:CERT_|ERR_TLS_|ERR_SSL_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH|ERR_OSSL|EPROTO$)/;
 
 /**
  * Maps whatever a transport or a decoder threw into one typed error, the same for every backend.

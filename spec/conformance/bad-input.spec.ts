@@ -122,6 +122,11 @@ const CASES: Array<[string, ErrorClass, RegExp, (client: HttpBuilder) => Promise
     h.post((c) => Object.assign(c.request, { contentType: 'text/plain; charset=utf-8', charset: 'utf-16le', body: 'x' }))],
   ['text beyond ISO-8859-1 for charset iso-8859-1', EncodeError, /characters beyond ISO-8859-1/, (h) => h.post((c) => Object.assign(c.request, { contentType: 'text/plain', charset: 'iso-8859-1', body: '5 €' }))],
   ['an array as an XML body', EncodeError, /an XML body must be a string or an object .* not an array/, (h) => h.post((c) => Object.assign(c.request, { contentType: 'application/xml', body: [1, 2] }))],
+  ['a locked ReadableStream as the body', EncodeError, /a ReadableStream that is locked/, (h) => {
+    const locked = oneByte();
+    locked.getReader();
+    return h.post((c) => Object.assign(c.request, { contentType: 'application/octet-stream', body: locked }));
+  }],
   ['an interceptor passing garbage to next()', ConfigError, /interceptor passed something other than a request record/, (h) =>
     h.get((c) => c.execution.interceptor('GET', (_request, next) => next('nope' as never)))],
 ];

@@ -56,6 +56,16 @@ describe('TLS and network failures', () => {
         }
       });
 
+      it('https to a plain-HTTP port is a NetworkError naming TLS (a retry would not fix it)', async () => {
+        const client = clientFor(server.httpUrl.replace(/^http:/, 'https:'), { ca: server.ca });
+        try {
+          await expect(client.get()).rejects.toMatchObject({ name: 'NetworkError', reason: 'tls' });
+          expect(server.requests).toHaveLength(0);
+        } finally {
+          await client.close();
+        }
+      });
+
       it('rejectUnauthorized: false turns the check off (explicitly)', async () => {
         server.expect({ method: 'GET', path: '/tls', respond: { headers: { 'Content-Type': 'text/plain' }, body: 'unchecked' } });
         const client = clientFor(server.httpsUrl, { rejectUnauthorized: false });
