@@ -13,6 +13,6 @@ export function checkFunction<T>(value: T, setting: string): T {
 /** The content types a parser or encoder is registered for: a string or an array of strings. */
 export function contentTypes(contentType: unknown, setting: string): readonly string[] {
   if (typeof contentType === 'string') return [contentType];
-  if (Array.isArray(contentType) && contentType.every((type) => typeof type === 'string')) return contentType as string[];
+  if (Array.isArray(contentType) && contentType.every((type) => typeof type === 'string')) return contentType;
   throw new ConfigError(`${setting}: the content type must be a string or an array of strings, not ${describeValue(contentType)}`);
 }

@@ -154,7 +154,7 @@ function acceptValue(accept: unknown): string {
 /** A setting that must be text when set (a number there would reach a backend's string handling). */
 function checkText<T>(value: T, setting: string): T & string {
   if (typeof value !== 'string') throw new ConfigError(`${setting} must be a string, not ${describeValue(value)}`);
-  return value as T & string;
+  return value;
 }
 
 function mergeUri(base: UriParts, layer: UriConfig): UriParts {
@@ -221,7 +221,7 @@ function mergeEntries<V>(
   for (const [name, value] of Object.entries(layer)) {
     const key = kind === 'header' ? name.toLowerCase() : name;
     if (value === null || value === undefined) merged.delete(key);
-    else if (isScalar(value)) merged.set(key, toValue(name, value as string));
+    else if (isScalar(value)) merged.set(key, toValue(name, value));
     else throw new ConfigError(`${kind} '${escape(name)}' must be a string, number or boolean, not ${describeValue(value)}`);
   }
   return merged;

@@ -26,7 +26,7 @@ export function encodeText(text: string, charset: string | undefined): Buffer {
     );
   }
   // latin1 keeps only each character's low byte: '€' would go out as '¬'
-  if (encoding === 'latin1' && /[^\x00-\xff]/.test(text)) {
+  if (encoding === 'latin1' && /[\u0100-\uffff]/.test(text)) {
     throw new EncodeError(`the request text has characters beyond ISO-8859-1, which request.charset '${charset}' cannot encode (use utf-8)`);
   }
   return Buffer.from(text, encoding);
