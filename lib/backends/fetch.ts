@@ -144,7 +144,10 @@ function wireResponse(response: Response): WireResponse {
   };
 }
 
-/** The codings undici's fetch undoes (zstd too on newer Node, which the pipeline refuses anyway). */
+/**
+ * The codings undici's fetch undoes (zstd too on newer Node, which the pipeline refuses anyway).
+ * The pipeline's own list is in decompress.ts, which this backend cannot import (node:zlib).
+ */
 const FETCH_DECODES = new Set(['gzip', 'x-gzip', 'deflate', 'br']);
 
 /**
@@ -177,8 +180,8 @@ function headerPairs(headers: Headers): Array<readonly [string, string]> {
 function fetchHeaders(headers: Readonly<Record<string, string>>, streamed: boolean): Record<string, string> {
   let framed = false;
   for (const name in headers) {
-    // by length first: most names are none of these, and lower-casing each one costs on every request
-    if (REFUSED_LENGTHS.has(name.length)) checkSendable(name, headers[name]);
+    // by shape first: most names are none of these, and lower-casing each one costs on every request
+    if (REFUSED_SHAPES.has(shapeOf(name))) checkSendable(name, headers[name]);
     else if (!framed && FRAMING_LENGTHS.has(name.length)) framed = framedByFetch(name, streamed);
   }
   if (!framed) return headers;
@@ -207,7 +210,11 @@ const REFUSED: ReadonlyMap<string, string> = new Map([
   ['upgrade', 'fetch cannot upgrade a connection'],
   ['connection', "undici takes only 'close' or 'keep-alive'"],
 ]);
-const REFUSED_LENGTHS = new Set([...REFUSED.keys()].map((name) => name.length));
+/** A name's length and lower-cased first letter, as one number: `User-Agent` and `Accept` share no shape with a refused name, so they are not lower-cased. */
+function shapeOf(name: string): number {
+  return name.length * 256 + (name.charCodeAt(0) | 0x20);
+}
+const REFUSED_SHAPES = new Set([...REFUSED.keys()].map(shapeOf));
 
 function checkSendable(name: string, value: string): void {
   const lower = name.toLowerCase();

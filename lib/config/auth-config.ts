@@ -32,8 +32,7 @@ export class AuthConfig {
   /** Answer `WWW-Authenticate: Basic` challenges (RFC 7617), or send up front with `preemptive`. */
   basic(user: string, password: string, options: AuthOptions = {}): void {
     checkCredentials('basic', user, password);
-    // RFC 7617: the first ':' ends the user-id, so a user with one would reach the server cut short
-    if (user.includes(':')) throw new ConfigError("auth.basic(): the user name cannot contain ':' (Basic sends user:password)");
+    checkBasicUser(user, 'auth.basic(): the user name');
     this.credentials = { scheme: 'basic', user, password, preemptive: options.preemptive ?? false };
   }
 
@@ -42,6 +41,14 @@ export class AuthConfig {
     checkCredentials('digest', user, password);
     this.credentials = { scheme: 'digest', user, password, preemptive: options.preemptive ?? false };
   }
+}
+
+/**
+ * RFC 7617: the first ':' ends the user-id, so a Basic user name with one would reach the
+ * server cut short (`ali:ce` read as `ali`). For `auth.basic()` and for a URL's user info.
+ */
+export function checkBasicUser(user: string, setting: string): void {
+  if (user.includes(':')) throw new ConfigError(`${setting} cannot contain ':' (Basic sends user:password)`);
 }
 
 /** Text a challenge can be answered with: strings, with no lone UTF-16 surrogate (which has no UTF-8 form). The values stay out of the message. */

@@ -1,5 +1,5 @@
 import { ConfigError } from '../errors.js';
-import { describeValue } from './scalar.js';
+import { describeValue, isStringList } from './scalar.js';
 
 /**
  * `value` when it is a function; a ConfigError naming `setting` when not, at registration,
@@ -12,7 +12,6 @@ export function checkFunction<T>(value: T, setting: string): T {
 
 /** The content types a parser or encoder is registered for: a string or an array of strings. */
 export function contentTypes(contentType: unknown, setting: string): readonly string[] {
-  if (typeof contentType === 'string') return [contentType];
-  if (Array.isArray(contentType) && contentType.every((type) => typeof type === 'string')) return contentType;
+  if (isStringList(contentType)) return typeof contentType === 'string' ? [contentType] : contentType;
   throw new ConfigError(`${setting}: the content type must be a string or an array of strings, not ${describeValue(contentType)}`);
 }

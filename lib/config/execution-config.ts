@@ -5,6 +5,7 @@ import type { Logger } from '../pipeline/request-log.js';
 import type { RedirectOptions, RetryOptions, Timeouts } from './execution-options.js';
 import { assertClientLevel, type Scope } from './scope.js';
 import { checkFunction } from './callbacks.js';
+import { isStringList } from './scalar.js';
 import { ConfigError } from '../errors.js';
 
 /**
@@ -55,7 +56,7 @@ export class ExecutionConfig {
    */
   interceptor(verbs: string | readonly string[], intercept: Interceptor): void {
     checkFunction(intercept, 'execution.interceptor()');
-    if (typeof verbs !== 'string' && !(Array.isArray(verbs) && verbs.every((verb) => typeof verb === 'string'))) {
+    if (!isStringList(verbs)) {
       throw new ConfigError('execution.interceptor(): the verbs must be a string or an array of strings');
     }
     const methods = new Set((typeof verbs === 'string' ? [verbs] : verbs).map((v) => v.toUpperCase()));

@@ -155,7 +155,7 @@ function checkWhole(value: unknown, setting: string, min: number): number {
 }
 
 /** The longest wait a timer can hold: node fires a longer one after 1 ms (with a TimeoutOverflowWarning). */
-const MAX_TIMER_MS = 2 ** 31 - 1;
+export const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** A wait in ms, at least `min`, that a timer can hold. */
 function checkMilliseconds(value: unknown, setting: string, min: number): number {

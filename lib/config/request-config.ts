@@ -30,7 +30,7 @@ export class RequestConfig {
 
   /** `Content-Type` of the body, sent as given. */
   contentType: string | undefined;
-  /** Charset of text bodies; when set, `; charset=<charset>` is appended to `Content-Type`. */
+  /** Charset of text bodies; when set, `; charset=<charset>` is appended to `Content-Type` (a content type naming another charset is refused). */
   charset: string | undefined;
   /** `Accept`, a string or a list joined by `, `. */
   accept: string | readonly string[] | undefined;

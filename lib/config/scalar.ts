@@ -17,7 +17,16 @@ export function describeValue(value: unknown): string {
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
-/** Whether `value` is a plain bag of settings (an object, not an array). */
+/**
+ * Whether `value` is a plain bag of settings: an object literal (or class instance), not an
+ * array, a `Map` or a `Headers`, whose entries `Object.entries` would not see. By its tag, so
+ * an object from another realm counts too.
+ */
 export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return Object.prototype.toString.call(value) === '[object Object]';
+}
+
+/** Whether `value` is a string or an array of strings (content types, verbs, media ranges). */
+export function isStringList(value: unknown): value is string | readonly string[] {
+  return typeof value === 'string' || (Array.isArray(value) && value.every((item) => typeof item === 'string'));
 }

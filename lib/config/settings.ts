@@ -13,7 +13,8 @@ import { NO_HANDLERS, type HandlerTier } from './handlers.js';
 import type { ContextMap, HttpConfig } from './http-config.js';
 import type { Cookies, Headers } from './request-config.js';
 import type { Query, UriConfig } from './uri-config.js';
-import { describeValue, isRecord, isScalar } from './scalar.js';
+import { describeValue, isRecord, isScalar, isStringList } from './scalar.js';
+import { checkFunction } from './callbacks.js';
 
 /** The URI as resolved from every level. */
 export interface UriParts {
@@ -107,8 +108,8 @@ export function mergeSettings(base: Settings, layer: HttpConfig): Settings {
     context: layer.contextSet ? mergeContext(base.context, layer.contextSet) : base.context,
     tls: execution?.tls ?? base.tls,
     backend: client?.backend ?? base.backend,
-    onDownloadProgress: execution?.onDownloadProgress ?? base.onDownloadProgress,
-    onUploadProgress: execution?.onUploadProgress ?? base.onUploadProgress,
+    onDownloadProgress: execution?.onDownloadProgress === undefined ? base.onDownloadProgress : checkFunction(execution.onDownloadProgress, 'execution.onDownloadProgress'),
+    onUploadProgress: execution?.onUploadProgress === undefined ? base.onUploadProgress : checkFunction(execution.onUploadProgress, 'execution.onUploadProgress'),
     execution: execution ? mergeExecution(base.execution, execution) : base.execution,
     cookieJar: client?.cookies ?? base.cookieJar,
   };
@@ -146,8 +147,7 @@ function origin(uri: UriParts): string {
 
 /** `request.accept`: a media range, or a list of them joined by `, `. */
 function acceptValue(accept: unknown): string {
-  if (typeof accept === 'string') return accept;
-  if (Array.isArray(accept) && accept.every((item) => typeof item === 'string')) return accept.join(', ');
+  if (isStringList(accept)) return typeof accept === 'string' ? accept : accept.join(', ');
   throw new ConfigError(`request.accept must be a string or an array of strings, not ${describeValue(accept)}`);
 }
 
@@ -194,7 +194,7 @@ function joinPath(base: string, path: string): string {
 
 function mergeQuery(base: ReadonlyMap<string, readonly string[]>, layer: Query | undefined): ReadonlyMap<string, readonly string[]> {
   if (layer === undefined) return base;
-  if (!isRecord(layer)) throw new ConfigError(`uri.query must be an object of { name: value | value[] }, not ${describeValue(layer)}`);
+  if (!isRecord(layer)) throw new ConfigError(`uri.query must be a plain object of { name: value | value[] }, not ${describeValue(layer)}`);
   const merged = new Map(base);
   for (const [name, value] of Object.entries(layer)) {
     if (value === null || value === undefined) merged.delete(name);
@@ -217,7 +217,7 @@ function mergeEntries<V>(
 ): Map<string, V> {
   const merged = new Map(base);
   if (layer === undefined) return merged;
-  if (!isRecord(layer)) throw new ConfigError(`request.${kind}s must be an object of { name: value }, not ${describeValue(layer)}`);
+  if (!isRecord(layer)) throw new ConfigError(`request.${kind}s must be a plain object of { name: value }, not ${describeValue(layer)}`);
   for (const [name, value] of Object.entries(layer)) {
     const key = kind === 'header' ? name.toLowerCase() : name;
     if (value === null || value === undefined) merged.delete(key);

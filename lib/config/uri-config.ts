@@ -1,5 +1,6 @@
 import { CONTROL } from '../pipeline/build-url.js';
 import { ConfigError } from '../errors.js';
+import { checkBasicUser } from './auth-config.js';
 
 /** A query parameter value: a list repeats the name once per element; `null` removes an inherited one. */
 export type QueryValue = string | number | boolean | ReadonlyArray<string | number | boolean> | null | undefined;
@@ -98,6 +99,7 @@ export class UriConfig {
     this.path = this.#pathFromUrl = url.pathname;
     this.fragment = url.hash === '' ? undefined : url.hash.slice(1);
     this.user = url.username === '' ? undefined : decodeUserInfo(url.username);
+    if (this.user !== undefined) checkBasicUser(this.user, 'the user name in request.uri (%3A decoded)');
     this.password = url.password === '' ? undefined : decodeUserInfo(url.password);
     this.raw = undefined;
     // a Map: a parameter named `__proto__` or `constructor` is a parameter like any other

@@ -1,4 +1,5 @@
 import { describeValue, isScalar } from '../config/scalar.js';
+import { escape } from '../pipeline/build-url.js';
 import { EncodeError } from '../errors.js';
 
 /** A form: each name maps to one value or a list (the name repeats once per element). */
@@ -13,7 +14,7 @@ export function encodeForm(body: unknown): string {
   for (const [name, value] of Object.entries(body as FormFields)) {
     if (value === undefined || value === null) continue;
     for (const item of Array.isArray(value) ? (value as unknown[]) : [value]) {
-      if (!isScalar(item)) throw new EncodeError(`form field '${name}' must be a string, number or boolean (or a list of them), not ${describeValue(item)}`);
+      if (!isScalar(item)) throw new EncodeError(`form field '${escape(name)}' must be a string, number or boolean (or a list of them), not ${describeValue(item)}`);
       params.append(name, String(item));
     }
   }

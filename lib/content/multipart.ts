@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { EncodeError } from '../errors.js';
-import { describeValue } from '../config/scalar.js';
+import { describeValue, isScalar } from '../config/scalar.js';
 import { isPartContent, releaseContent } from './multipart-source.js';
 
 /** A stream a part reads from: chunks are bytes (strings are taken as UTF-8). Read once, when the request is sent. */
@@ -100,7 +100,7 @@ export function multipart(block: (mp: MultipartBuilder) => void): Multipart {
   const builder: MultipartBuilder = {
     field(name, value) {
       checkText('field name', name);
-      if (!['string', 'number', 'boolean'].includes(typeof value)) {
+      if (!isScalar(value)) {
         throw new EncodeError(`the value of multipart field '${name}' must be a string, number or boolean, not ${describeValue(value)}`);
       }
       parts.push({ name, fileName: undefined, contentType: undefined, content: String(value) });

@@ -1,4 +1,4 @@
-import type { Timeouts } from '../config/execution-options.js';
+import { MAX_TIMER_MS, type Timeouts } from '../config/execution-options.js';
 import { AbortError, TimeoutError, type HttpBuilderError } from '../errors.js';
 import { redactUserInfo } from '../config/uri-config.js';
 
@@ -85,7 +85,9 @@ export class CallControl {
 
 /** Waits `ms` when no control exists (no abort to listen to). */
 export function sleep(ms: number, control: CallControl | undefined): Promise<void> {
-  return control ? control.sleep(ms) : new Promise((resolve) => setTimeout(resolve, ms));
+  // a backoff's answer, held to what a timer can wait (longer fires at once, NaN too)
+  const wait = ms > 0 ? Math.min(ms, MAX_TIMER_MS) : 0;
+  return control ? control.sleep(wait) : new Promise((resolve) => setTimeout(resolve, wait));
 }
 
 /** `TimeoutError` for `phase`, naming the limit and where. */

@@ -15,6 +15,12 @@ conformance('URIs: paths, queries, raw targets', (kit) => {
     expect(kit.server.requests.map((r) => r.target)).toEqual(['/api/users', '/health']);
   });
 
+  it('a host whose last label is a number is read as URL parsers read it: 127.1 is 127.0.0.1 on every backend', async () => {
+    kit.server.expect({ method: 'GET', path: '/short-ip', respond: { body: 'ok' } });
+    await kit.client((c) => void (c.request.uri.host = '127.1')).get((c) => void (c.request.uri.path = '/short-ip'));
+    expect(kit.server.requests[0].headers.host).toMatch(/^127\.0\.0\.1:\d+$/);
+  });
+
   it('a derived client appends to its parent path', async () => {
     kit.server.expect({ method: 'GET', path: '/api/v2/items', respond: OK });
     const v2 = kit.client((c) => void (c.request.uri.path = '/api/')).configure((c) => void (c.request.uri.path = 'v2'));

@@ -160,6 +160,27 @@ conformance('what goes on the wire', (kit) => {
     }
   });
 
+  it('a content type that names the same charset as request.charset goes out once, as given', async () => {
+    kit.server.expect({ method: 'POST', path: '/same-charset', headers: { 'Content-Type': 'text/plain; charset=utf-8' }, body: Buffer.from('café', 'utf8'), respond: OK });
+    await kit.client().post((c) => Object.assign(c.request, { uri: kit.server.url(kit.secure) + '/same-charset', contentType: 'text/plain; charset=utf-8', charset: 'UTF-8', body: 'café' }));
+    expect(kit.server.requests[0].matched).toBe(true);
+  });
+
+  it('Connection: close and keep-alive, and number, boolean and bigint header and cookie values, go out on every backend', async () => {
+    kit.server.expect({ method: 'GET', path: '/values', respond: OK });
+    for (const connection of ['close', 'keep-alive']) {
+      await kit.client().get((c) => {
+        c.request.uri.path = '/values';
+        Object.assign(c.request.headers, { Connection: connection, 'X-Num': 42, 'X-Bool': true, 'X-Big': 10n });
+        c.request.cookies = { n: 7, b: false };
+      });
+    }
+    for (const { headers } of kit.server.requests) {
+      expect([headers['x-num'], headers['x-bool'], headers['x-big'], headers.cookie]).toEqual(['42', 'true', '10', 'n=7; b=false']);
+    }
+    expect(kit.server.requests).toHaveLength(2);
+  });
+
   const HOP_HEADERS: Array<[string, string]> = [
     ['Host', 'virtual.example'],
     ['Expect', '100-continue'],
