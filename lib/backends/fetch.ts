@@ -165,11 +165,17 @@ function decodedByFetch(headers: ReadonlyArray<readonly [string, string]>): bool
 
 /**
  * Header pairs (fetch gives them sorted, repeated ones joined; `Set-Cookie` stays apart). The
- * iterator's own fresh pairs, kept as they are: `forEach` runs the same iterator underneath and
- * then calls back per header, about 0.8 µs more per response.
+ * iterator's own fresh pairs, kept: `forEach` runs the same iterator underneath and then calls
+ * back per header, about 0.8 µs more per response. Trailing spaces and tabs are not part of a
+ * value (RFC 9110 §5.5): node's parser drops them, undici's keeps them, so they go here.
  */
 function headerPairs(headers: Headers): Array<readonly [string, string]> {
-  return [...headers];
+  const pairs = [...headers];
+  for (const pair of pairs) {
+    const last = pair[1].charCodeAt(pair[1].length - 1);
+    if (last === 0x20 || last === 0x09) pair[1] = pair[1].replace(/[ \t]+$/, '');
+  }
+  return pairs;
 }
 
 /**

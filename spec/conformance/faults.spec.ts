@@ -14,7 +14,11 @@ describe('transport faults', () => {
   let malformedHead: RawServer;
   let malformedRequests = 0;
   let unsolicitedContinue: RawServer;
+  let trailingWhitespace: RawServer;
   beforeAll(async () => {
+    trailingWhitespace = await rawServer((socket) => {
+      socket.write('HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nX-Spaces: v  \r\nX-Tab: a\t\r\nContent-Length: 2\r\n\r\nok');
+    });
     unsolicitedContinue = await rawServer((socket) => {
       socket.write('HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\nok');
     });
@@ -39,7 +43,7 @@ describe('transport faults', () => {
     });
   });
   afterAll(async () => {
-    await Promise.all([resetMidBody.close(), resetBeforeHead.close(), truncatedGzip.close(), resetInErrorBody.close(), malformedHead.close(), unsolicitedContinue.close()]);
+    await Promise.all([resetMidBody.close(), resetBeforeHead.close(), truncatedGzip.close(), resetInErrorBody.close(), malformedHead.close(), unsolicitedContinue.close(), trailingWhitespace.close()]);
   });
 
   for (const backend of BACKENDS) {
@@ -66,6 +70,11 @@ describe('transport faults', () => {
         const result = client(unsolicitedContinue.url).get(String);
         if (backend.traits.skipsUnsolicitedContinue) expect(await result).toBe('ok');
         else await expect(result).rejects.toMatchObject({ name: 'NetworkError', reason: 'other' });
+      });
+
+      it('trailing spaces and tabs are not part of a response header value', async () => {
+        const values = await client(trailingWhitespace.url).get((c) => c.response.success((fromServer) => [fromServer.headers.get('x-spaces'), fromServer.headers.get('x-tab')]));
+        expect(values).toEqual(['v', 'a']);
       });
 
       it('a reset in the middle of the body rejects with NetworkError reason reset', async () => {
