@@ -12,6 +12,7 @@ const REASONS: Readonly<Record<string, NetworkErrorReason>> = {
   EPIPE: 'reset',
   ECONNABORTED: 'reset',
   UND_ERR_SOCKET: 'reset',
+  UND_ERR_DESTROYED: 'reset', // undici's pool destroyed under a request (close()), as node's destroyed agent resets its sockets
   ERR_STREAM_PREMATURE_CLOSE: 'reset',
 };
 
