@@ -82,9 +82,13 @@ function headersOf(map: HeaderMap): Record<string, string> {
   return headers;
 }
 
-/** `headers` with the request's cookies as its `Cookie` header. */
+/** `headers` with the request's cookies in its `Cookie` header, after any the caller wrote there themselves. */
 function withCookies(headers: Record<string, string>, cookies: Settings['cookies']): Record<string, string> {
   const pairs: string[] = [];
+  for (const name in headers) {
+    // a Cookie header of the caller's (any case) keeps its pairs: one header carries them all
+    if (name.toLowerCase() === 'cookie') pairs.push(headers[name]);
+  }
   for (const [name, value] of cookies) {
     checkCookie(name, value);
     pairs.push(`${name}=${value}`);

@@ -105,6 +105,16 @@ conformance('/bravo, /charlie, /delta, /json: queries, headers, cookies, custom 
     expect(cookieHeaders).toEqual([['Cookie', 'flavor=chocolate-chip; count=dozen']]);
   });
 
+  it("a Cookie header of the caller's keeps its pairs, the cookies following in the same header", async () => {
+    kit.server.expect({ method: 'GET', path: '/both', respond: TEXT });
+    await kit.client((c) => void (c.request.headers.cookie = 'session=abc')).get((c) => {
+      c.request.uri.path = '/both';
+      c.request.cookie('theme', 'dark');
+    });
+    const cookieHeaders = kit.server.requests[0].rawHeaders.filter(([name]) => name.toLowerCase() === 'cookie');
+    expect(cookieHeaders).toEqual([['Cookie', 'session=abc; theme=dark']]);
+  });
+
   it("a client's parser serves all its requests; a request's own wins for that request only; the block's config kept and changed later changes nothing", async () => {
     for (let i = 0; i < 3; i++) kit.server.expect({ method: 'GET', path: '/delta', respond: DELTA });
     let kept: HttpConfig | undefined;
