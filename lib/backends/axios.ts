@@ -134,7 +134,10 @@ function toHeaders(headers: Readonly<Record<string, string>>): Record<string, st
   const out: Record<string, string | null> = {};
   for (const name of AXIOS_DEFAULTS.values()) out[name] = null;
   for (const name in headers) {
-    const preset = AXIOS_DEFAULTS.get(name.toLowerCase());
+    const lower = name.toLowerCase();
+    // axios's header handling skips this one name (it guards object prototypes)
+    if (lower === 'constructor') throw new ConfigError("the 'axios' backend cannot send a header named 'constructor' (axios drops it): use another backend");
+    const preset = AXIOS_DEFAULTS.get(lower);
     if (preset !== undefined && preset !== name) delete out[preset];
     out[name] = headers[name];
   }

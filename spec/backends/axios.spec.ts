@@ -120,6 +120,12 @@ describe('axios backend', () => {
   describe.each(['axios', 'axiosBackend(instance)'])('%s', (kind) => {
     const backend = () => (kind === 'axios' ? 'axios' : userInstance());
 
+    it("refuses a header named 'constructor' before sending (axios would drop it)", async () => {
+      const sent = client(server.httpUrl, backend()).get((c) => void (c.request.headers.constructor = 'x'));
+      await expect(sent).rejects.toThrow("the 'axios' backend cannot send a header named 'constructor'");
+      expect(server.requests).toHaveLength(0);
+    });
+
     it('sends a raw target byte for byte, dot segments and escapes included', async () => {
       server.expect({ method: 'GET', path: '/a/../b/%2e%2e/c', respond: OK });
       await client(server.httpUrl, backend()).get((c) => void (c.request.raw = '/a/../b/%2e%2e/c?q=a+b&r=%7E'));
