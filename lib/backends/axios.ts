@@ -134,10 +134,9 @@ function toHeaders(headers: Readonly<Record<string, string>>): Record<string, st
   const out: Record<string, string | null> = {};
   for (const name of AXIOS_DEFAULTS.values()) out[name] = null;
   for (const name in headers) {
-    const lower = name.toLowerCase();
-    // axios's header handling skips this one name (it guards object prototypes)
-    if (lower === 'constructor') throw new ConfigError("the 'axios' backend cannot send a header named 'constructor' (axios drops it): use another backend");
-    const preset = AXIOS_DEFAULTS.get(lower);
+    // axios's config merge skips these two names, spelled so (it guards object prototypes)
+    if (name === 'constructor' || name === 'prototype') throw new ConfigError(`the 'axios' backend cannot send a header named '${name}' (axios drops it): use another spelling or backend`);
+    const preset = AXIOS_DEFAULTS.get(name.toLowerCase());
     if (preset !== undefined && preset !== name) delete out[preset];
     out[name] = headers[name];
   }

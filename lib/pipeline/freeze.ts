@@ -82,12 +82,18 @@ function headersOf(map: HeaderMap): Record<string, string> {
   return headers;
 }
 
-/** `headers` with the request's cookies in its `Cookie` header, after any the caller wrote there themselves. */
+/**
+ * `headers` with the request's cookies in its `Cookie` header, after the pairs of one the
+ * caller wrote there themselves (a name set in both goes once, as `cookies` has it).
+ */
 function withCookies(headers: Record<string, string>, cookies: Settings['cookies']): Record<string, string> {
   const pairs: string[] = [];
   for (const name in headers) {
-    // a Cookie header of the caller's (any case) keeps its pairs: one header carries them all
-    if (name.toLowerCase() === 'cookie') pairs.push(headers[name]);
+    if (name.toLowerCase() !== 'cookie') continue;
+    for (const pair of headers[name].split(';')) {
+      const trimmed = pair.trim();
+      if (trimmed !== '' && !cookies.has(trimmed.split('=', 1)[0].trim())) pairs.push(trimmed);
+    }
   }
   for (const [name, value] of cookies) {
     checkCookie(name, value);

@@ -120,10 +120,15 @@ describe('axios backend', () => {
   describe.each(['axios', 'axiosBackend(instance)'])('%s', (kind) => {
     const backend = () => (kind === 'axios' ? 'axios' : userInstance());
 
-    it("refuses a header named 'constructor' before sending (axios would drop it)", async () => {
-      const sent = client(server.httpUrl, backend()).get((c) => void Object.assign(c.request.headers, { constructor: 'x' }));
-      await expect(sent).rejects.toThrow("the 'axios' backend cannot send a header named 'constructor'");
+    it("refuses a header named 'constructor' or 'prototype' before sending (axios would drop it); other spellings go out", async () => {
+      for (const name of ['constructor', 'prototype']) {
+        const sent = client(server.httpUrl, backend()).get((c) => void Object.assign(c.request.headers, { [name]: 'x' }));
+        await expect(sent).rejects.toThrow(`the 'axios' backend cannot send a header named '${name}'`);
+      }
       expect(server.requests).toHaveLength(0);
+      server.expect({ method: 'GET', path: '/', respond: OK });
+      await client(server.httpUrl, backend()).get((c) => void Object.assign(c.request.headers, { Constructor: 'x', Prototype: 'y' }));
+      expect([server.requests[0].headers.constructor, server.requests[0].headers.prototype]).toEqual(['x', 'y']);
     });
 
     it('sends a raw target byte for byte, dot segments and escapes included', async () => {
