@@ -188,7 +188,7 @@ function fetchHeaders(headers: Readonly<Record<string, string>>, streamed: boole
   for (const name in headers) {
     // by shape first: most names are none of these, and lower-casing each one costs on every request
     if (REFUSED_SHAPES.has(shapeOf(name))) checkSendable(name, headers[name]);
-    else if (!framed && FRAMING_LENGTHS.has(name.length)) framed = framedByFetch(name, streamed);
+    else if (!framed) framed = framedByFetch(name, streamed);
   }
   if (!framed) return headers;
   // a fresh object rather than a copy with `delete`: that would turn it into a slow dictionary

@@ -5,8 +5,7 @@ import type { Logger } from '../pipeline/request-log.js';
 import type { RedirectOptions, RetryOptions, Timeouts } from './execution-options.js';
 import { assertClientLevel, type Scope } from './scope.js';
 import { checkFunction } from './callbacks.js';
-import { isStringList } from './scalar.js';
-import { ConfigError } from '../errors.js';
+import { stringList } from './scalar.js';
 
 /**
  * How to run the exchange: `c.execution` inside a configuration block.
@@ -56,10 +55,7 @@ export class ExecutionConfig {
    */
   interceptor(verbs: string | readonly string[], intercept: Interceptor): void {
     checkFunction(intercept, 'execution.interceptor()');
-    if (!isStringList(verbs)) {
-      throw new ConfigError('execution.interceptor(): the verbs must be a string or an array of strings');
-    }
-    const methods = new Set((typeof verbs === 'string' ? [verbs] : verbs).map((v) => v.toUpperCase()));
+    const methods = new Set(stringList(verbs, 'execution.interceptor(): the verbs').map((v) => v.toUpperCase()));
     (this.interceptors ??= []).push({ methods, intercept });
   }
 

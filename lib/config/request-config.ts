@@ -1,7 +1,8 @@
 import type { Encoder } from '../content/encoders.js';
 import type { Credentials } from '../auth/credentials.js';
 import { AuthConfig } from './auth-config.js';
-import { checkFunction, contentTypes } from './callbacks.js';
+import { checkFunction } from './callbacks.js';
+import { stringList } from './scalar.js';
 import { UriConfig } from './uri-config.js';
 
 /** Header values by name; `null` removes an inherited header. */
@@ -119,7 +120,7 @@ export class RequestConfig {
   encoder(contentType: string | readonly string[], encode: Encoder): void {
     checkFunction(encode, 'request.encoder()');
     this.encoders ??= new Map();
-    for (const type of contentTypes(contentType, 'request.encoder()')) this.encoders.set(type.toLowerCase(), encode);
+    for (const type of stringList(contentType, 'request.encoder(): the content type')) this.encoders.set(type.toLowerCase(), encode);
   }
 
   /** @internal headers/cookies as set at this level (undefined when untouched). */

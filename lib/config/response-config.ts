@@ -2,7 +2,8 @@ import { ConfigError } from '../errors.js';
 import type { Parser } from '../content/parsers.js';
 import type { ExceptionHandler, HandlerTier, ResponseHandler } from './handlers.js';
 import { NO_HANDLERS } from './handlers.js';
-import { checkFunction, contentTypes } from './callbacks.js';
+import { checkFunction } from './callbacks.js';
+import { stringList } from './scalar.js';
 
 /**
  * How to handle the response: `c.response` inside a configuration block.
@@ -57,7 +58,7 @@ export class ResponseConfig {
   parser(contentType: string | readonly string[], parse: Parser): void {
     checkFunction(parse, 'response.parser()');
     this.parsers ??= new Map();
-    for (const type of contentTypes(contentType, 'response.parser()')) this.parsers.set(type.toLowerCase(), parse);
+    for (const type of stringList(contentType, 'response.parser(): the content type')) this.parsers.set(type.toLowerCase(), parse);
   }
 
   /** @internal */

@@ -1,3 +1,5 @@
+import { ConfigError } from '../errors.js';
+
 /**
  * Values with one obvious text form: what a header, cookie, query parameter or form field may
  * be set to. Anything else (an object, a function, a symbol) would go out as `[object Object]`
@@ -26,7 +28,12 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
   return Object.prototype.toString.call(value) === '[object Object]';
 }
 
-/** Whether `value` is a string or an array of strings (content types, verbs, media ranges). */
-export function isStringList(value: unknown): value is string | readonly string[] {
-  return typeof value === 'string' || (Array.isArray(value) && value.every((item) => typeof item === 'string'));
+/**
+ * A setting given as one string or a list of them (content types, verbs, media ranges), as a
+ * list; anything else is a ConfigError: `${what} must be a string or an array of strings`.
+ */
+export function stringList(value: unknown, what: string): readonly string[] {
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value) && value.every((item) => typeof item === 'string')) return value;
+  throw new ConfigError(`${what} must be a string or an array of strings, not ${describeValue(value)}`);
 }

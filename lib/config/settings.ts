@@ -13,7 +13,7 @@ import { NO_HANDLERS, type HandlerTier } from './handlers.js';
 import type { ContextMap, HttpConfig } from './http-config.js';
 import type { Cookies, Headers } from './request-config.js';
 import type { Query, UriConfig } from './uri-config.js';
-import { describeValue, isRecord, isScalar, isStringList } from './scalar.js';
+import { describeValue, isRecord, isScalar, stringList } from './scalar.js';
 import { checkFunction } from './callbacks.js';
 
 /** The URI as resolved from every level. */
@@ -124,7 +124,7 @@ function mergeHeaders(base: Settings, layer: HttpConfig): Pick<Settings, 'header
   const contentType = layer.request.contentType === undefined ? undefined : checkText(layer.request.contentType, 'request.contentType');
   if (headersSet === undefined && accept === undefined) return { headers: base.headers, contentType: contentType ?? base.contentType };
   const headers = mergeEntries(base.headers, headersSet, (name, value) => [name, String(value)] as const, 'header');
-  if (accept !== undefined) headers.set('accept', ['Accept', acceptValue(accept)]);
+  if (accept !== undefined) headers.set('accept', ['Accept', stringList(accept, 'request.accept').join(', ')]);
   const typeHeader = Object.keys(headersSet ?? {}).find((name) => name.toLowerCase() === 'content-type');
   headers.delete('content-type');
   if (contentType !== undefined || typeHeader === undefined) return { headers, contentType: contentType ?? base.contentType };
@@ -145,14 +145,8 @@ function origin(uri: UriParts): string {
   return `${scheme}://${uri.host?.toLowerCase()}:${uri.port ?? (scheme === 'https' ? '443' : '80')}`;
 }
 
-/** `request.accept`: a media range, or a list of them joined by `, `. */
-function acceptValue(accept: unknown): string {
-  if (isStringList(accept)) return typeof accept === 'string' ? accept : accept.join(', ');
-  throw new ConfigError(`request.accept must be a string or an array of strings, not ${describeValue(accept)}`);
-}
-
 /** A setting that must be text when set (a number there would reach a backend's string handling). */
-function checkText<T>(value: T, setting: string): T & string {
+function checkText(value: unknown, setting: string): string {
   if (typeof value !== 'string') throw new ConfigError(`${setting} must be a string, not ${describeValue(value)}`);
   return value;
 }
