@@ -206,6 +206,32 @@ conformance('what goes on the wire', (kit) => {
     });
   }
 
+  // a client's own headers are one shared object for all its requests (the fetch backend hands fetch a Headers made from it once)
+  it("a client's headers go out on every request, names as written, and a request's own header goes with them", async () => {
+    for (let i = 0; i < 3; i++) kit.server.expect({ method: 'GET', path: '/shared', respond: OK });
+    const client = kit.client((c) => {
+      c.request.headers['X-Client-Id'] = 'c-1';
+    });
+    await client.get((c) => void (c.request.uri.path = '/shared'));
+    await client.get((c) => {
+      c.request.uri.path = '/shared';
+      c.request.headers['X-Request-Id'] = 'r-2';
+    });
+    await client.get((c) => void (c.request.uri.path = '/shared'));
+    const sent = kit.server.requests.map((request) => request.rawHeaders.filter(([name]) => name.startsWith('X-')));
+    expect(sent).toEqual([[['X-Client-Id', 'c-1']], [['X-Client-Id', 'c-1'], ['X-Request-Id', 'r-2']], [['X-Client-Id', 'c-1']]]);
+  });
+
+  if (kit.traits.refusesHopHeaders) {
+    it("a client's 'Upgrade' header is refused on every request, not only the first (fetch: documented)", async () => {
+      const client = kit.client((c) => {
+        c.request.headers.Upgrade = 'h2c';
+      });
+      for (let i = 0; i < 2; i++) await expect(client.get((c) => void (c.request.uri.path = '/hop'))).rejects.toThrow(/the fetch backend cannot send header 'Upgrade'/);
+      expect(kit.server.requests).toHaveLength(0);
+    });
+  }
+
   it('a form body is urlencoded, lists repeating the name', async () => {
     kit.server.expect({ method: 'POST', path: '/form', body: 'username=bobvila&password=old+house&tag=a&tag=b', respond: OK });
     await kit.client().post((c) => {
