@@ -1,4 +1,5 @@
 import { ConfigError } from '../errors.js';
+import { describeValue } from '../describe-value.js';
 
 /**
  * Values with one obvious text form: what a header, cookie, query parameter or form field may
@@ -10,13 +11,6 @@ import { ConfigError } from '../errors.js';
 export function isScalar(value: unknown): value is string | number | boolean | bigint {
   const type = typeof value;
   return type === 'string' || type === 'number' || type === 'boolean' || type === 'bigint';
-}
-
-/** What `value` is, for a message: `null`, `an array`, `an object`, `a function`, ... */
-export function describeValue(value: unknown): string {
-  if (value === null || value === undefined) return String(value);
-  if (Array.isArray(value)) return 'an array';
-  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
 /**

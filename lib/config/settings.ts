@@ -13,7 +13,8 @@ import { NO_HANDLERS, type HandlerTier } from './handlers.js';
 import type { ContextMap, HttpConfig } from './http-config.js';
 import type { Cookies, Headers } from './request-config.js';
 import type { Query, UriConfig } from './uri-config.js';
-import { describeValue, isRecord, isScalar, stringList } from './scalar.js';
+import { isRecord, isScalar, stringList } from './scalar.js';
+import { describeValue } from '../describe-value.js';
 import { checkFunction } from './callbacks.js';
 
 /** The URI as resolved from every level. */

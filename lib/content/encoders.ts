@@ -1,5 +1,6 @@
 import { bufferedBody, bufferedText, type WireBody } from '../backends/backend.js';
 import { isThenable } from '../thenable.js';
+import { describeValue } from '../describe-value.js';
 import { EncodeError, HttpBuilderError } from '../errors.js';
 import type { RequestRecord } from '../pipeline/request-record.js';
 import { encodeText, encodesAsUtf8 } from './charset.js';
@@ -44,7 +45,7 @@ export type Encoder = (body: unknown, request: RequestRecord) => EncodedBody | P
 function encodeJson(body: unknown): string {
   if (typeof body === 'string') return body;
   const json = JSON.stringify(body) as string | undefined; // a function or symbol has no JSON
-  if (json === undefined) throw new EncodeError(`a ${describe(body)} body has no JSON form`);
+  if (json === undefined) throw new EncodeError(`the body (${describeValue(body)}) has no JSON form`);
   return json;
 }
 
@@ -55,7 +56,7 @@ function encodeTextBody(body: unknown): string {
 function rejectObjects(body: unknown, request: RequestRecord): string {
   if (typeof body === 'string') return body;
   throw new EncodeError(
-    `no encoder for a ${describe(body)} body with content type '${request.contentType}': ` +
+    `no encoder for the body (${describeValue(body)}) with content type '${request.contentType}': ` +
       'send bytes, a stream or a string, or register one with request.encoder()',
   );
 }
@@ -64,10 +65,6 @@ function isEncodedWire(value: unknown): value is EncodedWire {
   if (typeof value !== 'object' || value === null) return false;
   const { wire, contentType } = value as Partial<EncodedWire>;
   return typeof wire === 'object' && wire !== null && typeof wire[Symbol.asyncIterator] === 'function' && (contentType === undefined || typeof contentType === 'string');
-}
-
-function describe(body: unknown): string {
-  return body === null ? 'null' : Array.isArray(body) ? 'array' : typeof body;
 }
 
 /** The built-in encoders, by media type (suffix and wildcard keys allowed). */
@@ -105,7 +102,7 @@ export function encodeBody(
   if (contentType === undefined) {
     if (typeof body !== 'string') {
       throw new EncodeError(
-        `the request body is ${describe(body) === 'object' ? 'an object' : `a ${describe(body)}`} but no content type is set: set request.contentType`,
+        `the request body is ${describeValue(body)} but no content type is set: set request.contentType`,
       );
     }
     contentType = 'text/plain';
@@ -133,7 +130,7 @@ function toWireBody(encoded: unknown, record: RequestRecord, contentType: string
   if (typeof encoded === 'string') return { body: textBody(encoded, record.charset), contentType };
   if (isRawUpload(encoded)) return { body: rawUploadBody(encoded), contentType };
   if (isEncodedWire(encoded)) return { body: encoded.wire, contentType: encoded.contentType ?? contentType };
-  throw new EncodeError(`the encoder for '${contentType}' returned ${describe(encoded)}, not a string, bytes, a stream, a Blob or { wire }`);
+  throw new EncodeError(`the encoder for '${contentType}' returned ${describeValue(encoded)}, not a string, bytes, a stream, a Blob or { wire }`);
 }
 
 /**

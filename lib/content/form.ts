@@ -1,4 +1,5 @@
-import { describeValue, isScalar } from '../config/scalar.js';
+import { isScalar } from '../config/scalar.js';
+import { describeValue } from '../describe-value.js';
 import { escape } from '../pipeline/build-url.js';
 import { EncodeError } from '../errors.js';
 

@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import { EncodeError } from '../errors.js';
-import { describeValue, isScalar } from '../config/scalar.js';
+import { isScalar } from '../config/scalar.js';
+import { describeValue } from '../describe-value.js';
 import { isPartContent, releaseContent } from './multipart-source.js';
 
 /** A stream a part reads from: chunks are bytes (strings are taken as UTF-8). Read once, when the request is sent. */

@@ -1,4 +1,4 @@
-import { describeValue } from '../config/scalar.js';
+import { describeValue } from '../describe-value.js';
 import { EncodeError, ParseError } from '../errors.js';
 import type { FromServer } from '../pipeline/from-server.js';
 import type { RequestRecord } from '../pipeline/request-record.js';

@@ -1,5 +1,6 @@
 import { ResultTypeError } from '../errors.js';
-import { describe, type ClassType, type Mapper, type ResultType } from './result-type.js';
+import { describeValue } from '../describe-value.js';
+import type { ClassType, Mapper, ResultType } from './result-type.js';
 import { isStandardSchema, type StandardResult, type StandardSchemaV1 } from './standard-schema.js';
 
 type Converter = (value: unknown) => unknown;
@@ -27,10 +28,12 @@ export function convertResult(value: unknown, type: ResultType | undefined, mapp
   const converter = CONVERTERS.get(type);
   if (!converter && mapper && !isInstance(value, type)) return mapper.read(value, type);
   const converted = converter ? converter(value) : toInstance(value, type);
-  if (converted === FAIL) {
-    throw new ResultTypeError(`the result (${describe(value)}) cannot be converted to ${(type as { name?: string }).name ?? 'the result type'}`);
-  }
+  if (converted === FAIL) throw notConvertible(value, type);
   return converted;
+}
+
+function notConvertible(value: unknown, type: ResultType): ResultTypeError {
+  return new ResultTypeError(`the result (${describeValue(value, true)}) cannot be converted to ${(type as { name?: string }).name ?? 'the result type'}`);
 }
 
 function toStringValue(value: unknown): unknown {
@@ -85,7 +88,7 @@ function toBytes(value: unknown, target: 'Buffer' | 'Uint8Array'): unknown {
  */
 export function buildInstance(value: unknown, type: ClassType): unknown {
   const built = toInstance(value, type);
-  if (built === FAIL) throw new ResultTypeError(`the result (${describe(value)}) cannot be converted to ${(type as { name?: string }).name ?? 'the result type'}`);
+  if (built === FAIL) throw notConvertible(value, type);
   return built;
 }
 

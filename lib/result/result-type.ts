@@ -1,6 +1,7 @@
 import { ResultTypeError } from '../errors.js';
 import type { ConfigBlock } from '../config/http-config.js';
 import { isStandardSchema, type StandardSchemaV1 } from './standard-schema.js';
+import { describeValue } from '../describe-value.js';
 
 /** What may stand as the first argument of a verb to type its result: a constructor or a Standard Schema. */
 export type ResultType = (abstract new (...args: never[]) => unknown) | FromJson | StandardSchemaV1;
@@ -88,24 +89,14 @@ export function verbArguments(verb: string, first: unknown, second: unknown): { 
     return { type: undefined, block: fn as unknown as ConfigBlock };
   }
   throw new ResultTypeError(
-    `${verb}(): the first argument must be a configuration block, a class, a built-in constructor or a Standard Schema, not ${describe(first)}`,
+    `${verb}(): the first argument must be a configuration block, a class, a built-in constructor or a Standard Schema, not ${describeValue(first, true)}`,
   );
 }
 
 function asBlock(verb: string, value: unknown): ConfigBlock | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value === 'function') return value as ConfigBlock;
-  throw new ResultTypeError(`${verb}(): the second argument must be a configuration block, not ${describe(value)}`);
-}
-
-export function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'function') return `${value.name || 'an anonymous'} function`;
-  if (typeof value === 'object') return `an instance of ${(value).constructor?.name ?? 'Object'}`;
-  // a message names the value's kind, with only the start of it: a response may be megabytes
-  const shown = JSON.stringify(value);
-  return `a ${typeof value} (${shown.length > 60 ? `${shown.slice(0, 57)}...` : shown})`;
+  throw new ResultTypeError(`${verb}(): the second argument must be a configuration block, not ${describeValue(value, true)}`);
 }
 
 /** Whether this type takes the body as text or bytes, skipping the content-type parser. */

@@ -34,6 +34,10 @@ const CASES: Array<[string, ErrorClass, RegExp, (client: HttpBuilder) => Promise
   ['an object body with no content type', EncodeError, /no content type is set/, (h) => h.post((c) => void (c.request.body = { a: 1 }))],
   ['an object body for a type with no encoder', EncodeError, /content type 'image\/png'/, (h) => h.post((c) => Object.assign(c.request, { contentType: 'image/png', body: { a: 1 } }))],
   ['a number as the first argument', ResultTypeError, /get\(\): the first argument .* not a number \(42\)/, (h) => h.get(42 as never)],
+  // no JSON text for these two: the message once crashed on them with a TypeError of its own
+  ['a bigint as the first argument', ResultTypeError, /get\(\): the first argument .* not a bigint \(10\)/, (h) => h.get(10n as never)],
+  ['a symbol as the first argument', ResultTypeError, /get\(\): the first argument .* not a symbol$/, (h) => h.get(Symbol('secret') as never)],
+  ['a Date as the first argument', ResultTypeError, /get\(\): the first argument .* not an instance of Date$/, (h) => h.get(new Date() as never)],
   ['a string as the first argument', ResultTypeError, /post\(\): the first argument .* not a string/, (h) => h.post('/alpha' as never)],
   ['a plain object as the first argument', ResultTypeError, /the first argument/, (h) => h.put({ path: '/x' } as never)],
   ['a non-function second argument', ResultTypeError, /the second argument must be a configuration block/, (h) => h.get(String, '/x' as never)],
@@ -42,7 +46,7 @@ const CASES: Array<[string, ErrorClass, RegExp, (client: HttpBuilder) => Promise
     return h.get(block as never, (() => undefined));
   }],
   ['an object as a header value', ConfigError, /header 'X-Obj' must be a string, number or boolean, not an object/, (h) => h.get((c) => void (c.request.headers['X-Obj'] = {} as never))],
-  ['a function as a header value', ConfigError, /header 'X-Fn' must be a string, number or boolean, not a function/, (h) => h.get((c) => void (c.request.headers['X-Fn'] = (() => 1) as never))],
+  ['a function as a header value', ConfigError, /header 'X-Fn' must be a string, number or boolean, not an anonymous function/, (h) => h.get((c) => void (c.request.headers['X-Fn'] = (() => 1) as never))],
   ['a string as the headers', ConfigError, /request.headers must be a plain object of \{ name: value \}, not a string/, (h) => h.get((c) => void (c.request.headers = 'abc' as never))],
   ['an object as the accept value', ConfigError, /request.accept must be a string or an array of strings, not an object/, (h) => h.get((c) => void (c.request.accept = {} as never))],
   ['an object as a cookie value', ConfigError, /cookie 'id' must be a string, number or boolean, not an object/, (h) => h.get((c) => void (c.request.cookies = { id: { a: 1 } as never }))],
@@ -63,7 +67,7 @@ const CASES: Array<[string, ErrorClass, RegExp, (client: HttpBuilder) => Promise
   ['an unclosed IPv6 literal', ConfigError, /uri.host '\[zz' is not a valid host name/, (h) => h.get((c) => void (c.request.uri.host = '[zz'))],
   ['a port smuggled in the host', ConfigError, /uri.host '127.0.0.1:9'/, (h) => h.get((c) => void (c.request.uri.host = '127.0.0.1:9'))],
   ['a lone surrogate in a query value', ConfigError, /uri.query .* lone UTF-16 surrogate/, (h) => h.get((c) => void (c.request.uri.query = { q: '\ud800' }))],
-  ['an encoder returning a number', EncodeError, /encoder for 'text\/x-num' returned number/, (h) =>
+  ['an encoder returning a number', EncodeError, /encoder for 'text\/x-num' returned a number/, (h) =>
     h.post((c) => {
       c.request.encoder('text/x-num', () => 42 as never);
       Object.assign(c.request, { contentType: 'text/x-num', body: { a: 1 } });
@@ -115,7 +119,7 @@ const CASES: Array<[string, ErrorClass, RegExp, (client: HttpBuilder) => Promise
   ['a user name with a colon for Basic', ConfigError, /auth.basic\(\): the user name cannot contain ':'/, (h) => h.get((c) => c.request.auth.basic('ali:ce', 'pw', { preemptive: true }))],
   ['a user name with %3A in a URL', ConfigError, /the user name in request.uri \(%3A decoded\) cannot contain ':'/, (h) => h.get((c) => void (c.request.uri = 'http://ali%3Ace:pw@127.0.0.1/'))],
   ['CONNECT in lower case from an interceptor', ConfigError, /the method CONNECT is not supported/, (h) => h.get((c) => c.execution.interceptor('GET', (request, next) => next({ ...request, method: 'connect' })))],
-  ['a Map as the headers', ConfigError, /request.headers must be a plain object of \{ name: value \}, not an object/, (h) => h.get((c) => void (c.request.headers = new Map([['X-A', '1']]) as never))],
+  ['a Map as the headers', ConfigError, /request.headers must be a plain object of \{ name: value \}, not an instance of Map/, (h) => h.get((c) => void (c.request.headers = new Map([['X-A', '1']]) as never))],
   ['a size limit that is not a whole number', ConfigError, /execution.maxResponseSize must be a whole number >= 1/, (h) => h.get((c) => void (c.execution.maxResponseSize = 1.5))],
   ['a string as a progress listener', ConfigError, /execution.onDownloadProgress needs a function, not a string/, (h) => h.get((c) => void (c.execution.onDownloadProgress = 'nope' as never))],
   ['no credentials for Digest', ConfigError, /auth.digest\(\): the user name must be a string/, (h) => h.get((c) => c.request.auth.digest(undefined as never, undefined as never))],
@@ -238,6 +242,19 @@ conformance('bad input is rejected before anything is sent', (kit) => {
     expect(error).toBeInstanceOf(ResultTypeError);
     expect((error as Error).message).toMatch(/\(a string \("ok-text"\)\) cannot be converted to Number/);
     expect(kit.server.requests).toHaveLength(1);
+  });
+
+  it("a handler's symbol result that cannot be converted is a ResultTypeError naming it, not a TypeError of the message", async () => {
+    kit.server.expect({ method: 'GET', path: '/text', respond: { headers: { 'Content-Type': 'text/plain' }, body: 'ok-text' } });
+    const error = await kit
+      .client()
+      .get(Date, (c) => {
+        c.request.uri.path = '/text';
+        c.response.success(() => Symbol('result'));
+      })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResultTypeError);
+    expect((error as Error).message).toMatch(/\(a symbol\) cannot be converted to Date/);
   });
 
   it('the exception handler does not swallow bad input', async () => {

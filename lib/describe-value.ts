@@ -1,0 +1,23 @@
+/**
+ * What a value is, for an error message: `null`, `undefined`, `an array`, `an object`,
+ * `an instance of Map`, `the function parse`, `an anonymous function`, `a symbol`, `a number`.
+ * Nothing of the value's content is shown unless `preview` is asked for (a header value or a
+ * body may hold a secret); with it, a string, number, boolean or bigint shows its start:
+ * `a number (42)`, `a string ("abc")`.
+ *
+ * @example
+ * throw new ConfigError(`request.headers must be a plain object, not ${describeValue(headers)}`);
+ */
+export function describeValue(value: unknown, preview = false): string {
+  if (value === null || value === undefined) return String(value);
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'function') return value.name ? `the function ${value.name}` : 'an anonymous function';
+  if (typeof value === 'object') {
+    const name: unknown = (value as { constructor?: { name?: unknown } }).constructor?.name;
+    return typeof name === 'string' && name !== '' && name !== 'Object' ? `an instance of ${name}` : 'an object';
+  }
+  if (!preview || typeof value === 'symbol') return `a ${typeof value}`;
+  // JSON for a string (quoted, control characters escaped), String() for the rest (JSON has no bigint)
+  const shown = typeof value === 'string' ? JSON.stringify(value) : String(value as number | boolean | bigint);
+  return `a ${typeof value} (${shown.length > 60 ? `${shown.slice(0, 57)}...` : shown})`;
+}
