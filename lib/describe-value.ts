@@ -18,6 +18,6 @@ export function describeValue(value: unknown, preview = false): string {
   }
   if (!preview || typeof value === 'symbol') return `a ${typeof value}`;
   // JSON for a string (quoted, control characters escaped), String() for the rest (JSON has no bigint)
-  const shown = typeof value === 'string' ? JSON.stringify(value) : String(value as number | boolean | bigint);
+  const shown = typeof value === 'string' ? JSON.stringify(value) : String(value);
   return `a ${typeof value} (${shown.length > 60 ? `${shown.slice(0, 57)}...` : shown})`;
 }
