@@ -16,8 +16,12 @@ export function describeValue(value: unknown, preview = false): string {
     const name: unknown = (value as { constructor?: { name?: unknown } }).constructor?.name;
     return typeof name === 'string' && name !== '' && name !== 'Object' ? `an instance of ${name}` : 'an object';
   }
-  if (!preview || typeof value === 'symbol') return `a ${typeof value}`;
   // JSON for a string (quoted, control characters escaped), String() for the rest (JSON has no bigint)
-  const shown = typeof value === 'string' ? JSON.stringify(value) : String(value);
+  const shown = !preview ? undefined : typeof value === 'string' ? JSON.stringify(value) : isPrintable(value) ? String(value) : undefined;
+  if (shown === undefined) return `a ${typeof value}`;
   return `a ${typeof value} (${shown.length > 60 ? `${shown.slice(0, 57)}...` : shown})`;
+}
+
+function isPrintable(value: unknown): value is number | boolean | bigint {
+  return typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint';
 }
