@@ -6,6 +6,11 @@ import type { RedirectOptions, RetryOptions, Timeouts } from './execution-option
 import { assertClientLevel, type Scope } from './scope.js';
 import { checkFunction } from './callbacks.js';
 import { stringList } from './scalar.js';
+import { ConfigError } from '../errors.js';
+import { escape } from '../pipeline/build-url.js';
+
+/** The verbs a client has: an interceptor registered for another name would never run. */
+const VERBS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS']);
 
 /**
  * How to run the exchange: `c.execution` inside a configuration block.
@@ -56,6 +61,10 @@ export class ExecutionConfig {
   interceptor(verbs: string | readonly string[], intercept: Interceptor): void {
     checkFunction(intercept, 'execution.interceptor()');
     const methods = new Set(stringList(verbs, 'execution.interceptor(): the verbs').map((v) => v.toUpperCase()));
+    if (methods.size === 0) throw new ConfigError('execution.interceptor() needs at least one verb: it would never run');
+    for (const verb of methods) {
+      if (!VERBS.has(verb)) throw new ConfigError(`execution.interceptor(): '${escape(verb)}' is not a verb of the client (${[...VERBS].join(', ')}): it would never run`);
+    }
     (this.interceptors ??= []).push({ methods, intercept });
   }
 

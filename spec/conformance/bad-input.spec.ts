@@ -115,6 +115,9 @@ const CASES: Array<[string, ErrorClass, RegExp, (client: HttpBuilder) => Promise
   ['a number as a when() handler', ConfigError, /response.when\(200\) needs a function, not a number/, (h) => h.get((c) => c.response.when(200, 42 as never))],
   ['a number as a parser', ConfigError, /response.parser\(\) needs a function, not a number/, (h) => h.get((c) => c.response.parser('text/plain', 5 as never))],
   ['an object as an encoder content type', ConfigError, /request.encoder\(\): the content type must be a string or an array of strings/, (h) => h.get((c) => c.request.encoder({} as never, () => ''))],
+  ['an interceptor for a verb the client has not', ConfigError, /execution.interceptor\(\): 'GETT' is not a verb of the client \(GET, HEAD, POST, PUT, DELETE, PATCH, OPTIONS\)/, (h) =>
+    h.get((c) => c.execution.interceptor(['get', 'gett'], (request, next) => next(request)))],
+  ['an interceptor for no verb', ConfigError, /execution.interceptor\(\) needs at least one verb/, (h) => h.get((c) => c.execution.interceptor([], (request, next) => next(request)))],
   ['a string as an interceptor', ConfigError, /execution.interceptor\(\) needs a function, not a string/, (h) => h.get((c) => c.execution.interceptor('GET', 'nope' as never))],
   ['a user name with a colon for Basic', ConfigError, /auth.basic\(\): the user name cannot contain ':'/, (h) => h.get((c) => c.request.auth.basic('ali:ce', 'pw', { preemptive: true }))],
   ['a user name with %3A in a URL', ConfigError, /the user name in request.uri \(%3A decoded\) cannot contain ':'/, (h) => h.get((c) => void (c.request.uri = 'http://ali%3Ace:pw@127.0.0.1/'))],
