@@ -1,6 +1,9 @@
 import { ConfigError } from '../errors.js';
 import { escape } from './build-url.js';
 
+/** The headers that frame a body: the pipeline sets them from the body, never as a caller wrote them. */
+export const FRAMING_HEADERS: ReadonlySet<string> = new Set(['content-type', 'content-length', 'transfer-encoding']);
+
 // RFC 9110 token characters
 export const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 // RFC 9110 field-value: visible ASCII, obs-text (0x80-0xFF), space and tab; nothing else

@@ -10,7 +10,7 @@ import type { Encoder } from '../content/encoders.js';
 import type { Parser } from '../content/parsers.js';
 import type { ResultType } from '../result/result-type.js';
 import { buildTarget, type Target } from './build-url.js';
-import { checkCookie } from './check-headers.js';
+import { checkCookie, checkHeaders, FRAMING_HEADERS } from './check-headers.js';
 import type { RequestRecord } from './request-record.js';
 
 /** What the pipeline needs besides the record: resolved once per request, never shown to interceptors. */
@@ -48,8 +48,8 @@ export function freezeRecord(method: string, settings: Settings, clientHeaders: 
 type HeaderMap = Settings['headers'];
 
 const frozenHeaders = new WeakMap<HeaderMap, Readonly<Record<string, string>>>();
-/** The objects sharedHeaders made: toWireRequest may check them once and send them as they are. */
-const shared = new WeakSet<object>();
+/** The objects sharedHeaders made that pass checkHeaders and hold no framing header: toWireRequest sends them as they are. */
+const sendable = new WeakSet<object>();
 
 /** The record's headers: the client's shared object when the request adds none (no header, no cookie), else its own. */
 function recordHeaders(settings: Settings, clientHeaders: boolean): Readonly<Record<string, string>> {
@@ -57,23 +57,34 @@ function recordHeaders(settings: Settings, clientHeaders: boolean): Readonly<Rec
   return clientHeaders ? sharedHeaders(settings.headers) : Object.freeze(headersOf(settings.headers));
 }
 
-/** Whether `headers` is a client's shared header object (frozen, made here). */
-export function isSharedHeaders(headers: object): boolean {
-  return shared.has(headers);
+/** Whether `headers` is a client's shared header object that was checked when it was made, and frames nothing: it goes on the wire as it is. */
+export function isSendableShared(headers: object): boolean {
+  return sendable.has(headers);
 }
 
 /**
- * The record's headers for `headers`, made once per map: a request that sets no header of its
- * own has its client's map, so its requests share one frozen object (which toWireRequest then
- * checks only once).
+ * The record's headers for `headers`, made and checked once per map: a request that sets no
+ * header of its own has its client's map, so its requests share one frozen object. One that
+ * fails the check, or carries a framing header, is left to toWireRequest, which checks and
+ * copies it per request as any other (and names what is wrong).
  */
 function sharedHeaders(headers: HeaderMap): Readonly<Record<string, string>> {
   let frozen = frozenHeaders.get(headers);
   if (!frozen) {
     frozenHeaders.set(headers, (frozen = Object.freeze(headersOf(headers))));
-    shared.add(frozen);
+    if (isSendable(frozen)) sendable.add(frozen);
   }
   return frozen;
+}
+
+function isSendable(headers: Readonly<Record<string, string>>): boolean {
+  for (const name in headers) if (FRAMING_HEADERS.has(name.toLowerCase())) return false;
+  try {
+    checkHeaders(headers);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function headersOf(map: HeaderMap): Record<string, string> {

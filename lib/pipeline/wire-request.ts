@@ -3,18 +3,17 @@ import { ConfigError, EncodeError } from '../errors.js';
 import type { EncodedRequestBody } from '../content/encoders.js';
 import { redactUserInfo } from '../config/uri-config.js';
 import { buildTarget, CONTROL, escape, type Target } from './build-url.js';
-import { checkHeaderValue, checkHeaders, TOKEN } from './check-headers.js';
-import { isSharedHeaders, putOwn, type Plan } from './freeze.js';
+import { checkHeaderValue, checkHeaders, FRAMING_HEADERS, TOKEN } from './check-headers.js';
+import { isSendableShared, putOwn, type Plan } from './freeze.js';
 import type { RequestRecord } from './request-record.js';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
-const FRAMING = new Set(['content-type', 'content-length', 'transfer-encoding']);
 
 /**
  * Turns the record (possibly changed by an interceptor) into what goes on the wire, and checks
  * all of it once, here, for every backend: the target, every header (the derived ones too) and
  * the framing (`Content-Length` when the size is known, chunked otherwise). A client's shared
- * header object is checked by its first request only: later ones check what they add to it.
+ * header object was checked when it was made: its requests check only what they add to it.
  */
 export function toWireRequest(record: RequestRecord, plan: Plan, encoded: EncodedRequestBody | undefined): WireRequest {
   // the method goes on the request line as is: only an RFC 9110 token may
@@ -27,32 +26,25 @@ export function toWireRequest(record: RequestRecord, plan: Plan, encoded: Encode
   // nothing to add or drop: no content type, no body, no `Content-Length: 0` for the method
   const addsNothing = contentType === undefined && encodedBody === undefined && !BODY_METHODS.has(record.method);
   const contentTypeValue = contentType === undefined || record.charset === undefined ? contentType : withCharset(contentType, record.charset);
-  // a client's shared headers, checked by an earlier request: only what is added here needs a check
-  const checked = checkedShared.has(record.headers);
+  // a client's shared headers, checked when they were made: only what is added here needs a check
+  const checked = isSendableShared(record.headers);
   if (checked && addsNothing) return wireRequest(record, target, record.headers, undefined);
   let built: Record<string, string>;
   let callerLength: string | undefined;
-  let dropped = false;
   if (checked) built = { ...record.headers };
   else {
     built = {};
     for (const name in record.headers) {
       const lower = name.toLowerCase();
-      if (!FRAMING.has(lower)) putOwn(built, name, record.headers[name]);
-      else {
-        dropped = true;
-        if (lower === 'content-length') callerLength = record.headers[name];
-      }
+      if (!FRAMING_HEADERS.has(lower)) putOwn(built, name, record.headers[name]);
+      else if (lower === 'content-length') callerLength = record.headers[name];
     }
   }
   if (contentTypeValue !== undefined) built['Content-Type'] = contentTypeValue;
   const body = frame(built, record.method, encodedBody, callerLength);
   if (!checked) checkHeaders(built);
   else if (contentTypeValue !== undefined) checkHeaderValue('Content-Type', contentTypeValue); // the framing frame() set is digits or a constant
-  if (checked || dropped || !isSharedHeaders(record.headers)) return wireRequest(record, target, built, body);
-  // a client's shared object is frozen: the next requests with it skip the check (and the copy, when they add nothing)
-  checkedShared.add(record.headers);
-  return wireRequest(record, target, addsNothing ? record.headers : built, body);
+  return wireRequest(record, target, built, body);
 }
 
 /** `type; charset=x`; a type that names a charset already keeps it when it is the same one, and is refused when it is another. */
@@ -66,9 +58,6 @@ function withCharset(contentType: string, charset: string): string {
 function wireRequest(record: RequestRecord, target: Target, headers: Readonly<Record<string, string>>, body: WireBody | undefined): WireRequest {
   return { method: record.method, url: target.url, secure: target.secure, hostname: target.hostname, port: target.port, target: target.target, headers, body };
 }
-
-/** Clients' shared header objects that passed checkHeaders and hold no framing header (they are frozen). */
-const checkedShared = new WeakSet<object>();
 
 /** Sets the framing headers; a caller's `Content-Length` on a stream is held to its word. */
 function frame(headers: Record<string, string>, method: string, body: WireBody | undefined, callerLength: string | undefined): WireBody | undefined {

@@ -222,6 +222,17 @@ conformance('what goes on the wire', (kit) => {
     expect(sent).toEqual([[['X-Client-Id', 'c-1']], [['X-Client-Id', 'c-1'], ['X-Request-Id', 'r-2']], [['X-Client-Id', 'c-1']]]);
   });
 
+  it("a client's header with CR LF in its value is refused on every request, with and without a body", async () => {
+    const client = kit.client((c) => {
+      c.request.headers['X-Bad'] = 'a\r\nInjected: yes';
+    });
+    for (let i = 0; i < 2; i++) {
+      await expect(client.get((c) => void (c.request.uri.path = '/bad'))).rejects.toThrow(/header 'X-Bad' has a character not allowed/);
+      await expect(client.post((c) => Object.assign(c.request, { contentType: 'text/plain', body: 'x' }))).rejects.toThrow(/header 'X-Bad' has a character not allowed/);
+    }
+    expect(kit.server.requests).toHaveLength(0);
+  });
+
   if (kit.traits.refusesHopHeaders) {
     it("a client's 'Upgrade' header is refused on every request, not only the first (fetch: documented)", async () => {
       const client = kit.client((c) => {
