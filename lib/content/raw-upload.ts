@@ -22,12 +22,24 @@ export function isRawUpload(value: unknown): value is RawUpload {
 
 /** Turns a raw upload into a wire body: bytes in one piece, streams and blobs streamed. */
 export function rawUploadBody(value: RawUpload): WireBody {
-  if (value instanceof ArrayBuffer) return bufferedBody(new Uint8Array(value));
-  if (ArrayBuffer.isView(value)) return bufferedBody(new Uint8Array(value.buffer, value.byteOffset, value.byteLength));
+  if (value instanceof ArrayBuffer || ArrayBuffer.isView(value)) return bufferedBody(bytesOf(value));
   if (isBlob(value)) return streamedBody(value.stream(), value.size);
   // a web stream someone else is reading: reading it here too would fail once connected
   if ((value as { locked?: unknown }).locked === true) throw new EncodeError('the request body is a ReadableStream that is locked (a reader already holds it): pass a stream nobody reads');
+  // has pipe() or getReader(), but no way to read it chunk by chunk (an Observable, an old stream library's)
+  if (typeof (value as Partial<AsyncIterable<unknown>>)[Symbol.asyncIterator] !== 'function') {
+    throw new EncodeError('the request body has pipe() or getReader() but cannot be iterated, so it cannot be streamed: pass a Node Readable, a web ReadableStream, bytes, a string or a Blob');
+  }
   return streamedBody(value as AsyncIterable<Uint8Array>);
+}
+
+/** The bytes of a buffer or a view: an error before sending, not a network one, when its buffer was transferred away. */
+function bytesOf(value: ArrayBuffer | ArrayBufferView): Uint8Array {
+  try {
+    return value instanceof ArrayBuffer ? new Uint8Array(value) : new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+  } catch (error) {
+    throw new EncodeError('the request body is (a view of) a detached ArrayBuffer, transferred elsewhere: it has no bytes left to send', { cause: error });
+  }
 }
 
 

@@ -8,6 +8,13 @@ function oneByte(): ReadableStream<Uint8Array> {
   return ReadableStream.from([new Uint8Array([1])]);
 }
 
+/** Eight bytes whose buffer was transferred away (to nowhere): the view now has none. */
+function detachedView(): Uint8Array {
+  const view = new Uint8Array(8);
+  structuredClone(view.buffer, { transfer: [view.buffer] });
+  return view;
+}
+
 type ErrorClass = typeof ConfigError | typeof EncodeError | typeof ResultTypeError;
 
 /** Each case: a call that must reject with `type`, naming `culprit`, before the server sees anything. */
@@ -141,6 +148,12 @@ const CASES: Array<[string, ErrorClass, RegExp, (client: HttpBuilder) => Promise
     locked.getReader();
     return h.post((c) => Object.assign(c.request, { contentType: 'application/octet-stream', body: locked }));
   }],
+  ['a view of a detached ArrayBuffer as the body', EncodeError, /a detached ArrayBuffer, transferred elsewhere/, (h) =>
+    h.post((c) => Object.assign(c.request, { contentType: 'application/octet-stream', body: detachedView() }))],
+  ['a detached ArrayBuffer as the body', EncodeError, /a detached ArrayBuffer, transferred elsewhere/, (h) =>
+    h.post((c) => Object.assign(c.request, { contentType: 'application/octet-stream', body: detachedView().buffer }))],
+  ['an object with pipe() that cannot be iterated as the body', EncodeError, /has pipe\(\) or getReader\(\) but cannot be iterated/, (h) =>
+    h.post((c) => Object.assign(c.request, { contentType: 'application/json', body: { pipe: () => undefined, id: 1 } }))],
   ['an interceptor passing garbage to next()', ConfigError, /interceptor passed something other than a request record/, (h) =>
     h.get((c) => c.execution.interceptor('GET', (_request, next) => next('nope' as never)))],
 ];
