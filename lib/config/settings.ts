@@ -3,7 +3,7 @@ import type { Credentials } from '../auth/credentials.js';
 import type { Encoder } from '../content/encoders.js';
 import type { Parser } from '../content/parsers.js';
 import { ConfigError } from '../errors.js';
-import { escape } from '../pipeline/build-url.js';
+import { escape, hideUserInfoIn } from '../pipeline/build-url.js';
 import type { Interceptor } from '../pipeline/interceptors.js';
 import type { ProgressListener } from '../pipeline/progress.js';
 import { VERSION } from '../version.js';
@@ -181,7 +181,7 @@ function joinPath(base: string, path: string): string {
   // an absolute path (the usual kind) can only be mistaken for a URL as `//host`: no regex for it
   const absolute = path.startsWith('/');
   if (absolute ? path.startsWith('//') : LOOKS_LIKE_URL.test(path)) {
-    throw new ConfigError(`uri.path '${escape(path)}' would change the origin: set request.uri to change host or scheme`);
+    throw new ConfigError(`uri.path '${escape(hideUserInfoIn(path))}' would change the origin: set request.uri to change host or scheme`);
   }
   if (absolute || path === '') return path;
   return `${base.endsWith('/') ? base.slice(0, -1) : base}/${path}`;

@@ -77,7 +77,7 @@ function checkHost(host: string): string {
   // a name whose last label is a number is an IPv4 address to URL parsers ('127.1' is 127.0.0.1,
   // '1.2.3.256' no address at all), and getaddrinfo reads it its own way: parse it like the rest
   if (PLAIN_HOST.test(host) && !NUMERIC_LAST_LABEL.test(host)) return host;
-  const invalid = () => new ConfigError(`uri.host '${escape(host)}' is not a valid host name`);
+  const invalid = () => new ConfigError(`uri.host '${escape(hideUserInfoIn(host))}' is not a valid host name`);
   if (/[\s/?#@\\%]/.test(host) || CONTROL.test(host) || (!host.startsWith('[') && host.includes(':'))) throw invalid();
   let parsed: string;
   try {
@@ -92,7 +92,7 @@ function checkHost(host: string): string {
 
 /** Percent-encodes what may not appear in a path (the origin check happened when the path was joined). */
 function encodePath(path: string): string {
-  if (CONTROL.test(path)) throw new ConfigError(`uri.path '${escape(path)}' contains a control character (CR, LF, NUL, ...)`);
+  if (CONTROL.test(path)) throw new ConfigError(`uri.path '${escape(hideUserInfoIn(path))}' contains a control character (CR, LF, NUL, ...)`);
   const absolute = path.startsWith('/') ? path : `/${path}`;
   return PATH_SAFE.test(absolute) ? absolute : percentEncode(absolute, 'uri.path');
 }
@@ -132,11 +132,23 @@ function queryString(query: ReadonlyMap<string, readonly string[]>): string {
 
 function checkRaw(raw: string): string {
   // sent byte for byte, so only printable ASCII: anything else must come pre-encoded
-  if (!/^[\x21-\x7e]*$/.test(raw)) throw new ConfigError(`request.raw '${escape(raw)}' contains a space, a control character or non-ASCII text (percent-encode it)`);
+  if (!/^[\x21-\x7e]*$/.test(raw)) throw new ConfigError(`request.raw '${escape(hideUserInfoIn(raw))}' contains a space, a control character or non-ASCII text (percent-encode it)`);
   if (raw.startsWith('//') || !raw.startsWith('/')) {
-    throw new ConfigError(`request.raw '${escape(raw)}' must start with a single '/' (it cannot change the origin)`);
+    throw new ConfigError(`request.raw '${escape(hideUserInfoIn(raw))}' must start with a single '/' (it cannot change the origin)`);
   }
   return raw;
+}
+
+/**
+ * A host, path or target for a message, with anything that may be user info hidden: from the
+ * start (or after a leading `scheme://` or `//`) to the last `@` (`admin:pw@host` → `***@host`,
+ * `//u:p/w@evil/x` → `//***@evil/x`). A path's own `@` is hidden with it: better too much than a secret.
+ */
+export function hideUserInfoIn(text: string): string {
+  const at = text.lastIndexOf('@');
+  if (at < 0) return text;
+  const start = /^(?:[a-z][a-z0-9+.-]*:)?\/\//i.exec(text)?.[0].length ?? 0;
+  return `${text.slice(0, start)}***${text.slice(at)}`;
 }
 
 /** Shows control characters visibly so a message never carries a raw CR/LF; long text is cut. */

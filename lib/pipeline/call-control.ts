@@ -1,6 +1,6 @@
 import { MAX_TIMER_MS, type Timeouts } from '../config/execution-options.js';
 import { AbortError, TimeoutError, type HttpBuilderError } from '../errors.js';
-import { redactUserInfo } from '../config/uri-config.js';
+import { urlForMessage } from '../config/uri-config.js';
 
 /**
  * What can stop one call from outside: the caller's `execution.signal` and the `total`
@@ -22,7 +22,7 @@ export class CallControl {
     const total = timeouts.total;
     if (total !== undefined) this.#timer = setTimeout(() => this.fail(timeoutError('total', total, url)), total);
     if (callerSignal) {
-      const onAbort = () => this.fail(new AbortError(`the request to ${redactUserInfo(url)} was aborted`, { cause: callerSignal.reason }));
+      const onAbort = () => this.fail(new AbortError(`the request to ${urlForMessage(url)} was aborted`, { cause: callerSignal.reason }));
       if (callerSignal.aborted) onAbort();
       else {
         callerSignal.addEventListener('abort', onAbort, { once: true });
@@ -92,7 +92,7 @@ export function sleep(ms: number, control: CallControl | undefined): Promise<voi
 
 /** `TimeoutError` for `phase`, naming the limit and where. */
 export function timeoutError(phase: TimeoutError['phase'], ms: number, url: string): TimeoutError {
-  return new TimeoutError(`${phase} timeout: ${PHASE_TEXT[phase]} within ${ms} ms (${redactUserInfo(url)})`, phase);
+  return new TimeoutError(`${phase} timeout: ${PHASE_TEXT[phase]} within ${ms} ms (${urlForMessage(url)})`, phase);
 }
 
 const PHASE_TEXT: Readonly<Record<TimeoutError['phase'], string>> = {

@@ -1,6 +1,6 @@
 import { isStreamed, type WireRequest, type WireResponse } from '../backends/backend.js';
 import type { ExecutionOptions } from '../config/execution-options.js';
-import { redactUserInfo } from '../config/uri-config.js';
+import { urlForMessage } from '../config/uri-config.js';
 import { RedirectError } from '../errors.js';
 import { sameOrigin } from './build-url.js';
 import { firstHeader } from './response-headers.js';
@@ -55,7 +55,7 @@ async function hopOn(
     if (next === undefined) return { response, wire };
     await finish(response, wire.method);
     if (hops >= options.max) {
-      throw new RedirectError(`more than ${options.max} redirects (the last one from ${redactUserInfo(wire.url)} to ${redactUserInfo(next.url)})`);
+      throw new RedirectError(`more than ${options.max} redirects (the last one from ${urlForMessage(wire.url)} to ${urlForMessage(next.url)})`);
     }
     wire = next;
     response = await send(wire);
@@ -76,10 +76,10 @@ function nextHop(wire: WireRequest, status: number, location: string, sensitive:
   try {
     url = new URL(location, wire.url);
   } catch {
-    throw new RedirectError(`the redirect from ${redactUserInfo(wire.url)} has an invalid Location '${redactUserInfo(location)}'`);
+    throw new RedirectError(`the redirect from ${urlForMessage(wire.url)} has an invalid Location '${urlForMessage(location)}'`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new RedirectError(`the redirect from ${redactUserInfo(wire.url)} goes to a '${url.protocol.slice(0, -1)}' URL: only http and https are followed`);
+    throw new RedirectError(`the redirect from ${urlForMessage(wire.url)} goes to a '${url.protocol.slice(0, -1)}' URL: only http and https are followed`);
   }
   // credentials in a Location are never sent (they would be the server's choice of identity)
   url.username = '';

@@ -4,6 +4,10 @@ import { firstHeader } from './response-headers.js';
 import type { Send } from './retry.js';
 import { toTransportError } from './transport-error.js';
 import { isThenable } from '../thenable.js';
+import { redactUrl } from '../config/uri-config.js';
+
+// the CLI and the tests take it from here too: where log lines are made
+export { redactUrl };
 
 /**
  * Where debug lines go: a function taking one line, or a logger object with a `debug` method
@@ -54,48 +58,6 @@ function failure(error: unknown, url: string): string {
   if (typed instanceof NetworkError) return `${typed.name} (${typed.reason})`;
   if (typed instanceof TimeoutError) return `${typed.name} (${typed.phase})`;
   return typed.name;
-}
-
-/** Query parameter names whose values are secrets often enough to never print them. */
-const SECRET_NAME = /token|key|secret|pass|pwd|auth|sig|session|cookie|credential|code|jwt|ticket|bearer/i;
-
-/**
- * The URL for a log line: user info replaced by `***`, and the values of query parameters (split
- * on `&` and `;`) and path parameters (`/app;jsessionid=...`) whose names look like credentials
- * (`token`, `api_key`, `password`, `sig`, `jwt`, `ticket`, ...) replaced by `***`.
- *
- * @example
- * redactUrl('https://ada:pw@api.example.com/x?api_key=s3cret&page=2'); // 'https://***@api.example.com/x?api_key=***&page=2'
- */
-export function redactUrl(url: string): string {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return '(unparsable URL)';
-  }
-  const userInfo = parsed.username !== '' || parsed.password !== '';
-  parsed.username = '';
-  parsed.password = '';
-  let text = parsed.href;
-  if (userInfo) text = text.replace('//', '//***@');
-  const pathStart = text.indexOf('/', text.indexOf('//') + 2);
-  const hash = text.indexOf('#');
-  const end = hash < 0 ? text.length : hash;
-  const query = text.indexOf('?');
-  const pathEnd = query < 0 || query > end ? end : query;
-  const hide = (name: string, value: string, all: string) => (SECRET_NAME.test(decodeName(name)) ? `${all.slice(0, all.length - value.length)}***` : all);
-  const path = text.slice(pathStart, pathEnd).replace(/;([^=;/]+)=([^;/]*)/g, (all: string, name: string, value: string) => hide(name, value, all));
-  const search = text.slice(pathEnd, end).replace(/([?&;])([^=&;]+)=([^&;]*)/g, (all: string, _at: string, name: string, value: string) => hide(name, value, all));
-  return `${text.slice(0, pathStart)}${path}${search}${text.slice(end)}`;
-}
-
-function decodeName(name: string): string {
-  try {
-    return decodeURIComponent(name.replace(/\+/g, ' '));
-  } catch {
-    return name;
-  }
 }
 
 /**

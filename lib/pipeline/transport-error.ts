@@ -1,7 +1,7 @@
 import { types } from 'node:util';
 import { CONNECT_TIMEOUT } from '../backends/backend.js';
 import { AbortError, HttpBuilderError, NetworkError, ParseError, ResponseTooLargeError, TimeoutError, type NetworkErrorReason } from '../errors.js';
-import { redactUserInfo } from '../config/uri-config.js';
+import { urlForMessage } from '../config/uri-config.js';
 
 const REASONS: Readonly<Record<string, NetworkErrorReason>> = {
   ECONNREFUSED: 'refused',
@@ -32,7 +32,7 @@ const TLS_CODE = /^(?:CERT_|ERR_TLS_|ERR_SSL_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED
 export function toTransportError(error: unknown, url: string, response?: { statusCode: number; contentType: string }): HttpBuilderError {
   if (error instanceof HttpBuilderError) return error;
   const { code, name, message } = describe(error);
-  const where = redactUserInfo(url);
+  const where = urlForMessage(url);
   if (name === 'AbortError' || code === 'ABORT_ERR') return new AbortError(`the request to ${where} was aborted`, { cause: error });
   if (code === CONNECT_TIMEOUT) return new TimeoutError(`connect timeout: ${message} (${where})`, 'connect', { cause: error });
   if (HEADER_OVERFLOW.has(code)) return new ResponseTooLargeError(`the response headers of ${where} are too large (${message})`, { cause: error });

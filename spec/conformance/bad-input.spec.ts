@@ -154,6 +154,10 @@ const CASES: Array<[string, ErrorClass, RegExp, (client: HttpBuilder) => Promise
     h.post((c) => Object.assign(c.request, { contentType: 'application/octet-stream', body: detachedView().buffer }))],
   ['an object with pipe() that cannot be iterated as the body', EncodeError, /has pipe\(\) or getReader\(\) but cannot be iterated/, (h) =>
     h.post((c) => Object.assign(c.request, { contentType: 'application/json', body: { pipe: () => undefined, id: 1 } }))],
+  // user info where none belongs is refused, and the message shows none of it
+  ['user info in uri.host', ConfigError, /^uri.host '\*\*\*@example.com' is not a valid host name$/, (h) => h.get((c) => void (c.request.uri.host = 'admin:s3cretPW@example.com'))],
+  ['user info in an origin-changing uri.path', ConfigError, /^uri.path '\/\/\*\*\*@evil.com\/x' would change the origin/, (h) => h.get((c) => void (c.request.uri.path = '//admin:s3cretPW@evil.com/x'))],
+  ['user info in an origin-changing request.raw', ConfigError, /^request.raw '\/\/\*\*\*@evil.com\/x' must start with a single/, (h) => h.get((c) => void (c.request.raw = '//admin:s3c/retPW@evil.com/x'))],
   ['an interceptor passing garbage to next()', ConfigError, /interceptor passed something other than a request record/, (h) =>
     h.get((c) => c.execution.interceptor('GET', (_request, next) => next('nope' as never)))],
 ];

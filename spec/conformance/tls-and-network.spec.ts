@@ -109,6 +109,20 @@ describe('TLS and network failures', () => {
           await client.close();
         }
       });
+
+      it("a transport error's message hides credential-like query values, as the log does", async () => {
+        const closed = await TestServer.start();
+        await closed.close();
+        const client = clientFor(`${closed.httpUrl}/x?page=2&access_token=Sup3rS3cretPW`);
+        try {
+          const error = (await client.get().catch((e: unknown) => e)) as NetworkError;
+          expect(error).toBeInstanceOf(NetworkError);
+          expect(error.message).toContain('/x?page=2&access_token=***');
+          expect(inspect(error, { depth: 10, showHidden: true })).not.toContain('Sup3rS3cretPW');
+        } finally {
+          await client.close();
+        }
+      });
     });
   }
 });
