@@ -1,4 +1,4 @@
-import { ConfigError, ParseError, RedirectError } from '../errors.js';
+import { ConfigError, HttpBuilderError, ParseError, RedirectError } from '../errors.js';
 import { isStreamed, utf8TextOf, type Backend, type TlsOptions, type WireBody, type WireRequest, type WireResponse } from './backend.js';
 import { importPeer } from './optional-peer.js';
 
@@ -333,8 +333,11 @@ function rejectTransportError(error: unknown): Promise<never> {
  * surface its code, and keep nothing of the request, so no header can leak through it.
  */
 function transportError(error: unknown): Error {
-  if (error instanceof ConfigError || error instanceof ParseError || error instanceof RedirectError) return error;
+  if (error instanceof HttpBuilderError) return error;
   const outer = (error ?? {}) as { message?: unknown; name?: unknown; cause?: unknown };
+  // the pipeline's own error from inside the upload stream (a length that does not hold, a
+  // progress listener that threw), which fetch hands back as the cause of its TypeError
+  if (outer.cause instanceof HttpBuilderError) return outer.cause;
   const inner = (outer.cause ?? outer) as { message?: unknown; code?: unknown; name?: unknown };
   const message = typeof inner.message === 'string' ? inner.message : 'fetch failed';
   // fetch refuses such a response before handing it back, so its status is not known

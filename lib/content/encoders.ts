@@ -148,5 +148,7 @@ function encodeUtf8(text: string): Buffer {
 function encoderFailure(error: unknown, contentType: string): Error {
   if (error instanceof HttpBuilderError) return error;
   // circular objects, BigInt, a user encoder's bug: name the content type, keep the cause
-  return new EncodeError(`the encoder for '${contentType}' failed: ${(error as Error).message}`, { cause: error });
+  // (which may be no Error at all: `throw 'nope'`, a rejection with undefined)
+  const why = error instanceof Error ? error.message : typeof error === 'string' ? error : `it threw ${describeValue(error)}`;
+  return new EncodeError(`the encoder for '${contentType}' failed: ${why}`, { cause: error });
 }

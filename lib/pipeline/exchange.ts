@@ -16,7 +16,7 @@ import type { HandlerTier } from '../config/handlers.js';
 import { FromServer } from './from-server.js';
 import type { RequestRecord } from './request-record.js';
 import { toTransportError } from './transport-error.js';
-import { countedBody, countedUpload, reportSent, type ProgressListener } from './progress.js';
+import { countedBody, countedUpload, listenerThrown, reportSent, type ProgressListener } from './progress.js';
 import { firstHeader } from './response-headers.js';
 import { toWireRequest } from './wire-request.js';
 import { loggedSend } from './request-log.js';
@@ -28,12 +28,18 @@ import { isThenable } from '../thenable.js';
  */
 export function exchange(record: RequestRecord, plan: Plan): Promise<unknown> {
   const handle = plan.handlers.find(hasExceptionHandler)?.exception;
-  if (!handle) return exchangeOnce(record, plan);
-  return exchangeOnce(record, plan).catch(async (error: unknown) => {
+  // a progress listener's throw comes back as it was thrown (it travels wrapped, past the transport's error mapping)
+  const once = plan.onUploadProgress || plan.onDownloadProgress ? exchangeOnce(record, plan).catch(rethrowListenerError) : exchangeOnce(record, plan);
+  if (!handle) return once;
+  return once.catch(async (error: unknown) => {
     // bad input is the caller's bug, not an outcome of the exchange: it always propagates
     if (error instanceof ConfigError || error instanceof EncodeError) throw error;
     return convertResult(await handle(error), plan.resultType);
   });
+}
+
+function rethrowListenerError(error: unknown): never {
+  throw listenerThrown(error);
 }
 
 function hasExceptionHandler(tier: HandlerTier): boolean {
@@ -94,6 +100,7 @@ function sendEncoded(record: RequestRecord, plan: Plan, control: CallControl | u
           reportSent(sent.body, upload);
           if (download) response = countedResponse(response, download);
         } catch (error) {
+          response.discard(); // never read: its connection goes back or is closed
           return failedBeforeResponse(error, record, last.url);
         }
         return received(response, last.url, record, plan);

@@ -1,4 +1,5 @@
 import { inMemory, streamedBody, type WireBody } from '../backends/backend.js';
+import { HttpBuilderError } from '../errors.js';
 
 /**
  * How far a transfer is: bytes so far, the total when known (`Content-Length`), and the
@@ -16,6 +17,30 @@ export interface Progress {
 /** Receives progress as bytes move; called once per chunk, and once more at the end. */
 export type ProgressListener = (progress: Progress) => void;
 
+/**
+ * @internal What a progress listener threw, carried through the transport's error mapping (as
+ * an HttpBuilderError it passes unchanged) and handed back to the caller as it was thrown
+ * ({@link listenerThrown}): the caller's own bug, not a network failure that would invite a retry.
+ */
+class ListenerFailure extends HttpBuilderError {
+  constructor(readonly thrown: unknown) {
+    super('a progress listener threw');
+  }
+}
+
+/** `error`, or what a progress listener threw when that is what `error` carries. */
+export function listenerThrown(error: unknown): unknown {
+  return error instanceof ListenerFailure ? error.thrown : error;
+}
+
+function notify(listener: ProgressListener, transferred: number, total: number | undefined): void {
+  try {
+    listener(progress(transferred, total));
+  } catch (error) {
+    throw new ListenerFailure(error);
+  }
+}
+
 function progress(transferred: number, total: number | undefined): Progress {
   return { transferred, total, percent: total === undefined || total === 0 ? (total === 0 ? 100 : undefined) : Math.min(100, (transferred / total) * 100) };
 }
@@ -27,7 +52,7 @@ export function countedBody(body: AsyncIterable<Uint8Array>, total: number | und
       let transferred = 0;
       for await (const chunk of body) {
         transferred += chunk.byteLength;
-        listener(progress(transferred, total));
+        notify(listener, transferred, total);
         yield chunk;
       }
     },
@@ -45,5 +70,5 @@ export function reportSent(body: WireBody | undefined, listener: ProgressListene
   if (!listener || body === undefined || !inMemory(body)) return;
   // the length, when the body states it: the bytes of a text body are not made just for this
   const size = body.length ?? body.bytes!.byteLength;
-  listener(progress(size, size));
+  notify(listener, size, size);
 }

@@ -158,6 +158,21 @@ const CASES: Array<[string, ErrorClass, RegExp, (client: HttpBuilder) => Promise
   ['user info in uri.host', ConfigError, /^uri.host '\*\*\*@example.com' is not a valid host name$/, (h) => h.get((c) => void (c.request.uri.host = 'admin:s3cretPW@example.com'))],
   ['user info in an origin-changing uri.path', ConfigError, /^uri.path '\/\/\*\*\*@evil.com\/x' would change the origin/, (h) => h.get((c) => void (c.request.uri.path = '//admin:s3cretPW@evil.com/x'))],
   ['user info in an origin-changing request.raw', ConfigError, /^request.raw '\/\/\*\*\*@evil.com\/x' must start with a single/, (h) => h.get((c) => void (c.request.raw = '//admin:s3c/retPW@evil.com/x'))],
+  // what an encoder throws need not be an Error: the message once read `.message` off undefined
+  ['an encoder throwing undefined', EncodeError, /the encoder for 'x\/y' failed: it threw undefined/, (h) =>
+    h.post((c) => {
+      c.request.encoder('x/y', () => {
+        // eslint-disable-next-line @typescript-eslint/only-throw-error -- the point of the case
+        throw undefined;
+      });
+      Object.assign(c.request, { contentType: 'x/y', body: { a: 1 } });
+    })],
+  ['an async encoder rejecting with a string', EncodeError, /the encoder for 'x\/y' failed: nope/, (h) =>
+    h.post((c) => {
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the point of the case
+      c.request.encoder('x/y', () => Promise.reject('nope'));
+      Object.assign(c.request, { contentType: 'x/y', body: { a: 1 } });
+    })],
   ['an interceptor passing garbage to next()', ConfigError, /interceptor passed something other than a request record/, (h) =>
     h.get((c) => c.execution.interceptor('GET', (_request, next) => next('nope' as never)))],
 ];

@@ -56,6 +56,40 @@ conformance('progress callbacks', (kit) => {
     expect(kit.server.requests[0].body.length).toBe(6000);
   });
 
+  // the caller's own bug, handed back as thrown: not a NetworkError, which would invite sending the POST again
+  it('a listener that throws fails the call with what it threw: upload in memory, download, streamed upload', async () => {
+    const respond = { headers: { 'Content-Type': 'text/plain' }, body: BIG };
+    for (const [method, path] of [['POST', '/up'], ['GET', '/big'], ['PUT', '/up-stream'], ['GET', '/after']]) kit.server.expect({ method, path, respond });
+    const bug = new RangeError('listener bug');
+    const client = kit.client();
+    const calls = [
+      client.post((c) => {
+        c.request.uri.path = '/up';
+        Object.assign(c.request, { contentType: 'application/octet-stream', body: Buffer.alloc(10) });
+        c.execution.onUploadProgress = () => {
+          throw bug;
+        };
+      }),
+      client.get(String, (c) => {
+        c.request.uri.path = '/big';
+        c.execution.onDownloadProgress = () => {
+          throw bug;
+        };
+      }),
+      client.put((c) => {
+        c.request.uri.path = '/up-stream';
+        c.request.body = Readable.from([Buffer.alloc(1000), Buffer.alloc(1000)]);
+        c.execution.onUploadProgress = () => {
+          throw bug;
+        };
+      }),
+    ];
+    for (const call of calls) await expect(call).rejects.toBe(bug);
+    // the POST went out once, and the client's connections are still good
+    expect(kit.server.requests.filter((request) => request.method === 'POST')).toHaveLength(1);
+    expect(await client.get(String, (c) => void (c.request.uri.path = '/after'))).toHaveLength(BIG.length);
+  });
+
   it('upload of bytes in memory: reported once, complete, when sent', async () => {
     kit.server.expect({ method: 'POST', path: '/up', respond: { headers: { 'Content-Type': 'text/plain' }, body: 'ok' } });
     const seen: Progress[] = [];
