@@ -3,7 +3,7 @@ import { bufferedBody, streamedBody, type WireBody } from '../backends/backend.j
 import { EncodeError } from '../errors.js';
 import { isMultipart } from './multipart.js';
 import { releaseContent } from './multipart-source.js';
-import { isBlob, releaseStream } from './stream-source.js';
+import { checkUnread, isBlob, releaseStream } from './stream-source.js';
 
 /** A body that is sent as bytes, whatever the content type: never converted, never buffered whole. */
 export type RawUpload = Uint8Array | ArrayBuffer | Readable | ReadableStream<Uint8Array> | Blob;
@@ -30,6 +30,7 @@ export function rawUploadBody(value: RawUpload): WireBody {
   if (typeof (value as Partial<AsyncIterable<unknown>>)[Symbol.asyncIterator] !== 'function') {
     throw new EncodeError('the request body has pipe() or getReader() but cannot be iterated, so it cannot be streamed: pass a Node Readable, a web ReadableStream, bytes, a string or a Blob');
   }
+  checkUnread(value, 'the request body');
   return streamedBody(value as AsyncIterable<Uint8Array>);
 }
 

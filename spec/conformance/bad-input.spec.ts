@@ -1,4 +1,5 @@
 import { expect, it } from '@jest/globals';
+import { Readable } from 'node:stream';
 import { inspect } from 'node:util';
 import { ConfigError, EncodeError, HttpBuilderError, ResultTypeError, streamedBody, type ConfigBlock, type HttpBuilder } from '../../lib/index.js';
 import { conformance } from './kit.js';
@@ -173,6 +174,14 @@ const CASES: Array<[string, ErrorClass, RegExp, (client: HttpBuilder) => Promise
       c.request.encoder('x/y', () => Promise.reject('nope'));
       Object.assign(c.request, { contentType: 'x/y', body: { a: 1 } });
     })],
+  // sent, each would go out as an empty body
+  ['a Readable read to its end (by an earlier request) as the body', EncodeError, /the request body is a stream that was already read to its end/, async (h) => {
+    const used = Readable.from([Buffer.from('sent once')]);
+    for await (const chunk of used) void chunk;
+    return h.post((c) => Object.assign(c.request, { contentType: 'application/octet-stream', body: used }));
+  }],
+  ['a destroyed Readable as the body', EncodeError, /the request body is a stream that was already read to its end, destroyed or failed/, (h) =>
+    h.post((c) => Object.assign(c.request, { contentType: 'application/octet-stream', body: Readable.from([Buffer.from('x')]).destroy() }))],
   ['an interceptor passing garbage to next()', ConfigError, /interceptor passed something other than a request record/, (h) =>
     h.get((c) => c.execution.interceptor('GET', (_request, next) => next('nope' as never)))],
 ];
