@@ -25,9 +25,6 @@ export class AuthConfig {
   /** @internal what this level set */
   credentials: Credentials | undefined;
 
-  constructor() {
-    Object.seal(this);
-  }
 
   /** Answer `WWW-Authenticate: Basic` challenges (RFC 7617), or send up front with `preemptive`. */
   basic(user: string, password: string, options: AuthOptions = {}): void {

@@ -16,9 +16,7 @@ export class ClientConfig {
   #backend: BackendChoice | undefined;
   #cookies: boolean | undefined;
 
-  constructor(private readonly scope: Scope) {
-    Object.seal(this);
-  }
+  constructor(private readonly scope: Scope) {}
 
   /**
    * The transport: `'native'` (default, `node:http`/`node:https`), `'axios'`, `'got'`, `'fetch'`

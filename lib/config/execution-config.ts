@@ -50,9 +50,7 @@ export class ExecutionConfig {
    */
   logger: Logger | false | undefined;
 
-  constructor(private readonly scope: Scope) {
-    Object.seal(this); // unknown settings (a typo, or one not supported yet) fail instead of being ignored
-  }
+  constructor(private readonly scope: Scope) {}
 
   /**
    * Wraps every call of the given verbs (case-insensitive). First registered is outermost.

@@ -3,6 +3,7 @@ import { ExecutionConfig } from './execution-config.js';
 import { RequestConfig } from './request-config.js';
 import { ResponseConfig } from './response-config.js';
 import type { Scope } from './scope.js';
+import { checkKnown, settingsOf } from './known-settings.js';
 
 /** Per-content-type settings for encoders and parsers: content type → id → value. */
 export type ContextMap = ReadonlyMap<string, ReadonlyMap<string | symbol, unknown>>;
@@ -25,9 +26,7 @@ export class HttpConfig {
   #client: ClientConfig | undefined;
 
   /** @internal */
-  constructor(readonly scope: Scope) {
-    Object.seal(this);
-  }
+  constructor(readonly scope: Scope) {}
 
   /** How to handle the response. */
   get response(): ResponseConfig {
@@ -50,6 +49,18 @@ export class HttpConfig {
   }
 
   /**
+   * @internal Refuses what the block added to any part that is no setting (a misspelling), once
+   * the block has run: see {@link checkKnown}.
+   */
+  checkSettings(): void {
+    checkKnown(this, HTTP_SETTINGS, 'c');
+    this.request.checkSettings('c.request');
+    if (this.#response) checkKnown(this.#response, RESPONSE_SETTINGS, 'c.response');
+    if (this.#execution) checkKnown(this.#execution, EXECUTION_SETTINGS, 'c.execution');
+    if (this.#client) checkKnown(this.#client, CLIENT_SETTINGS, 'c.client');
+  }
+
+  /**
    * Stores a per-content-type setting for encoders and parsers (for example the mapper).
    *
    * @example
@@ -65,6 +76,11 @@ export class HttpConfig {
     }
   }
 }
+
+const HTTP_SETTINGS = settingsOf(new HttpConfig('client'));
+const RESPONSE_SETTINGS = settingsOf(new ResponseConfig());
+const EXECUTION_SETTINGS = settingsOf(new ExecutionConfig('client'));
+const CLIENT_SETTINGS = settingsOf(new ClientConfig('client'));
 
 /** A configuration block, in either style: `c => { c.request... }` or `function () { this.request... }`. */
 export type ConfigBlock = (this: HttpConfig, config: HttpConfig) => unknown;

@@ -4,6 +4,7 @@ import { AuthConfig } from './auth-config.js';
 import { checkFunction } from './callbacks.js';
 import { stringList } from './scalar.js';
 import { UriConfig } from './uri-config.js';
+import { checkKnown, settingsOf } from './known-settings.js';
 
 /** Header values by name; `null` removes an inherited header. */
 export type Headers = Record<string, string | number | boolean | null | undefined>;
@@ -49,9 +50,6 @@ export class RequestConfig {
     return this.#auth?.credentials;
   }
 
-  constructor() {
-    Object.seal(this); // a misspelled setting is an error, not a silently ignored property
-  }
 
   /** The body; encoded by the encoder of `contentType`. `null`/`undefined`: no body (also over an inherited one). */
   get body(): unknown {
@@ -123,6 +121,13 @@ export class RequestConfig {
     for (const type of stringList(contentType, 'request.encoder(): the content type')) this.encoders.set(type.toLowerCase(), encode);
   }
 
+  /** @internal Refuses what the block added here (or to `uri`, `auth`) that is no setting: see {@link checkKnown}. */
+  checkSettings(path: string): void {
+    checkKnown(this, REQUEST_SETTINGS, path);
+    if (this.#uri) checkKnown(this.#uri, URI_SETTINGS, `${path}.uri`);
+    if (this.#auth) checkKnown(this.#auth, AUTH_SETTINGS, `${path}.auth`);
+  }
+
   /** @internal headers/cookies as set at this level (undefined when untouched). */
   get headersSet(): Headers | undefined {
     return this.#headers;
@@ -132,3 +137,7 @@ export class RequestConfig {
     return this.#cookies;
   }
 }
+
+const REQUEST_SETTINGS = settingsOf(new RequestConfig());
+const URI_SETTINGS = settingsOf(new UriConfig());
+const AUTH_SETTINGS = settingsOf(new AuthConfig());

@@ -24,9 +24,6 @@ export class ResponseConfig {
   /** @internal */
   parsers: Map<string, Parser> | undefined;
 
-  constructor() {
-    Object.seal(this); // a misspelled setting is an error, not a silently ignored property
-  }
 
   /** Runs for status < 400. */
   success(handler: ResponseHandler): void {

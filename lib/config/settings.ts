@@ -86,6 +86,7 @@ export const DEFAULT_SETTINGS: Settings = Object.freeze({
 
 /** `layer` (what one block set) over `base`: the same rules for a derived client and for a request. */
 export function mergeSettings(base: Settings, layer: HttpConfig): Settings {
+  layer.checkSettings(); // a misspelled setting fails here, not in silence
   const request = layer.request;
   const { response, execution, client } = layer.touched;
   const uri = request.uriSet;

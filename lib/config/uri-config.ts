@@ -41,9 +41,6 @@ export class UriConfig {
   #rawQuery: string | undefined;
   #pathFromUrl: string | undefined;
 
-  constructor() {
-    Object.seal(this); // a misspelled part is an error, not a silently ignored property
-  }
 
   /** @internal the query of a whole URL as written, while nobody touched `query` since. */
   get rawQuery(): string | undefined {
