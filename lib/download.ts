@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { createWriteStream, statSync, type Stats } from 'node:fs';
+import { chmod, realpath, rename, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { once } from 'node:events';
 import { pipeline } from 'node:stream/promises';
 import type { HttpConfig } from './config/http-config.js';
 import { parseMediaType } from './content/media-type.js';
 import { defaultParser, READS_EMPTY_BODIES, type Parser } from './content/parsers.js';
+import { describeValue } from './describe-value.js';
 import { ConfigError } from './errors.js';
 
 type Sink = (body: Readable) => Promise<unknown>;
@@ -18,6 +19,9 @@ type Sink = (body: Readable) => Promise<unknown>;
  * Other statuses are parsed by the built-in parser, so the failure handlers see the error body.
  */
 function download(config: HttpConfig, contentType: string | undefined, sink: Sink): void {
+  if (contentType !== undefined && typeof contentType !== 'string') {
+    throw new ConfigError(`Download: the content type must be a string, not ${describeValue(contentType)}`);
+  }
   const type = contentType === undefined ? '*/*' : parseMediaType(contentType).type;
   if (!/^[^\s/]+\/[^\s/]+$/.test(type)) throw new ConfigError(`Download: '${contentType}' is not a 'type/subtype' content type`);
   const parser: Parser = (fromServer, request) => {
@@ -28,9 +32,12 @@ function download(config: HttpConfig, contentType: string | undefined, sink: Sin
   config.response.parser(type, Object.assign(parser, { [READS_EMPTY_BODIES]: true }));
 }
 
-/** Streams `body` into a new file at `file`; on any error the partial file is removed. */
-async function writeFile(body: Readable, file: string, flags: string): Promise<string> {
-  const out = createWriteStream(file, { flags, mode: 0o600 });
+/**
+ * Streams `body` into a new file at `file`, created exclusively (never an existing file: only
+ * then may a failure remove it) and readable by the owner only; on any error it is removed.
+ */
+async function writeFile(body: Readable, file: string): Promise<string> {
+  const out = createWriteStream(file, { flags: 'wx', mode: 0o600 });
   // open first: a failed open touched nothing, and after it every failure leaves a file of ours
   // to remove (a body failing at once would otherwise race the open and leave the file behind)
   await once(out, 'open');
@@ -44,12 +51,75 @@ async function writeFile(body: Readable, file: string, flags: string): Promise<s
 }
 
 /**
+ * Checks a `toFile` target while the request is configured, so that a target that can never be
+ * written fails before anything is sent (rather than after the server has done the work).
+ * Synchronous stats: cheap, and done once per download.
+ *
+ * @throws {ConfigError} naming the problem.
+ */
+function checkTarget(file: unknown): asserts file is string {
+  const where = 'Download.toFile()';
+  if (typeof file !== 'string') throw new ConfigError(`${where} needs a string path, not ${describeValue(file)}`);
+  if (file === '') throw new ConfigError(`${where}: the file must be a non-empty path`);
+  // fs would refuse it only when the body arrives
+  if (file.includes('\0')) throw new ConfigError(`${where}: the path contains a NUL byte`);
+  // 'out/' names a folder: there is no file name to write to
+  if (file.endsWith('/') || file.endsWith(sep)) throw new ConfigError(`${where}: '${file}' ends with a path separator, so it names a folder`);
+  const folder = dirname(resolve(file));
+  const folderInfo = statOrThrow(folder, where);
+  if (folderInfo === undefined) throw new ConfigError(`${where}: the folder '${folder}' does not exist`);
+  if (!folderInfo.isDirectory()) throw new ConfigError(`${where}: '${folder}' is not a folder`);
+  if (statOrThrow(file, where)?.isDirectory() === true) throw new ConfigError(`${where}: '${file}' is a directory`);
+}
+
+/** `statSync(path)`, undefined when nothing is there; any other failure (EACCES, ENOTDIR, ELOOP) is a ConfigError. */
+function statOrThrow(path: string, where: string): Stats | undefined {
+  try {
+    return statSync(path, { throwIfNoEntry: false });
+  } catch (error) {
+    throw new ConfigError(`${where}: cannot use '${path}' (${(error as { code?: string }).code ?? 'error'})`, { cause: error });
+  }
+}
+
+/**
+ * Streams `body` into a new temporary file beside `file` and renames it over `file` only once
+ * every byte is written: an existing file is replaced whole or, when the download fails, left
+ * untouched (truncating it first would lose it on a failure). Only the temporary file is ever
+ * removed. Resolves to `file`.
+ */
+async function replaceFile(body: Readable, file: string): Promise<string> {
+  // a symbolic link is written through, as writing to it in place would: the linked file is replaced
+  const target = await realpath(file).catch(() => file);
+  // beside the target, so the rename stays on one file system (and so is atomic); hidden and unique
+  const temp = join(dirname(target), `.httpbuilder-${randomUUID()}.part`);
+  await writeFile(body, temp);
+  try {
+    await keepMode(temp, target);
+    await rename(temp, target);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+  return file;
+}
+
+/**
+ * Gives `temp` the permissions of the file it replaces: overwriting in place kept them, and a
+ * file others could read should stay readable. A new file keeps 0o600.
+ */
+async function keepMode(temp: string, target: string): Promise<void> {
+  const previous = await stat(target).catch(() => undefined);
+  if (previous?.isFile() === true) await chmod(temp, previous.mode & 0o777);
+}
+
+/**
  * The download module (`httpbuilder-ts/download`): streams a response body to a file, a stream
  * or a temporary file, never holding it in memory. Call it inside a request block; the request
  * resolves, once every byte is written, to the path or the stream. Only 2xx responses are
  * downloaded (others go to the failure handlers as usual); with a `contentType`, only responses
  * of that type are (others are parsed as usual and nothing is written). A failed download
- * leaves no partial file.
+ * leaves no partial file, and an existing file it was to replace untouched. A target that can
+ * never be written is a ConfigError when `Download.*` is called, before anything is sent.
  *
  * @example
  * import { Download } from 'httpbuilder-ts/download';
@@ -57,20 +127,31 @@ async function writeFile(body: Readable, file: string, flags: string): Promise<s
  */
 export const Download = Object.freeze({
   /**
-   * Writes the body to `file` (created or truncated) and resolves to `file`. The file is
-   * removed if the download fails.
+   * Writes the body to `file` and resolves to `file`. The body goes to a temporary file in the
+   * same folder, renamed over `file` once complete: if the download fails, an existing `file`
+   * is left as it was and nothing is left behind.
+   *
+   * @throws {ConfigError} at once, before anything is sent, when `file` is not a non-empty
+   *   string path (a `file:` URL is refused: pass `fileURLToPath(url)`), contains a NUL byte, is
+   *   or names a directory, or its folder does not exist.
    */
   toFile(config: HttpConfig, file: string, contentType?: string): void {
-    if (typeof file !== 'string' || file === '') throw new ConfigError('Download.toFile(): the file must be a non-empty path');
-    download(config, contentType, (body) => writeFile(body, file, 'w'));
+    checkTarget(file);
+    download(config, contentType, (body) => replaceFile(body, file));
   },
 
   /**
    * Writes the body to `stream` and resolves to it. The stream is neither ended nor destroyed,
    * even when the download fails: the caller owns it.
+   *
+   * @throws {ConfigError} at once, before anything is sent, when `stream` is not a Writable or
+   *   can no longer be written (ended or destroyed).
    */
   toStream<S extends Writable>(config: HttpConfig, stream: S, contentType?: string): void {
     if (typeof stream?.write !== 'function') throw new ConfigError('Download.toStream(): the target must be a Writable stream');
+    // otherwise the server would send the whole body only for the first write to fail
+    if (stream.destroyed) throw new ConfigError('Download.toStream(): the stream is destroyed');
+    if (stream.writableEnded) throw new ConfigError('Download.toStream(): the stream has already ended');
     download(config, contentType, async (body) => {
       await pipeline(body, stream, { end: false });
       if (stream.writableNeedDrain) await once(stream, 'drain');
@@ -80,6 +161,6 @@ export const Download = Object.freeze({
 
   /** Writes the body to a new file in the system's temporary directory and resolves to its path (the caller removes it). */
   toTempFile(config: HttpConfig, contentType?: string): void {
-    download(config, contentType, (body) => writeFile(body, join(tmpdir(), `httpbuilder-${randomUUID()}.download`), 'wx'));
+    download(config, contentType, (body) => writeFile(body, join(tmpdir(), `httpbuilder-${randomUUID()}.download`)));
   },
 });

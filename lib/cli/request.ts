@@ -1,5 +1,6 @@
+import type { Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { basename, extname } from 'node:path';
+import { basename, dirname, extname, resolve } from 'node:path';
 import { multipart } from '../content/multipart.js';
 import type { HttpConfig } from '../config/http-config.js';
 import { HttpBuilder } from '../http-builder.js';
@@ -53,6 +54,32 @@ export async function checkFiles(request: CliRequest): Promise<void> {
       throw new UsageError(`--file: cannot read '${path}' (${(error as { code?: string }).code ?? 'error'})`);
     });
     if (!info.isFile()) throw new UsageError(`--file: '${path}' is not a file`);
+  }
+}
+
+/**
+ * Checks that `-o` can be written: its folder exists and it is not a directory, so that a typo
+ * fails before anything is sent (as `--file` does), not after the server has answered.
+ *
+ * @throws {UsageError} naming the path.
+ */
+export async function checkOutput(request: CliRequest): Promise<void> {
+  if (request.output === undefined) return;
+  const folder = dirname(resolve(request.output));
+  const folderInfo = await statIfAny(folder, '-o');
+  if (folderInfo === undefined) throw new UsageError(`-o: the folder '${folder}' does not exist`);
+  if (!folderInfo.isDirectory()) throw new UsageError(`-o: '${folder}' is not a folder`);
+  if ((await statIfAny(request.output, '-o'))?.isDirectory() === true) throw new UsageError(`-o: '${request.output}' is a directory`);
+}
+
+/** `stat(path)`, undefined when nothing is there; any other failure (EACCES, ENOTDIR) is a UsageError. */
+async function statIfAny(path: string, option: string): Promise<Stats | undefined> {
+  try {
+    return await stat(path);
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === 'ENOENT') return undefined;
+    throw new UsageError(`${option}: cannot use '${path}' (${code ?? 'error'})`);
   }
 }
 

@@ -9,7 +9,7 @@ import { describeError, EXIT, exitCodeForStatus, oneLine, UsageError } from './f
 import { HELP_TEXT, VERSION_TEXT } from './help.js';
 import { ProgressBar } from './progress-bar.js';
 import { formatHead, outputStyle, writeBody, writeText } from './render.js';
-import { applyRequest, checkFiles, createClient } from './request.js';
+import { applyRequest, checkFiles, checkOutput, createClient } from './request.js';
 
 /** The process around `hb`: its streams, environment and Ctrl-C. */
 export interface CliIo {
@@ -41,6 +41,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   let http: HttpBuilder | undefined;
   try {
     await checkFiles(request);
+    await checkOutput(request);
     http = createClient(request);
     return await send(http, request, io, secrets);
   } catch (error) {

@@ -23,6 +23,19 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /**
+ * Whether `value` is a plain object: an object literal, `Object.create(null)`, or either from
+ * another realm. A `Map`, a `Date` or a class instance is not: their data lives in internal
+ * slots, getters or private fields that `Object.entries` (and xml2js) never see, so encoding
+ * them would send an empty or partial body without a word.
+ */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (!isRecord(value)) return false;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  // Object.prototype of any realm is the only prototype whose own prototype is null
+  return prototype === null || Object.getPrototypeOf(prototype) === null;
+}
+
+/**
  * A setting given as one string or a list of them (content types, verbs, media ranges), as a
  * list; anything else is a ConfigError: `${what} must be a string or an array of strings`.
  */

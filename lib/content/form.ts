@@ -1,4 +1,4 @@
-import { isScalar } from '../config/scalar.js';
+import { isPlainObject, isScalar } from '../config/scalar.js';
 import { describeValue } from '../describe-value.js';
 import { escape } from '../pipeline/build-url.js';
 import { EncodeError } from '../errors.js';
@@ -6,10 +6,15 @@ import { EncodeError } from '../errors.js';
 /** A form: each name maps to one value or a list (the name repeats once per element). */
 export type FormFields = Record<string, unknown>;
 
-/** `{ a: ['1', '2'], b: 'x y' }` → `a=1&a=2&b=x+y` (application/x-www-form-urlencoded). */
+/**
+ * `{ a: ['1', '2'], b: 'x y' }` → `a=1&a=2&b=x+y` (application/x-www-form-urlencoded); a
+ * `URLSearchParams` goes as its pairs, in order, repeated names kept.
+ */
 export function encodeForm(body: unknown): string {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new EncodeError('an application/x-www-form-urlencoded body must be an object of { name: value | value[] } or a string');
+  // as axios and fetch take it; the prototype's toString, so a subclass cannot change the escaping
+  if (body instanceof URLSearchParams) return URLSearchParams.prototype.toString.call(body);
+  if (!isPlainObject(body)) {
+    throw new EncodeError(`an application/x-www-form-urlencoded body must be an object of { name: value | value[] }, a URLSearchParams or a string, not ${describeValue(body)}`);
   }
   const params = new URLSearchParams();
   for (const [name, value] of Object.entries(body as FormFields)) {

@@ -3,6 +3,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { streamedBody, type WireBody } from '../backends/backend.js';
+import { describeValue } from '../describe-value.js';
 import { EncodeError } from '../errors.js';
 import { isMultipart, type Multipart, type MultipartPart, type PartStream } from './multipart.js';
 import { isPathSource, isSizedStream, releaseContent } from './multipart-source.js';
@@ -25,7 +26,7 @@ interface PreparedPart {
 export function encodeMultipart(body: unknown): string | Promise<{ wire: WireBody; contentType: string }> {
   if (typeof body === 'string') return body;
   if (!isMultipart(body)) {
-    throw new EncodeError(`a 'multipart/form-data' body must be built with multipart(), not ${body === null ? 'null' : `a ${typeof body}`}`);
+    throw new EncodeError(`a 'multipart/form-data' body must be built with multipart(), not ${describeValue(body)}`);
   }
   return multipartBody(body);
 }
@@ -120,7 +121,7 @@ async function* chunksOf(stream: PartStream | Iterable<Uint8Array>, name: string
   for await (const chunk of stream as AsyncIterable<unknown>) {
     if (typeof chunk === 'string') yield Buffer.from(chunk, 'utf8');
     else if (chunk instanceof Uint8Array) yield chunk;
-    else throw new EncodeError(`multipart part '${name}': its stream yielded ${chunk === null ? 'null' : `a ${typeof chunk}`}, not bytes`);
+    else throw new EncodeError(`multipart part '${name}': its stream yielded ${describeValue(chunk)}, not bytes`);
   }
 }
 

@@ -1,5 +1,6 @@
 import { describeValue } from '../describe-value.js';
 import { EncodeError, ParseError } from '../errors.js';
+import { isPlainObject } from '../config/scalar.js';
 import type { FromServer } from '../pipeline/from-server.js';
 import type { RequestRecord } from '../pipeline/request-record.js';
 
@@ -9,8 +10,9 @@ const xml2js = () => import('xml2js');
 /** Object → XML with xml2js `Builder` conventions (`{ message: { $: { value: 'ok' } } }`); a string goes as is. */
 export async function encodeXml(body: unknown, request: RequestRecord): Promise<string> {
   if (typeof body === 'string') return body;
-  // xml2js builds an empty <root/> from an array or a number: the data would be lost without a word
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+  // xml2js builds an empty <root/> from an array, a number, a Map or a Date (it reads own
+  // enumerable keys only): the data would be lost without a word
+  if (!isPlainObject(body)) {
     throw new EncodeError(`an XML body must be a string or an object ({ root: { ... } }), not ${describeValue(body)}`);
   }
   const { Builder } = await xml2js();

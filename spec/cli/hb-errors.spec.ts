@@ -1,6 +1,6 @@
 // Failures of the `hb` binary: HTTP errors, network errors, bad input, secrets, interrupts.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -125,11 +125,11 @@ describe('hb: failures without a response', () => {
         setTimeout(() => res.destroy(), 50);
       },
     });
-    const file = join(dir, 'cut.bin');
-    const result = await hb('get', `${holder.server.httpUrl}/cut`, '-o', file);
+    const folder = mkdtempSync(join(dir, 'cut-'));
+    const result = await hb('get', `${holder.server.httpUrl}/cut`, '-o', join(folder, 'cut.bin'));
     expect(result.code).toBe(1);
     oneErrorLine(result);
-    expect(existsSync(file)).toBe(false);
+    expect(readdirSync(folder)).toEqual([]); // neither the file nor the temporary file beside it
   });
 
   it('Ctrl-C during a download cancels it: exit 130, one line, no partial file', async () => {
@@ -141,11 +141,14 @@ describe('hb: failures without a response', () => {
         res.write(Buffer.alloc(1000)); // and never more: the test server ends the socket at close()
       },
     });
-    const file = join(dir, 'slow.bin');
+    const folder = mkdtempSync(join(dir, 'slow-'));
+    const file = join(folder, 'slow.bin');
+    // the body goes to a temporary file beside the target until it is complete: interrupt once it has bytes
+    const started = () => readdirSync(folder).some((name) => (statSync(join(folder, name), { throwIfNoEntry: false })?.size ?? 0) > 0);
     const result = await runHb(cli, ['get', `${holder.server.httpUrl}/slow`, '-o', file], {
       started: (child) => {
         const poll = setInterval(() => {
-          if (existsSync(file) && statSync(file).size > 0) {
+          if (started()) {
             clearInterval(poll);
             child.kill('SIGINT');
           }
@@ -155,7 +158,7 @@ describe('hb: failures without a response', () => {
     });
     expect(result.code).toBe(130);
     expect(oneErrorLine(result)).toBe('hb: interrupted');
-    expect(existsSync(file)).toBe(false);
+    expect(readdirSync(folder)).toEqual([]);
   });
 
   it('a reader that stops early (hb ... | head) ends hb quietly', async () => {
@@ -185,6 +188,8 @@ describe('hb: bad command-line input exits 2 with one line, before anything is s
     ['an unknown backend', (url) => ['get', url, '--backend', 'curl'], /^hb: unknown backend 'curl'/],
     ['an unknown option', (url) => ['get', url, '--verbose'], /^hb: unknown option '--verbose'/],
     ['an option without its value', (url) => ['get', url, '-H'], /^hb: option -H, --header <value> needs a value|^hb: option .*-H.* needs a value/],
+    ['-o into a folder that does not exist', (url) => ['post', url, '-o', '/nonexistent/dir/out'], /^hb: -o: the folder '\/nonexistent\/dir' does not exist/],
+    ['-o naming a directory', (url) => ['get', url, '-o', dir], /^hb: -o: '.+' is a directory/],
     ['a repeated single option', (url) => ['get', url, '-o', 'a', '-o', 'b'], /^hb: -o given more than once/],
     ['a third argument', (url) => ['get', url, 'extra'], /^hb: unexpected argument 'extra'/],
     ['no URL', () => ['get'], /^hb: missing the URL/],

@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { rawServer, type RawServer } from '../support/raw-server.js';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { ConfigError, HttpException, NetworkError } from '../../lib/index.js';
 import { Download } from '../../lib/download.js';
@@ -24,6 +24,15 @@ const created = (before: Set<string>) => [...tempDownloads()].filter((name) => !
 
 let counter = 0;
 const freshFile = () => join(dir, `file-${++counter}.txt`);
+
+/** A file in a folder of its own, holding `content`: the folder's listing shows any temporary file left beside it. */
+function existingFile(content: string): { file: string; listing: () => string[] } {
+  const folder = mkdtempSync(join(dir, 'folder-'));
+  const file = join(folder, 'existing.txt');
+  writeFileSync(file, content);
+  return { file, listing: () => readdirSync(folder) };
+}
+const PREVIOUS = 'the previous content, which must survive a failed download\n';
 
 /** Collects what a PassThrough receives, without ending it. */
 function collector(): { stream: PassThrough; text: () => string } {
@@ -143,6 +152,69 @@ conformance('download module', (kit) => {
     expect(existsSync(file)).toBe(false);
   });
 
+  it('toFile replaces an existing file once the whole body is written, leaving no temporary file', async () => {
+    download();
+    const { file, listing } = existingFile(PREVIOUS);
+    const result = await kit.client().get((c) => {
+      c.request.uri.path = '/download';
+      Download.toFile(c, file);
+    });
+    expect(result).toBe(file);
+    expect(readFileSync(file, 'utf8')).toBe(BODY);
+    expect(listing()).toEqual([basename(file)]);
+  });
+
+  it('toFile keeps the permissions of the file it replaces, and writes through a symbolic link', async () => {
+    download();
+    download();
+    const { file, listing } = existingFile(PREVIOUS);
+    chmodSync(file, 0o640);
+    const link = `${file}.link`;
+    symlinkSync(file, link);
+    const http = kit.client();
+    await http.get((c) => {
+      c.request.uri.path = '/download';
+      Download.toFile(c, file);
+    });
+    expect(statSync(file).mode & 0o777).toBe(0o640);
+    writeFileSync(file, PREVIOUS);
+    const result = await http.get((c) => {
+      c.request.uri.path = '/download';
+      Download.toFile(c, link);
+    });
+    expect(result).toBe(link);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(readFileSync(file, 'utf8')).toBe(BODY);
+    expect(listing().sort()).toEqual([basename(file), basename(link)]);
+  });
+
+  const ended = () => new PassThrough().end();
+  const destroyed = () => new PassThrough().destroy();
+  it.each<[what: string, target: (c: Parameters<typeof Download.toFile>[0]) => void, message: RegExp]>([
+    ['toFile to a directory', (c) => Download.toFile(c, dir), /is a directory/],
+    ['toFile to a path ending with a separator', (c) => Download.toFile(c, join(dir, 'new-folder') + '/'), /ends with a path separator/],
+    ['toFile into a folder that does not exist', (c) => Download.toFile(c, join(dir, 'no-such-folder', 'out.txt')), /folder .*no-such-folder.* does not exist/],
+    ['toFile into a "folder" that is a file', (c) => Download.toFile(c, join(existingFile(PREVIOUS).file, 'out.txt')), /is not a folder/],
+    ['toFile to a path with a NUL byte', (c) => Download.toFile(c, join(dir, 'a\0b.txt')), /NUL/],
+    ['toFile to a number', (c) => Download.toFile(c, 5 as unknown as string), /needs a string path, not a number/],
+    ['toFile to a file: URL', (c) => Download.toFile(c, new URL('file:///tmp/x') as unknown as string), /needs a string path, not an instance of URL/],
+    ['toTempFile with a content type that is not a string', (c) => Download.toTempFile(c, {} as string), /content type must be a string, not an object/],
+    ['toStream to an ended stream', (c) => Download.toStream(c, ended()), /stream has already ended/],
+    ['toStream to a destroyed stream', (c) => Download.toStream(c, destroyed()), /stream is destroyed/],
+  ])('%s is a ConfigError naming the problem, and nothing is sent', async (_what, target, message) => {
+    download();
+    const error = await kit
+      .client()
+      .get((c) => {
+        c.request.uri.path = '/download';
+        target(c);
+      })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toMatch(message);
+    expect(kit.server.requests).toHaveLength(0);
+  });
+
   it('a bad target or content type is a ConfigError', () => {
     kit.client((c) => {
       expect(() => Download.toFile(c, '')).toThrow(ConfigError);
@@ -179,6 +251,16 @@ describe('download module: a reset mid-body leaves no partial file', () => {
           .catch((e: unknown) => e);
         expect(error).toBeInstanceOf(NetworkError);
         expect(existsSync(file)).toBe(false);
+      });
+
+      it('toFile rejects with NetworkError and leaves an existing file untouched, with no temporary file beside it', async () => {
+        const { file, listing } = existingFile(PREVIOUS);
+        const error = await client()
+          .get((c) => Download.toFile(c, file))
+          .catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(NetworkError);
+        expect(readFileSync(file, 'utf8')).toBe(PREVIOUS);
+        expect(listing()).toEqual([basename(file)]);
       });
 
       it('toTempFile rejects with NetworkError and removes the temporary file', async () => {

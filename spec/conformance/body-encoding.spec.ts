@@ -1,0 +1,112 @@
+import { expect, it } from '@jest/globals';
+import { EncodeError } from '../../lib/index.js';
+import { conformance, type Kit } from './kit.js';
+
+const OK = { headers: { 'Content-Type': 'text/plain' }, body: 'ok' };
+const FORM = 'application/x-www-form-urlencoded';
+
+/** A class whose data is in a getter and a private field: what Object.entries would not see. */
+class Point {
+  readonly #x = 1;
+  get x(): number {
+    return this.#x;
+  }
+}
+
+/** POSTs `body` as `contentType` to /body; resolves to what it rejected with (or the result). */
+function post(kit: Kit, contentType: string, body: unknown): Promise<unknown> {
+  kit.server.expect({ method: 'POST', path: '/body', respond: OK });
+  return kit
+    .client()
+    .post((c) => {
+      c.request.uri.path = '/body';
+      Object.assign(c.request, { contentType, body });
+    })
+    .catch((e: unknown) => e);
+}
+
+/** The bodies the server received, as text. */
+const sent = (kit: Kit) => kit.server.requests.map((r) => r.body.toString());
+
+/** `body` as `contentType` rejects with an EncodeError matching `message`, and nothing reaches the server. */
+async function expectRefused(kit: Kit, contentType: string, body: unknown, message: RegExp): Promise<void> {
+  const error = await post(kit, contentType, body);
+  expect(error).toBeInstanceOf(EncodeError);
+  expect((error as Error).message).toMatch(message);
+  expect(kit.server.requests).toHaveLength(0);
+}
+
+conformance('form bodies (application/x-www-form-urlencoded)', (kit) => {
+  it('a URLSearchParams goes as its pairs in order, repeated names kept, escaped as an object form is', async () => {
+    const params = new URLSearchParams([['q', 'café au lait'], ['tag', 'x'], ['a&b', '1=2'], ['tag', 'y']]);
+    expect(await post(kit, FORM, params)).toBe('ok');
+    expect(await post(kit, FORM, { q: 'café au lait', tag: ['x', 'y'], 'a&b': '1=2' })).toBe('ok');
+    expect(sent(kit)).toEqual(['q=caf%C3%A9+au+lait&tag=x&a%26b=1%3D2&tag=y', 'q=caf%C3%A9+au+lait&tag=x&tag=y&a%26b=1%3D2']);
+  });
+
+  const refused: Array<[string, unknown, RegExp]> = [
+    ['a Map', new Map([['a', '1']]), /x-www-form-urlencoded body must be .* not an instance of Map$/],
+    ['a Date', new Date(0), /not an instance of Date$/],
+    ['a class instance', new Point(), /not an instance of Point$/],
+    ['an array', [['a', '1']], /not an array$/],
+  ];
+  for (const [what, body, message] of refused) {
+    it(`${what} rejects with EncodeError naming it, before sending (not an empty body)`, async () => {
+      await expectRefused(kit, FORM, body, message);
+    });
+  }
+});
+
+conformance('XML bodies that are not plain objects', (kit) => {
+  const refused: Array<[string, unknown, RegExp]> = [
+    ['a Map', new Map([['root', 'x']]), /an XML body must be a string or an object .* not an instance of Map$/],
+    ['a Date', new Date(0), /not an instance of Date$/],
+    ['a class instance', new Point(), /not an instance of Point$/],
+  ];
+  for (const [what, body, message] of refused) {
+    it(`${what} rejects with EncodeError naming it, before sending (not <root/>)`, async () => {
+      await expectRefused(kit, 'application/xml', body, message);
+    });
+  }
+
+  it('an object with no prototype still goes as XML', async () => {
+    const body = Object.assign(Object.create(null) as Record<string, unknown>, { note: 'hi' });
+    expect(await post(kit, 'application/xml', body)).toBe('ok');
+    expect(sent(kit)[0]).toMatch(/<note>hi<\/note>$/);
+  });
+});
+
+conformance('CSV bodies of object rows with different keys, or of mixed rows', (kit) => {
+  it('object rows get the union of their keys as the header, first-seen order, empty cells for missing keys', async () => {
+    expect(await post(kit, 'text/csv', [{ a: 1 }, { a: 2, b: 3 }, { c: 'x,y', a: 4 }])).toBe('ok');
+    expect(await post(kit, 'text/tab-separated-values', [{ a: 1 }, { b: 2 }])).toBe('ok');
+    expect(sent(kit)).toEqual(['a,b,c\n1,,\n2,3,\n4,,"x,y"\n', 'a\tb\n1\t\n\t2\n']);
+  });
+
+  it('a row without a key named like an Object method gets an empty cell, not the method', async () => {
+    expect(await post(kit, 'text/csv', [{ toString: 'x' }, { a: 1 }])).toBe('ok');
+    expect(sent(kit)).toEqual(['toString,a\nx,\n,1\n']);
+  });
+
+  const refused: Array<[string, unknown[], RegExp]> = [
+    ['an array row after object rows', [{ a: 1 }, ['x', 'y', 'z']], /^row 1 of the text\/csv body is an array, but row 0 is an object: the rows must be all arrays or all plain objects$/],
+    ['an object row after array rows', [['a'], { a: 1 }], /^row 1 of the text\/csv body is an object, but row 0 is an array/],
+    ['a null row', [{ a: 1 }, null], /^row 1 of the text\/csv body is null, but row 0 is an object/],
+    ['a string row among array rows', [['a'], ['b'], 'c'], /^row 2 of the text\/csv body is a string, but row 0 is an array/],
+    ['a Map as the first row', [new Map([['a', 1]])], /^row 0 of the text\/csv body is an instance of Map: the rows/],
+    ['a Map among object rows', [{ a: 1 }, new Map([['a', 1]])], /^row 1 of the text\/csv body is an instance of Map, but row 0 is an object/],
+  ];
+  for (const [what, body, message] of refused) {
+    it(`${what} rejects with EncodeError naming the row and what it is, before sending`, async () => {
+      await expectRefused(kit, 'text/csv', body, message);
+    });
+  }
+});
+
+conformance('multipart/form-data with a body not built by multipart()', (kit) => {
+  it('a FormData rejects with EncodeError naming it with the right article', async () => {
+    const form = new FormData();
+    form.append('a', 'b');
+    await expectRefused(kit, 'multipart/form-data', form, /must be built with multipart\(\), not an instance of FormData$/);
+  });
+});
