@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { BackendChoice } from '../config/client-config.js';
+import { redactUserInfo } from '../config/uri-config.js';
 import { UsageError } from './failure.js';
 
 /** The verbs `hb` knows, lower case (the command line accepts any case). */
@@ -146,15 +147,10 @@ function parseUrl(text: string): URL {
   try {
     url = new URL(withScheme);
   } catch {
-    throw new UsageError(`not a valid URL: '${withoutUserInfo(text)}'`);
+    throw new UsageError(`not a valid URL: '${redactUserInfo(text)}'`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`only http and https URLs are supported, not '${url.protocol.slice(0, -1)}'`);
   return url;
-}
-
-/** The URL text with any `user:password@` masked, for error messages. */
-function withoutUserInfo(text: string): string {
-  return text.replace(/^([^/]*\/\/)?[^/@]*@/, '$1***@');
 }
 
 function header(text: string): Pair {

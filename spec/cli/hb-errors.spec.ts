@@ -195,6 +195,8 @@ describe('hb: bad command-line input exits 2 with one line, before anything is s
     ['no URL', () => ['get'], /^hb: missing the URL/],
     ['nothing at all', () => [], /^hb: missing the verb and the URL/],
     ['a URL that does not parse', () => ['get', 'http://ada:topsecret@[::1'], /^hb: not a valid URL: 'http:\/\/\*\*\*@\[::1'/],
+    // a password with '@' in it: the user info runs to the last '@' (the first one left 'ss' showing)
+    ['a URL that does not parse, its password holding @', () => ['get', 'http://bob:p@ss@[::1'], /^hb: not a valid URL: 'http:\/\/\*\*\*@\[::1'/],
     ['a scheme other than http(s)', () => ['get', 'ftp://127.0.0.1/x'], /^hb: only http and https URLs are supported, not 'ftp'/],
   ];
 
