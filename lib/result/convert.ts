@@ -15,6 +15,11 @@ const CONVERTERS = new Map<unknown, Converter>([
   [Uint8Array, (value) => toBytes(value, 'Uint8Array')],
 ]);
 
+/** Whether `type` is a built-in constructor results convert to (String, Number, ..., Uint8Array). */
+export function hasConverter(type: unknown): boolean {
+  return CONVERTERS.has(type);
+}
+
 const FAIL = Symbol('cannot convert');
 
 /**

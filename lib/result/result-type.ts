@@ -2,6 +2,7 @@ import { ResultTypeError } from '../errors.js';
 import type { ConfigBlock } from '../config/http-config.js';
 import { isStandardSchema, type StandardSchemaV1 } from './standard-schema.js';
 import { describeValue } from '../describe-value.js';
+import { hasConverter } from './convert.js';
 
 /** What may stand as the first argument of a verb to type its result: a constructor or a Standard Schema. */
 export type ResultType = (abstract new (...args: never[]) => unknown) | FromJson | StandardSchemaV1;
@@ -62,17 +63,19 @@ export type VerbArgument = ResultType | ConfigBlock | undefined;
 /** The result of a verb called with `first`: `ResultOf<Type>` for a result type, `unknown` for a block or nothing. */
 export type ResultFor<A> = A extends ResultType ? ResultOf<A> : unknown;
 
-const classified = new WeakMap<object, boolean>();
+/** What a function passed to a verb is: a built-in constructor (native code, `Buffer`), an ES class, or (`false`) a block. */
+type TokenKind = 'built-in' | 'class' | false;
 
-/** A built-in constructor (native code, `Buffer`) or an ES class — any other function is a block. */
-function isTypeToken(fn: (...args: never[]) => unknown): boolean {
+const classified = new WeakMap<object, TokenKind>();
+
+function tokenKind(fn: (...args: never[]) => unknown): TokenKind {
   // arrows, async functions and methods have no prototype: never constructors, and a fresh
   // arrow per call would otherwise miss the cache and pay for toString() every request
   if (fn.prototype === undefined) return false;
   let known = classified.get(fn);
   if (known === undefined) {
     const source = Function.prototype.toString.call(fn);
-    known = (fn as unknown) === Buffer || /^class[\s{]/.test(source) || (source.includes('[native code]') && !fn.name.startsWith('bound '));
+    known = (fn as unknown) === Buffer || (source.includes('[native code]') && !fn.name.startsWith('bound ')) ? 'built-in' : /^class[\s{]/.test(source) ? 'class' : false;
     classified.set(fn, known);
   }
   return known;
@@ -84,7 +87,12 @@ export function verbArguments(verb: string, first: unknown, second: unknown): { 
   if (isStandardSchema(first)) return { type: first, block: asBlock(verb, second) };
   if (typeof first === 'function') {
     const fn = first as (...args: never[]) => unknown;
-    if (isTypeToken(fn)) return { type: fn as unknown as ResultType, block: asBlock(verb, second) };
+    const kind = tokenKind(fn);
+    // any other (Map, Array, Promise, ...) would come back as a broken instance, after the request
+    if (kind === 'built-in' && !hasConverter(fn)) {
+      throw new ResultTypeError(`${verb}(): ${fn.name || 'this built-in constructor'} is not a result type: use String, Number, Boolean, Date, Object, Buffer, Uint8Array, a class of your own or a Standard Schema`);
+    }
+    if (kind !== false) return { type: fn as unknown as ResultType, block: asBlock(verb, second) };
     if (second !== undefined) throw new ResultTypeError(`${verb}(): '${fn.name || 'anonymous function'}' is not a class or built-in constructor, so it cannot be a result type`);
     return { type: undefined, block: fn as unknown as ConfigBlock };
   }

@@ -46,6 +46,10 @@ const CASES: Array<[string, ErrorClass, RegExp, (client: HttpBuilder) => Promise
   ['a bigint as the first argument', ResultTypeError, /get\(\): the first argument .* not a bigint \(10\)/, (h) => h.get(10n as never)],
   ['a symbol as the first argument', ResultTypeError, /get\(\): the first argument .* not a symbol$/, (h) => h.get(Symbol('secret') as never)],
   ['a Date as the first argument', ResultTypeError, /get\(\): the first argument .* not an instance of Date$/, (h) => h.get(new Date() as never)],
+  // the built-ins results convert to are String, Number, Boolean, Date, Object, Buffer and Uint8Array: a Map came back broken, a Promise failed after sending
+  ['Map as the result type', ResultTypeError, /^get\(\): Map is not a result type: use String, Number/, (h) => h.get(Map as never)],
+  ['Promise as the result type', ResultTypeError, /^get\(\): Promise is not a result type/, (h) => h.get(Promise as never)],
+  ['Array as the result type', ResultTypeError, /^post\(\): Array is not a result type/, (h) => h.post(Array as never, (c) => void (c.request.body = 'x'))],
   ['a string as the first argument', ResultTypeError, /post\(\): the first argument .* not a string/, (h) => h.post('/alpha' as never)],
   ['a plain object as the first argument', ResultTypeError, /the first argument/, (h) => h.put({ path: '/x' } as never)],
   ['a non-function second argument', ResultTypeError, /the second argument must be a configuration block/, (h) => h.get(String, '/x' as never)],
