@@ -116,11 +116,21 @@ function validate(value: unknown, schema: StandardSchemaV1): unknown {
   return result instanceof Promise ? result.then((settled) => validated(settled, schema)) : validated(result, schema);
 }
 
-function validated(result: StandardResult<unknown>, schema: StandardSchemaV1): unknown {
-  if (result.issues === undefined) return result.value;
-  const issues = result.issues.map((issue) => {
-    const path = issue.path?.map((part) => String(typeof part === 'object' ? part.key : part)).join('.');
-    return path ? `${path}: ${issue.message}` : issue.message;
-  });
-  throw new ResultTypeError(`the result does not match the schema (${schema['~standard'].vendor}): ${issues.join('; ')}`);
+function validated(outcome: unknown, schema: StandardSchemaV1): unknown {
+  const vendor = String(schema['~standard'].vendor);
+  // a schema of the caller's making may hand back anything: a wrong shape is named, not a TypeError
+  const result = outcome as StandardResult<unknown> | null;
+  const issues: unknown = typeof result === 'object' && result !== null ? result.issues : null;
+  if (issues === null || (issues !== undefined && !Array.isArray(issues))) {
+    throw new ResultTypeError(`the schema (${vendor}) returned ${describeValue(outcome)}${issues === null ? '' : ' whose issues are not a list'}, not a Standard Schema result`);
+  }
+  if (issues === undefined) return (result as { value: unknown }).value;
+  throw new ResultTypeError(`the result does not match the schema (${vendor}): ${(issues as unknown[]).map(issueText).join('; ')}`);
+}
+
+/** `path.to.field: message`; a segment is a key or `{ key }` (null and odd segments shown as text). */
+function issueText(issue: unknown): string {
+  const { message, path } = (issue ?? {}) as { message?: unknown; path?: unknown };
+  const segments = Array.isArray(path) ? path.map((part: unknown) => String(typeof part === 'object' && part !== null && 'key' in part ? part.key : part)) : [];
+  return segments.length > 0 ? `${segments.join('.')}: ${String(message)}` : String(message);
 }

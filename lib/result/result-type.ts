@@ -84,7 +84,14 @@ function tokenKind(fn: (...args: never[]) => unknown): TokenKind {
 /** Splits a verb's arguments into result type and block, rejecting anything else (before sending). */
 export function verbArguments(verb: string, first: unknown, second: unknown): { type: ResultType | undefined; block: ConfigBlock | undefined } {
   if (first === undefined || first === null) return { type: undefined, block: asBlock(verb, second) };
-  if (isStandardSchema(first)) return { type: first, block: asBlock(verb, second) };
+  if (isStandardSchema(first)) {
+    // a schema that cannot validate would fail only once the response is in
+    const standard: unknown = first['~standard'];
+    if (typeof standard !== 'object' || standard === null || typeof (standard as { validate?: unknown }).validate !== 'function') {
+      throw new ResultTypeError(`${verb}(): the first argument has '~standard' but no validate function there: not a Standard Schema`);
+    }
+    return { type: first, block: asBlock(verb, second) };
+  }
   if (typeof first === 'function') {
     const fn = first as (...args: never[]) => unknown;
     const kind = tokenKind(fn);

@@ -1,6 +1,6 @@
 import { expect, it } from '@jest/globals';
 import { z } from 'zod';
-import { ConfigError, ResultTypeError } from '../../lib/index.js';
+import { ConfigError, ResultTypeError, type StandardSchemaV1 } from '../../lib/index.js';
 import { Mapping, type ClassType, type Mapper } from '../../lib/mapping.js';
 import { conformance } from './kit.js';
 
@@ -156,6 +156,23 @@ conformance('mapping module', (kit) => {
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ResultTypeError);
     expect((error as Error).message).toMatch(/zod.*alpha: .*; missing: /);
+  });
+
+  // a hand-made schema may hand back anything: its mistakes are named, never a TypeError from reading them
+  it("a schema whose validate returns no Standard Schema result, or odd issues, rejects with ResultTypeError naming it", async () => {
+    const schema = (validate: () => unknown) => ({ '~standard': { version: 1, vendor: 'handmade', validate } }) as unknown as StandardSchemaV1;
+    const cases: Array<[() => unknown, RegExp]> = [
+      [() => undefined, /the schema \(handmade\) returned undefined, not a Standard Schema result/],
+      [() => ({ issues: 'bad' }), /the schema \(handmade\) returned an object whose issues are not a list/],
+      [() => ({ issues: [{ message: 'wrong', path: [null, { key: 'a' }, 3] }] }), /does not match the schema \(handmade\): null\.a\.3: wrong$/],
+    ];
+    const http = kit.client((c) => Mapping.use(c));
+    for (const [validate, message] of cases) {
+      routes();
+      const error = await http.get(schema(validate), (c) => void (c.request.uri.path = '/json')).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ResultTypeError);
+      expect((error as Error).message).toMatch(message);
+    }
   });
 
   it('the default mapper rejects what cannot become an instance with ResultTypeError', async () => {
