@@ -2,7 +2,7 @@ import type { TlsOptions } from '../backends/backend.js';
 import type { Interceptor } from '../pipeline/interceptors.js';
 import type { ProgressListener } from '../pipeline/progress.js';
 import type { Logger } from '../pipeline/request-log.js';
-import type { RedirectOptions, RetryOptions, Timeouts } from './execution-options.js';
+import { checkTls, type RedirectOptions, type RetryOptions, type Timeouts } from './execution-options.js';
 import { assertClientLevel, type Scope } from './scope.js';
 import { checkFunction } from './callbacks.js';
 import { stringList } from './scalar.js';
@@ -72,6 +72,6 @@ export class ExecutionConfig {
   }
   set tls(value: TlsOptions | undefined) {
     assertClientLevel(this.scope, 'execution.tls');
-    this.#tls = value;
+    this.#tls = value === undefined ? undefined : checkTls(value);
   }
 }

@@ -108,6 +108,10 @@ const CASES: Array<[string, ErrorClass, RegExp, (client: HttpBuilder) => Promise
       await Promise.resolve();
       (c.request as unknown as Record<string, unknown>).contentTyp = 'application/json';
     })],
+  // no options to read in these: they were taken for empty ones
+  ['an array as the timeouts', ConfigError, /^execution.timeout must be an object of options, not an array/, (h) => h.get((c) => void (c.execution.timeout = [] as never))],
+  ['a Date as the timeouts', ConfigError, /^execution.timeout must be an object of options, not an instance of Date/, (h) => h.get((c) => void (c.execution.timeout = new Date() as never))],
+  ['a Map as the retry options', ConfigError, /^execution.retry must be an object of options, not an instance of Map/, (h) => h.get((c) => void (c.execution.retry = new Map([['limit', 3]]) as never))],
   ['an unknown timeout phase', ConfigError, /execution.timeout has no option 'idle'/, (h) => h.get((c) => void (c.execution.timeout = { idle: 5 } as never))],
   ['a negative timeout', ConfigError, /execution.timeout.read must be a number >= 1/, (h) => h.get((c) => void (c.execution.timeout = { read: -1 }))],
   ['a timeout longer than a timer can hold', ConfigError, /execution.timeout.total must be at most 2147483647 ms/, (h) => h.get((c) => void (c.execution.timeout = { total: 2 ** 31 }))],

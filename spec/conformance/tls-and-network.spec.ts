@@ -96,6 +96,23 @@ describe('TLS and network failures', () => {
         }
       });
 
+      // each transport read them its own way: a TypeError while the client was made, or a NetworkError on every request
+      it.each([
+        [{ ca: 123 }, /^execution.tls.ca must be PEM text or bytes, or a list of them, not a number/],
+        [{ ca: ['pem', 5] }, /^execution.tls.ca must be PEM text or bytes, or a list of them, not an array/],
+        [{ cert: {} }, /^execution.tls.cert must be PEM text or bytes, not an object/],
+        [{ servername: 5 }, /^execution.tls.servername must be a string, not a number/],
+        [{ rejectUnauthorized: 'false' }, /^execution.tls.rejectUnauthorized must be true or false, not a string/],
+        [{ rejectUnauthorised: false }, /^execution.tls has no option 'rejectUnauthorised' \(known: ca, cert, key, rejectUnauthorized, servername\)/],
+      ])('execution.tls %j is a ConfigError when the client is made', (tls, message) => {
+        expect(() =>
+          HttpBuilder.configure((c) => {
+            c.client.backend = backend.choice;
+            c.execution.tls = tls as never;
+          }),
+        ).toThrow(expect.objectContaining({ name: 'ConfigError', message: expect.stringMatching(message) }));
+      });
+
       it('a refused connection rejects with NetworkError reason refused', async () => {
         const closed = await TestServer.start();
         await closed.close();
