@@ -1,4 +1,5 @@
 import { ConfigError } from '../errors.js';
+import { isRecord } from '../config/scalar.js';
 import type { RequestRecord } from './request-record.js';
 
 /** Performs the request and resolves to its result. */
@@ -34,5 +35,16 @@ export function checkedRecord(request: unknown): RequestRecord {
   if (typeof record !== 'object' || record === null || typeof record.method !== 'string' || typeof record.url !== 'string') {
     throw new ConfigError('an interceptor passed something other than a request record to next()');
   }
+  const wrong = invalidPart(record);
+  if (wrong !== undefined) throw new ConfigError(`an interceptor passed a request record to next() without valid ${wrong}`);
   return record;
+}
+
+/** The part of a record that is read further in as it stands, and is not what it must be (headers as an array would go out as a header named `0`). */
+function invalidPart(record: RequestRecord): string | undefined {
+  if (!isRecord(record.headers)) return 'headers (an object of { name: value })';
+  if (record.contentType !== undefined && typeof record.contentType !== 'string') return 'contentType (a string)';
+  if (record.charset !== undefined && typeof record.charset !== 'string') return 'charset (a string)';
+  if (typeof record.context !== 'function') return 'context() (copy the record with { ...request, ... })';
+  return undefined;
 }

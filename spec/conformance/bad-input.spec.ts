@@ -202,6 +202,12 @@ const CASES: Array<[string, ErrorClass, RegExp, (client: HttpBuilder) => Promise
   }],
   ['a destroyed Readable as the body', EncodeError, /the request body is a stream that was already read to its end, destroyed or failed/, (h) =>
     h.post((c) => Object.assign(c.request, { contentType: 'application/octet-stream', body: Readable.from([Buffer.from('x')]).destroy() }))],
+  ['an interceptor passing headers as an array', ConfigError, /interceptor passed a request record to next\(\) without valid headers/, (h) =>
+    h.get((c) => c.execution.interceptor('GET', (request, next) => next({ ...request, headers: ['a'] as never })))],
+  ['an interceptor passing a number as the charset', ConfigError, /without valid charset \(a string\)/, (h) =>
+    h.get((c) => c.execution.interceptor('GET', (request, next) => next({ ...request, charset: 5 as never })))],
+  ['an interceptor passing a record without context()', ConfigError, /without valid context\(\)/, (h) =>
+    h.get(String, (c) => c.execution.interceptor('GET', (request, next) => next({ method: request.method, url: request.url, headers: request.headers } as never)))],
   ['an interceptor passing garbage to next()', ConfigError, /interceptor passed something other than a request record/, (h) =>
     h.get((c) => c.execution.interceptor('GET', (_request, next) => next('nope' as never)))],
 ];
