@@ -1,5 +1,6 @@
 import type { HttpConfig } from './config/http-config.js';
 import { parseMediaType } from './content/media-type.js';
+import { stringList } from './config/scalar.js';
 import { DEFAULT_PARSERS } from './content/parsers.js';
 import { ConfigError, EncodeError } from './errors.js';
 import type { RequestRecord } from './pipeline/request-record.js';
@@ -27,7 +28,7 @@ function isJsonType(type: string): boolean {
 }
 
 function contentTypesOf(contentTypes: string | readonly string[]): string[] {
-  const types = (typeof contentTypes === 'string' ? [contentTypes] : [...contentTypes]).map((type) => parseMediaType(type).type);
+  const types = stringList(contentTypes, 'Mapping: the content types').map((type) => parseMediaType(type).type);
   if (types.length === 0 || types.some((type) => !/^[^\s/]+\/[^\s/]+$/.test(type))) {
     throw new ConfigError(`Mapping: content types must be 'type/subtype' values, not ${JSON.stringify(contentTypes)}`);
   }

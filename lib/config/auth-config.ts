@@ -1,5 +1,7 @@
 import type { Credentials } from '../auth/credentials.js';
 import { ConfigError } from '../errors.js';
+import { describeValue } from '../describe-value.js';
+import { isRecord } from './scalar.js';
 
 /** Options of `auth.basic()` and `auth.digest()`. */
 export interface AuthOptions {
@@ -25,19 +27,27 @@ export class AuthConfig {
   /** @internal what this level set */
   credentials: Credentials | undefined;
 
-
   /** Answer `WWW-Authenticate: Basic` challenges (RFC 7617), or send up front with `preemptive`. */
   basic(user: string, password: string, options: AuthOptions = {}): void {
     checkCredentials('basic', user, password);
     checkBasicUser(user, 'auth.basic(): the user name');
-    this.credentials = { scheme: 'basic', user, password, preemptive: options.preemptive ?? false };
+    this.credentials = { scheme: 'basic', user, password, preemptive: preemptiveOf(options, 'auth.basic()') };
   }
 
   /** Answer `WWW-Authenticate: Digest` challenges (RFC 7616: MD5, SHA-256, SHA-512-256 and their -sess forms). */
   digest(user: string, password: string, options: AuthOptions = {}): void {
     checkCredentials('digest', user, password);
-    this.credentials = { scheme: 'digest', user, password, preemptive: options.preemptive ?? false };
+    this.credentials = { scheme: 'digest', user, password, preemptive: preemptiveOf(options, 'auth.digest()') };
   }
+}
+
+/** `options.preemptive`, a boolean: `'no'` would be truthy, and send the credentials up front. */
+function preemptiveOf(options: AuthOptions | null | undefined, method: string): boolean {
+  if (options === undefined) return false;
+  if (!isRecord(options)) throw new ConfigError(`${method}: the options must be an object ({ preemptive }), not ${describeValue(options)}`);
+  const { preemptive } = options;
+  if (preemptive !== undefined && typeof preemptive !== 'boolean') throw new ConfigError(`${method}: preemptive must be true or false, not ${describeValue(preemptive)}`);
+  return preemptive ?? false;
 }
 
 /**

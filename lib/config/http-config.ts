@@ -4,6 +4,7 @@ import { RequestConfig } from './request-config.js';
 import { ResponseConfig } from './response-config.js';
 import type { Scope } from './scope.js';
 import { checkKnown, settingsOf } from './known-settings.js';
+import { stringList } from './scalar.js';
 
 /** Per-content-type settings for encoders and parsers: content type → id → value. */
 export type ContextMap = ReadonlyMap<string, ReadonlyMap<string | symbol, unknown>>;
@@ -68,7 +69,7 @@ export class HttpConfig {
    */
   context(contentType: string | readonly string[], id: string | symbol, value: unknown): void {
     this.contextSet ??= new Map();
-    for (const type of typeof contentType === 'string' ? [contentType] : contentType) {
+    for (const type of stringList(contentType, 'c.context(): the content type')) {
       const key = type.toLowerCase();
       let entries = this.contextSet.get(key);
       if (!entries) this.contextSet.set(key, (entries = new Map<string | symbol, unknown>()));

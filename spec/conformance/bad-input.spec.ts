@@ -2,6 +2,7 @@ import { expect, it } from '@jest/globals';
 import { Readable } from 'node:stream';
 import { inspect } from 'node:util';
 import { ConfigError, EncodeError, HttpBuilderError, ResultTypeError, streamedBody, type ConfigBlock, type HttpBuilder } from '../../lib/index.js';
+import { Mapping } from '../../lib/mapping.js';
 import { conformance } from './kit.js';
 
 /** A one-byte upload, as a stream. */
@@ -208,6 +209,11 @@ const CASES: Array<[string, ErrorClass, RegExp, (client: HttpBuilder) => Promise
     h.get((c) => c.execution.interceptor('GET', (request, next) => next({ ...request, charset: 5 as never })))],
   ['an interceptor passing a record without context()', ConfigError, /without valid context\(\)/, (h) =>
     h.get(String, (c) => c.execution.interceptor('GET', (request, next) => next({ method: request.method, url: request.url, headers: request.headers } as never)))],
+  // each was a TypeError, or ('no' being truthy) credentials sent up front
+  ['a number as the content type of c.context()', ConfigError, /^c.context\(\): the content type must be a string or an array of strings, not a number/, (h) => h.get((c) => c.context(5 as never, 'id', 1))],
+  ['a number as the content types of Mapping.use()', ConfigError, /^Mapping: the content types must be a string or an array of strings, not a number/, (h) => h.get((c) => Mapping.use(c, 5 as never))],
+  ['null as the options of auth.basic()', ConfigError, /^auth.basic\(\): the options must be an object \(\{ preemptive \}\), not null/, (h) => h.get((c) => c.request.auth.basic('u', 'p', null as never))],
+  ["'no' as preemptive", ConfigError, /^auth.digest\(\): preemptive must be true or false, not a string/, (h) => h.get((c) => c.request.auth.digest('u', 'p', { preemptive: 'no' as never }))],
   ['an interceptor passing garbage to next()', ConfigError, /interceptor passed something other than a request record/, (h) =>
     h.get((c) => c.execution.interceptor('GET', (_request, next) => next('nope' as never)))],
 ];
