@@ -1,4 +1,5 @@
 import { EncodeError } from '../errors.js';
+import { escape } from '../pipeline/build-url.js';
 
 /** Node's Buffer encodings for the request charsets the contract supports. */
 const REQUEST_CHARSETS: Readonly<Record<string, BufferEncoding>> = {
@@ -21,13 +22,11 @@ export function encodeText(text: string, charset: string | undefined): Buffer {
   // own entries only: 'constructor' must not find Object's
   const encoding = Object.hasOwn(REQUEST_CHARSETS, key) ? REQUEST_CHARSETS[key] : undefined;
   if (encoding === undefined) {
-    throw new EncodeError(
-      `request.charset '${charset}' is not supported for encoding; use utf-8, utf-16le or iso-8859-1`,
-    );
+    throw new EncodeError(`charset '${escape(charset)}' (request.charset, or the content type's) is not supported for encoding request text; use utf-8, utf-16le or iso-8859-1`);
   }
   // latin1 keeps only each character's low byte: '€' would go out as '¬'
   if (encoding === 'latin1' && /[\u0100-\uffff]/.test(text)) {
-    throw new EncodeError(`the request text has characters beyond ISO-8859-1, which request.charset '${charset}' cannot encode (use utf-8)`);
+    throw new EncodeError(`the request text has characters beyond ISO-8859-1, which charset '${escape(charset)}' cannot encode (use utf-8)`);
   }
   return Buffer.from(text, encoding);
 }

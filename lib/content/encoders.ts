@@ -127,7 +127,8 @@ export function encodeBody(
 
 /** What an encoder returned, as the body to send. */
 function toWireBody(encoded: unknown, record: RequestRecord, contentType: string): EncodedRequestBody {
-  if (typeof encoded === 'string') return { body: textBody(encoded, record.charset), contentType };
+  // the charset the content type names, when request.charset does not: the bytes must be what the label says
+  if (typeof encoded === 'string') return { body: textBody(encoded, record.charset ?? parseMediaType(contentType).params.charset), contentType };
   if (isRawUpload(encoded)) return { body: rawUploadBody(encoded), contentType };
   if (isEncodedWire(encoded)) return { body: encoded.wire, contentType: encoded.contentType ?? contentType };
   throw new EncodeError(`the encoder for '${contentType}' returned ${describeValue(encoded)}, not a string, bytes, a stream, a Blob or { wire }`);

@@ -110,3 +110,17 @@ conformance('multipart/form-data with a body not built by multipart()', (kit) =>
     await expectRefused(kit, 'multipart/form-data', form, /must be built with multipart\(\), not an instance of FormData$/);
   });
 });
+
+conformance('text bodies in the charset their content type names', (kit) => {
+  it("a charset named only in the content type encodes the text in it: the bytes are what the label says", async () => {
+    await post(kit, 'text/plain; charset=iso-8859-1', 'café');
+    await post(kit, 'text/plain; charset="UTF-16LE"', 'é');
+    expect(kit.server.requests.map((r) => [...r.body])).toEqual([[0x63, 0x61, 0x66, 0xe9], [0xe9, 0x00]]);
+    expect(kit.server.requests.map((r) => r.headers['content-type'])).toEqual(['text/plain; charset=iso-8859-1', 'text/plain; charset="UTF-16LE"']);
+  });
+
+  it('a charset in the content type that cannot encode the text, or is unknown, is refused before sending', async () => {
+    await expectRefused(kit, 'text/plain; charset=iso-8859-1', '5 €', /characters beyond ISO-8859-1, which charset 'iso-8859-1' cannot encode/);
+    await expectRefused(kit, 'text/plain; charset=klingon', 'x', /charset 'klingon' \(request.charset, or the content type's\) is not supported/);
+  });
+});
