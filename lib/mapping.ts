@@ -5,7 +5,7 @@ import { DEFAULT_PARSERS } from './content/parsers.js';
 import { ConfigError, EncodeError } from './errors.js';
 import type { RequestRecord } from './pipeline/request-record.js';
 import { buildInstance } from './result/convert.js';
-import { MAPPER_ID, type ClassType, type Mapper } from './result/result-type.js';
+import { checkMapper, MAPPER_ID, type ClassType, type Mapper } from './result/result-type.js';
 
 export { MAPPER_ID } from './result/result-type.js';
 export type { ClassType, Mapper } from './result/result-type.js';
@@ -82,9 +82,7 @@ export const Mapping = Object.freeze({
    * Mapping.mapper(c, { read: (value, Type) => new (Type as typeof User)(value), write: JSON.stringify });
    */
   mapper(config: HttpConfig, mapper: Mapper, contentTypes: string | readonly string[] = JSON_TYPES): void {
-    if (typeof mapper !== 'object' || mapper === null || typeof mapper.read !== 'function' || typeof mapper.write !== 'function') {
-      throw new ConfigError('Mapping.mapper(): a mapper is an object with read(value, Type) and write(value) functions');
-    }
+    checkMapper(mapper, 'Mapping.mapper()');
     config.context(contentTypesOf(contentTypes), MAPPER_ID, mapper);
   },
 });

@@ -5,6 +5,7 @@ import { ResponseConfig } from './response-config.js';
 import type { Scope } from './scope.js';
 import { checkKnown, settingsOf } from './known-settings.js';
 import { stringList } from './scalar.js';
+import { checkMapper, MAPPER_ID } from '../result/result-type.js';
 
 /** Per-content-type settings for encoders and parsers: content type → id → value. */
 export type ContextMap = ReadonlyMap<string, ReadonlyMap<string | symbol, unknown>>;
@@ -68,6 +69,7 @@ export class HttpConfig {
    * c.context('application/json', 'my-plugin.indent', 2);
    */
   context(contentType: string | readonly string[], id: string | symbol, value: unknown): void {
+    if (id === MAPPER_ID) checkMapper(value, 'c.context(..., Mapping.MAPPER_ID, mapper)');
     this.contextSet ??= new Map();
     for (const type of stringList(contentType, 'c.context(): the content type')) {
       const key = type.toLowerCase();

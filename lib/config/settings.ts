@@ -126,12 +126,19 @@ function mergeHeaders(base: Settings, layer: HttpConfig): Pick<Settings, 'header
   const contentType = layer.request.contentType === undefined ? undefined : checkText(layer.request.contentType, 'request.contentType');
   if (headersSet === undefined && accept === undefined) return { headers: base.headers, contentType: contentType ?? base.contentType };
   const headers = mergeEntries(base.headers, headersSet, (name, value) => [name, String(value)] as const, 'header');
-  if (accept !== undefined) headers.set('accept', ['Accept', stringList(accept, 'request.accept').join(', ')]);
+  if (accept !== undefined) headers.set('accept', ['Accept', acceptValue(accept)]);
   const typeHeader = Object.keys(headersSet ?? {}).find((name) => name.toLowerCase() === 'content-type');
   headers.delete('content-type');
   if (contentType !== undefined || typeHeader === undefined) return { headers, contentType: contentType ?? base.contentType };
   const value = headersSet![typeHeader];
   return { headers, contentType: value === null || value === undefined ? undefined : String(value) };
+}
+
+/** `request.accept` as the header's value; an empty list would send an empty `Accept:`, which accepts nothing. */
+function acceptValue(accept: unknown): string {
+  const ranges = stringList(accept, 'request.accept');
+  if (ranges.length === 0) throw new ConfigError('request.accept is an empty list: name at least one media range, or leave it unset');
+  return ranges.join(', ');
 }
 
 /** Credentials belong to their origin: a level that moves to another one, without credentials of its own, drops them. */

@@ -1,4 +1,4 @@
-import { ResultTypeError } from '../errors.js';
+import { ConfigError, ResultTypeError } from '../errors.js';
 import type { ConfigBlock } from '../config/http-config.js';
 import { isStandardSchema, type StandardSchemaV1 } from './standard-schema.js';
 import { describeValue } from '../describe-value.js';
@@ -33,6 +33,14 @@ export interface Mapper {
 
 /** The context id under which a content type's {@link Mapper} is stored (also `Mapping.MAPPER_ID`). */
 export const MAPPER_ID: unique symbol = Symbol.for('httpbuilder-ts.mapper');
+
+/** Throws a ConfigError naming `where` unless `value` is a {@link Mapper}: one without `read` would fail only once a response is in. */
+export function checkMapper(value: unknown, where: string): asserts value is Mapper {
+  const mapper = value as Partial<Mapper> | null;
+  if (typeof mapper !== 'object' || mapper === null || typeof mapper.read !== 'function' || typeof mapper.write !== 'function') {
+    throw new ConfigError(`${where}: a mapper is an object with read(value, Type) and write(value) functions, not ${describeValue(value)}`);
+  }
+}
 
 /**
  * The TypeScript result of `verb(Type, block)`.

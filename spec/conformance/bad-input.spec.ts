@@ -63,6 +63,7 @@ const CASES: Array<[string, ErrorClass, RegExp, (client: HttpBuilder) => Promise
   ['a function as a header value', ConfigError, /header 'X-Fn' must be a string, number or boolean, not an anonymous function/, (h) => h.get((c) => void (c.request.headers['X-Fn'] = (() => 1) as never))],
   ['a string as the headers', ConfigError, /request.headers must be a plain object of \{ name: value \}, not a string/, (h) => h.get((c) => void (c.request.headers = 'abc' as never))],
   ['an object as the accept value', ConfigError, /request.accept must be a string or an array of strings, not an object/, (h) => h.get((c) => void (c.request.accept = {} as never))],
+  ['an empty list as the accept value', ConfigError, /^request.accept is an empty list/, (h) => h.get((c) => void (c.request.accept = []))],
   ['an object as a cookie value', ConfigError, /cookie 'id' must be a string, number or boolean, not an object/, (h) => h.get((c) => void (c.request.cookies = { id: { a: 1 } as never }))],
   ['an object as a query value', ConfigError, /uri.query parameter 'a' must be a string, number or boolean \(or a list of them\), not an object/, (h) => h.get((c) => void (c.request.uri.query = { a: { b: 1 } as never }))],
   ['null inside a query list', ConfigError, /uri.query parameter 'a' .* not null/, (h) => h.get((c) => void (c.request.uri.query = { a: [null, 'x'] as never }))],
@@ -211,6 +212,8 @@ const CASES: Array<[string, ErrorClass, RegExp, (client: HttpBuilder) => Promise
     h.get(String, (c) => c.execution.interceptor('GET', (request, next) => next({ method: request.method, url: request.url, headers: request.headers } as never)))],
   // each was a TypeError, or ('no' being truthy) credentials sent up front
   ['a number as the content type of c.context()', ConfigError, /^c.context\(\): the content type must be a string or an array of strings, not a number/, (h) => h.get((c) => c.context(5 as never, 'id', 1))],
+  ['an object without read() as the mapper in c.context()', ConfigError, /^c.context\(..., Mapping.MAPPER_ID, mapper\): a mapper is an object with read\(value, Type\) and write\(value\) functions, not an object/, (h) =>
+    h.get((c) => c.context('application/json', Mapping.MAPPER_ID, {}))],
   ['a number as the content types of Mapping.use()', ConfigError, /^Mapping: the content types must be a string or an array of strings, not a number/, (h) => h.get((c) => Mapping.use(c, 5 as never))],
   ['null as the options of auth.basic()', ConfigError, /^auth.basic\(\): the options must be an object \(\{ preemptive \}\), not null/, (h) => h.get((c) => c.request.auth.basic('u', 'p', null as never))],
   ["'no' as preemptive", ConfigError, /^auth.digest\(\): preemptive must be true or false, not a string/, (h) => h.get((c) => c.request.auth.digest('u', 'p', { preemptive: 'no' as never }))],
