@@ -7,7 +7,8 @@ import { describeValue } from '../describe-value.js';
 import { EncodeError } from '../errors.js';
 import { isMultipart, type Multipart, type MultipartPart, type PartStream } from './multipart.js';
 import { isPathSource, isSizedStream, releaseContent } from './multipart-source.js';
-import { isBlob } from './stream-source.js';
+import { checkUnread, isBlob } from './stream-source.js';
+import { bytesOf } from './raw-upload.js';
 
 const CRLF = Buffer.from('\r\n');
 
@@ -77,12 +78,7 @@ async function prepare(part: MultipartPart, boundary: string): Promise<PreparedP
   };
   const nothing = (): void => {};
   if (typeof content === 'string' || ArrayBuffer.isView(content) || content instanceof ArrayBuffer) {
-    const bytes =
-      typeof content === 'string'
-        ? Buffer.from(content, 'utf8')
-        : content instanceof ArrayBuffer
-          ? new Uint8Array(content)
-          : new Uint8Array(content.buffer, content.byteOffset, content.byteLength);
+    const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : bytesOf(content, `multipart part '${name}'`);
     return { head: head(bytes.byteLength), size: bytes.byteLength, content: () => [bytes], release: nothing };
   }
   if (isBlob(content)) {
@@ -103,6 +99,7 @@ async function prepare(part: MultipartPart, boundary: string): Promise<PreparedP
     return { head: head(size), size, content: () => exactly(open(), size, name), release: nothing };
   }
   const { stream, size } = isSizedStream(content) ? content : { stream: content, size: undefined };
+  checkUnread(stream, `multipart part '${name}'`); // a stream read by an earlier request would go out empty
   let used = false;
   const once = (): AsyncIterable<Uint8Array> => {
     if (used) throw new EncodeError(`multipart part '${name}': its stream was already read and cannot be sent again`);

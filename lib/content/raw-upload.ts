@@ -22,7 +22,7 @@ export function isRawUpload(value: unknown): value is RawUpload {
 
 /** Turns a raw upload into a wire body: bytes in one piece, streams and blobs streamed. */
 export function rawUploadBody(value: RawUpload): WireBody {
-  if (value instanceof ArrayBuffer || ArrayBuffer.isView(value)) return bufferedBody(bytesOf(value));
+  if (value instanceof ArrayBuffer || ArrayBuffer.isView(value)) return bufferedBody(bytesOf(value, 'the request body'));
   if (isBlob(value)) return streamedBody(value.stream(), value.size);
   // a web stream someone else is reading: reading it here too would fail once connected
   if ((value as { locked?: unknown }).locked === true) throw new EncodeError('the request body is a ReadableStream that is locked (a reader already holds it): pass a stream nobody reads');
@@ -34,12 +34,12 @@ export function rawUploadBody(value: RawUpload): WireBody {
   return streamedBody(value as AsyncIterable<Uint8Array>);
 }
 
-/** The bytes of a buffer or a view: an error before sending, not a network one, when its buffer was transferred away. */
-function bytesOf(value: ArrayBuffer | ArrayBufferView): Uint8Array {
+/** The bytes of a buffer or a view: an EncodeError naming `what` before sending, not a network error, when its buffer was transferred away. */
+export function bytesOf(value: ArrayBuffer | ArrayBufferView, what: string): Uint8Array {
   try {
     return value instanceof ArrayBuffer ? new Uint8Array(value) : new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
   } catch (error) {
-    throw new EncodeError('the request body is (a view of) a detached ArrayBuffer, transferred elsewhere: it has no bytes left to send', { cause: error });
+    throw new EncodeError(`${what} is (a view of) a detached ArrayBuffer, transferred elsewhere: it has no bytes left to send`, { cause: error });
   }
 }
 

@@ -1,7 +1,7 @@
 import { expect, it } from '@jest/globals';
 import { Readable } from 'node:stream';
 import { inspect } from 'node:util';
-import { ConfigError, EncodeError, HttpBuilderError, ResultTypeError, streamedBody, type ConfigBlock, type HttpBuilder } from '../../lib/index.js';
+import { ConfigError, EncodeError, HttpBuilderError, multipart, ResultTypeError, streamedBody, type ConfigBlock, type HttpBuilder } from '../../lib/index.js';
 import { Mapping } from '../../lib/mapping.js';
 import { conformance } from './kit.js';
 
@@ -217,6 +217,13 @@ const CASES: Array<[string, ErrorClass, RegExp, (client: HttpBuilder) => Promise
   ['a number as the content types of Mapping.use()', ConfigError, /^Mapping: the content types must be a string or an array of strings, not a number/, (h) => h.get((c) => Mapping.use(c, 5 as never))],
   ['null as the options of auth.basic()', ConfigError, /^auth.basic\(\): the options must be an object \(\{ preemptive \}\), not null/, (h) => h.get((c) => c.request.auth.basic('u', 'p', null as never))],
   ["'no' as preemptive", ConfigError, /^auth.digest\(\): preemptive must be true or false, not a string/, (h) => h.get((c) => c.request.auth.digest('u', 'p', { preemptive: 'no' as never }))],
+  ['a multipart part whose stream was read to its end', EncodeError, /^multipart part 'f' is a stream that was already read to its end/, async (h) => {
+    const used = Readable.from([Buffer.from('FILEDATA')]);
+    for await (const chunk of used) void chunk;
+    return h.post((c) => void (c.request.body = multipart((mp) => mp.part('f', 'a.txt', 'text/plain', used))));
+  }],
+  ['a multipart part of a detached ArrayBuffer', EncodeError, /^multipart part 'f' is \(a view of\) a detached ArrayBuffer/, (h) =>
+    h.post((c) => void (c.request.body = multipart((mp) => mp.part('f', 'a.bin', 'application/octet-stream', detachedView()))))],
   ['an interceptor passing garbage to next()', ConfigError, /interceptor passed something other than a request record/, (h) =>
     h.get((c) => c.execution.interceptor('GET', (_request, next) => next('nope' as never)))],
 ];
