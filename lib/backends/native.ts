@@ -37,6 +37,11 @@ export class NativeBackend implements Backend {
       limitConnect(req, request.connectTimeout);
       req.on('error', reject);
       req.once('response', (res) => resolve(nodeResponse(res)));
+      // a 101 nobody asked for: without a listener node closes the socket and says nothing, and the call would wait for ever
+      req.once('upgrade', (_res, socket) => {
+        socket.destroy();
+        reject(Object.assign(new Error('the server switched protocols (101) without being asked to'), { code: 'ERR_UNEXPECTED_UPGRADE' }));
+      });
       const body = request.body;
       // in memory or none: write it now, no async step (the common case, and the cheapest); UTF-8
       // text as the text, which node encodes as it writes (its length is already counted)

@@ -38,7 +38,8 @@ class LazyBackend implements Backend {
   send(request: Parameters<Backend['send']>[0]): ReturnType<Backend['send']> {
     if (this.#closed) return Promise.reject(clientClosed());
     if (this.#loaded) return this.#loaded.send(request);
-    return this.#backend().then((backend) => backend.send(request));
+    // closed while the backend loaded: the request must not go out on a pool close() has let go
+    return this.#backend().then((backend) => (this.#closed ? Promise.reject(clientClosed()) : backend.send(request)));
   }
 
   async close(): Promise<void> {

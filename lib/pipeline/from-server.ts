@@ -1,10 +1,11 @@
 import { PassThrough, Readable } from 'node:stream';
 import type { WireResponse } from '../backends/backend.js';
-import { HttpBuilderError, ParseError, ResponseTooLargeError } from '../errors.js';
+import { HttpBuilderError, NetworkError, ParseError, ResponseTooLargeError } from '../errors.js';
 import { decodeText } from '../content/charset.js';
 import { parseMediaType } from '../content/media-type.js';
 import { contentCodings, decompress } from './decompress.js';
 import { toTransportError } from './transport-error.js';
+import { urlForMessage } from '../config/uri-config.js';
 import { cutShort, earlierFailure } from '../backends/node-response.js';
 import { ResponseHeaders } from './response-headers.js';
 import { parseSetCookie, type ResponseCookie } from './set-cookie.js';
@@ -47,7 +48,9 @@ export class FromServer {
 
   /** @internal `maxSize`: `execution.maxResponseSize` */
   constructor(wire: WireResponse, method: string, uri: string, maxSize?: number) {
-    if (wire.headers.length > MAX_HEADERS) throw new ResponseTooLargeError(`the response of ${uri} has ${wire.headers.length} header lines; at most ${MAX_HEADERS} are accepted`);
+    // node's parser takes any three digits ('099'); RFC 9110 status codes are 100-599, and 6xx-9xx at most are extensions
+    if (!(wire.status >= 100 && wire.status <= 999)) throw new NetworkError(`the response of ${urlForMessage(uri)} has status ${wire.status}, which is no HTTP status`, 'other');
+    if (wire.headers.length > MAX_HEADERS) throw new ResponseTooLargeError(`the response of ${urlForMessage(uri)} has ${wire.headers.length} header lines; at most ${MAX_HEADERS} are accepted`);
     this.#wire = wire;
     this.statusCode = wire.status;
     this.message = wire.reason;
@@ -219,7 +222,7 @@ export class FromServer {
 
 /** At most `max` bytes of `body`; beyond that (or a declared length beyond it) a ResponseTooLargeError, and reading stops. */
 async function* limited(body: AsyncIterable<Uint8Array>, max: number, uri: string, declared: number | undefined): AsyncIterable<Uint8Array> {
-  const tooLarge = () => new ResponseTooLargeError(`the response body of ${uri} is larger than execution.maxResponseSize (${max} bytes)`);
+  const tooLarge = () => new ResponseTooLargeError(`the response body of ${urlForMessage(uri)} is larger than execution.maxResponseSize (${max} bytes)`);
   if (declared !== undefined && declared > max) throw tooLarge();
   let total = 0;
   for await (const chunk of body) {

@@ -87,6 +87,20 @@ conformance('clients: configure, derive, close', (kit) => {
     await untilClosed(kit.server);
   });
 
+  // on a fresh client the backend is still loading (axios, got, fetch) when close() comes: got then sent it on the released pool
+  it('a request made just before close() on a fresh client is refused, and nothing is sent', async () => {
+    kit.server.expect({ method: 'GET', path: '/late', respond: OK });
+    const client = kit.client((c) => void (c.request.uri.path = '/late'));
+    const pending = client.get(String).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    await client.close();
+    expect(await pending).toMatchObject({ name: 'ConfigError', message: expect.stringMatching(/the client was closed/) as unknown });
+    expect(kit.server.requests).toHaveLength(0);
+    await untilClosed(kit.server);
+  });
+
   it('close() while a body is being read fails the read with NetworkError reason reset', async () => {
     kit.server.expect({
       method: 'GET',

@@ -15,7 +15,16 @@ describe('transport faults', () => {
   let malformedRequests = 0;
   let unsolicitedContinue: RawServer;
   let trailingWhitespace: RawServer;
+  let unaskedUpgrade: RawServer;
+  let statusBelow100: RawServer;
+  let upgradeRequests = 0;
   beforeAll(async () => {
+    statusBelow100 = await rawServer((socket) => socket.end('HTTP/1.1 099 Hm\r\nContent-Length: 0\r\n\r\n'));
+    // a 101 nobody asked for, and the connection left open
+    unaskedUpgrade = await rawServer((socket) => {
+      upgradeRequests++;
+      socket.write('HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n');
+    });
     trailingWhitespace = await rawServer((socket) => {
       socket.write('HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nX-Spaces: v  \r\nX-Tab: a\t\r\nContent-Length: 2\r\n\r\nok');
     });
@@ -43,7 +52,7 @@ describe('transport faults', () => {
     });
   });
   afterAll(async () => {
-    await Promise.all([resetMidBody.close(), resetBeforeHead.close(), truncatedGzip.close(), resetInErrorBody.close(), malformedHead.close(), unsolicitedContinue.close(), trailingWhitespace.close()]);
+    await Promise.all([resetMidBody.close(), resetBeforeHead.close(), truncatedGzip.close(), resetInErrorBody.close(), malformedHead.close(), unsolicitedContinue.close(), trailingWhitespace.close(), unaskedUpgrade.close(), statusBelow100.close()]);
   });
 
   for (const backend of BACKENDS) {
@@ -70,6 +79,21 @@ describe('transport faults', () => {
         const result = client(unsolicitedContinue.url).get(String);
         if (backend.traits.skipsUnsolicitedContinue) expect(await result).toBe('ok');
         else await expect(result).rejects.toMatchObject({ name: 'NetworkError', reason: 'other' });
+      });
+
+      it('a 101 no one asked for ends the call: a total timeout always does, and native and fetch fail at once, sending the GET once', async () => {
+        const started = Date.now();
+        await expect(client(unaskedUpgrade.url).get((c) => void (c.execution.timeout = { total: 1500 }))).rejects.toMatchObject({ name: expect.stringMatching(/^(NetworkError|TimeoutError)$/) as unknown });
+        expect(Date.now() - started).toBeLessThan(5000);
+        if (backend.choice === 'native' || backend.choice === 'fetch') {
+          const before = upgradeRequests;
+          await expect(client(unaskedUpgrade.url).get()).rejects.toMatchObject({ name: 'NetworkError', reason: 'other' });
+          expect(upgradeRequests - before).toBe(1);
+        }
+      });
+
+      it('a status below 100 rejects with NetworkError reason other (it resolved as a success on node backends)', async () => {
+        await expect(client(statusBelow100.url).get()).rejects.toMatchObject({ name: 'NetworkError', reason: 'other' });
       });
 
       it('trailing spaces and tabs are not part of a response header value', async () => {
