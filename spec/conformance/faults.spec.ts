@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { brotliCompressSync } from 'node:zlib';
 import { rawServer, type RawServer } from '../support/raw-server.js';
 import { NetworkError, ParseError } from '../../lib/index.js';
 import { BACKENDS } from './backends.js';
@@ -17,8 +18,14 @@ describe('transport faults', () => {
   let trailingWhitespace: RawServer;
   let unaskedUpgrade: RawServer;
   let statusBelow100: RawServer;
+  let truncatedBrotli: RawServer;
   let upgradeRequests = 0;
   beforeAll(async () => {
+    // a br body missing its last 5 bytes, ended cleanly (no length: only the decoder can tell)
+    const brotli = brotliCompressSync(Buffer.from('hello compressed world '.repeat(2000)));
+    truncatedBrotli = await rawServer((socket) => {
+      socket.end(Buffer.concat([Buffer.from('HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Encoding: br\r\nConnection: close\r\n\r\n'), brotli.subarray(0, brotli.length - 5)]));
+    });
     statusBelow100 = await rawServer((socket) => socket.end('HTTP/1.1 099 Hm\r\nContent-Length: 0\r\n\r\n'));
     // a 101 nobody asked for, and the connection left open
     unaskedUpgrade = await rawServer((socket) => {
@@ -52,7 +59,7 @@ describe('transport faults', () => {
     });
   });
   afterAll(async () => {
-    await Promise.all([resetMidBody.close(), resetBeforeHead.close(), truncatedGzip.close(), resetInErrorBody.close(), malformedHead.close(), unsolicitedContinue.close(), trailingWhitespace.close(), unaskedUpgrade.close(), statusBelow100.close()]);
+    await Promise.all([resetMidBody.close(), resetBeforeHead.close(), truncatedGzip.close(), resetInErrorBody.close(), malformedHead.close(), unsolicitedContinue.close(), trailingWhitespace.close(), unaskedUpgrade.close(), statusBelow100.close(), truncatedBrotli.close()]);
   });
 
   for (const backend of BACKENDS) {
@@ -124,6 +131,16 @@ describe('transport faults', () => {
         const result = client(truncatedGzip.url).get(String);
         if (backend.traits.detectsTruncatedGzip) await expect(result).rejects.toBeInstanceOf(ParseError);
         else expect(await result).toBe('a'); // what the 2 deflate bytes hold: the body, cut short
+      });
+
+      it(`a truncated br body ${backend.traits.detectsTruncatedGzip ? 'rejects with ParseError' : 'comes back short, without an error (documented)'}`, async () => {
+        const result = client(truncatedBrotli.url).get(String);
+        if (backend.traits.detectsTruncatedGzip) await expect(result).rejects.toBeInstanceOf(ParseError);
+        else {
+          // a prefix of the whole, maybe empty: cut short
+          const [text, whole] = [await result, 'hello compressed world '.repeat(2000)];
+          expect([whole.startsWith(text), text.length < whole.length]).toEqual([true, true]);
+        }
       });
     });
   }
