@@ -19,7 +19,7 @@
  *
  * @module
  */
-import { relative, resolve } from 'node:path';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { HttpBuilder } from '../lib/index.js';
 import { cacheEvictor } from './cache-evictor.js';
@@ -33,7 +33,8 @@ import { SCENARIOS } from './scenarios.js';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 async function openBuild(folder: string): Promise<Session> {
-  if (relative(ROOT, resolve(folder)).startsWith('..')) throw new Error(`${folder}: build into a folder inside the repository (bench/results/builds/...), so its modules load as the package's ES modules`);
+  const inside = relative(ROOT, resolve(folder));
+  if (inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside)) throw new Error(`${folder}: build into a folder inside the repository (bench/results/builds/...), so its modules load as the package's ES modules`);
   const module = (await import(pathToFileURL(resolve(folder, 'index.js')).href)) as { HttpBuilder: typeof HttpBuilder };
   return librarySession(
     module.HttpBuilder.configure((c) => {

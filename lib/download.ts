@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createWriteStream, statSync, type Stats } from 'node:fs';
+import { accessSync, constants, createWriteStream, statSync, type Stats } from 'node:fs';
 import { chmod, realpath, rename, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve, sep } from 'node:path';
@@ -69,7 +69,16 @@ function checkTarget(file: unknown): asserts file is string {
   const folderInfo = statOrThrow(folder, where);
   if (folderInfo === undefined) throw new ConfigError(`${where}: the folder '${folder}' does not exist`);
   if (!folderInfo.isDirectory()) throw new ConfigError(`${where}: '${folder}' is not a folder`);
-  if (statOrThrow(file, where)?.isDirectory() === true) throw new ConfigError(`${where}: '${file}' is a directory`);
+  const target = statOrThrow(file, where);
+  if (target?.isDirectory() === true) throw new ConfigError(`${where}: '${file}' is a directory`);
+  // a regular file (or a new one) is written beside the target, then renamed over it: the folder must take a new file
+  if (target === undefined || target.isFile()) {
+    try {
+      accessSync(folder, constants.W_OK);
+    } catch (error) {
+      throw new ConfigError(`${where}: the folder '${folder}' cannot be written to`, { cause: error });
+    }
+  }
 }
 
 /** `statSync(path)`, undefined when nothing is there; any other failure (EACCES, ENOTDIR, ELOOP) is a ConfigError. */
@@ -90,6 +99,8 @@ function statOrThrow(path: string, where: string): Stats | undefined {
 async function replaceFile(body: Readable, file: string): Promise<string> {
   // a symbolic link is written through, as writing to it in place would: the linked file is replaced
   const target = await realpath(file).catch(() => file);
+  // /dev/null, a FIFO, a terminal: nothing to keep or replace, and no folder of ours to write beside it
+  if ((await stat(target).catch(() => undefined))?.isFile() === false) return writeInPlace(body, target, file);
   // beside the target, so the rename stays on one file system (and so is atomic); hidden and unique
   const temp = join(dirname(target), `.httpbuilder-${randomUUID()}.part`);
   await writeFile(body, temp);
@@ -100,6 +111,12 @@ async function replaceFile(body: Readable, file: string): Promise<string> {
     await rm(temp, { force: true });
     throw error;
   }
+  return file;
+}
+
+/** Streams `body` into an existing target that is no regular file (a device, a FIFO), as it is; resolves to `file`. */
+async function writeInPlace(body: Readable, target: string, file: string): Promise<string> {
+  await pipeline(body, createWriteStream(target, { flags: 'w' }));
   return file;
 }
 

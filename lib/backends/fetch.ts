@@ -197,7 +197,7 @@ function headerPairs(headers: Headers): Array<readonly [string, string]> {
  */
 function fetchHeaders(headers: Readonly<Record<string, string>>, streamed: boolean, transport: Transport): Readonly<Record<string, string>> | Headers {
   // checked when it was made: a frozen object cannot have changed since
-  const ready = streamed ? undefined : transport.prepared.get(headers);
+  const ready = streamed || !Object.isFrozen(headers) ? undefined : transport.prepared.get(headers);
   if (ready !== undefined) return ready;
   let framed = false;
   for (const name in headers) {

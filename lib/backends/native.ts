@@ -1,5 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
+import type { Duplex } from 'node:stream';
 import { clientClosed, inMemory, utf8TextOf, type Backend, type TlsOptions, type WireRequest, type WireResponse } from './backend.js';
 import { limitConnect } from './connect-timeout.js';
 import { agentTls, nodeResponse } from './node-response.js';
@@ -37,11 +38,7 @@ export class NativeBackend implements Backend {
       limitConnect(req, request.connectTimeout);
       req.on('error', reject);
       req.once('response', (res) => resolve(nodeResponse(res)));
-      // a 101 nobody asked for: without a listener node closes the socket and says nothing, and the call would wait for ever
-      req.once('upgrade', (_res, socket) => {
-        socket.destroy();
-        reject(Object.assign(new Error('the server switched protocols (101) without being asked to'), { code: 'ERR_UNEXPECTED_UPGRADE' }));
-      });
+      req.once('upgrade', refuseUpgrade);
       const body = request.body;
       // in memory or none: write it now, no async step (the common case, and the cheapest); UTF-8
       // text as the text, which node encodes as it writes (its length is already counted)
@@ -57,6 +54,17 @@ export class NativeBackend implements Backend {
     this.#httpsAgent.destroy();
     return Promise.resolve();
   }
+}
+
+/**
+ * A 101 nobody asked for: without a listener node closes the socket and says nothing, and the
+ * call would wait for ever. One function for every request (no closure each): the request's
+ * 'error' listener rejects with it.
+ */
+function refuseUpgrade(this: http.ClientRequest, _response: http.IncomingMessage, socket: Duplex): void {
+  socket.destroy();
+  // emitted, not destroy(error): the request is already done with its socket, and destroy would stay silent
+  this.emit('error', Object.assign(new Error('the server switched protocols (101) without being asked to'), { code: 'ERR_UNEXPECTED_UPGRADE' }));
 }
 
 async function streamBody(req: http.ClientRequest, body: AsyncIterable<Uint8Array>): Promise<void> {

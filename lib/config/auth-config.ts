@@ -28,14 +28,14 @@ export class AuthConfig {
   credentials: Credentials | undefined;
 
   /** Answer `WWW-Authenticate: Basic` challenges (RFC 7617), or send up front with `preemptive`. */
-  basic(user: string, password: string, options: AuthOptions = {}): void {
+  basic(user: string, password: string, options?: AuthOptions): void {
     checkCredentials('basic', user, password);
     checkBasicUser(user, 'auth.basic(): the user name');
     this.credentials = { scheme: 'basic', user, password, preemptive: preemptiveOf(options, 'auth.basic()') };
   }
 
   /** Answer `WWW-Authenticate: Digest` challenges (RFC 7616: MD5, SHA-256, SHA-512-256 and their -sess forms). */
-  digest(user: string, password: string, options: AuthOptions = {}): void {
+  digest(user: string, password: string, options?: AuthOptions): void {
     checkCredentials('digest', user, password);
     this.credentials = { scheme: 'digest', user, password, preemptive: preemptiveOf(options, 'auth.digest()') };
   }

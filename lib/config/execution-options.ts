@@ -169,7 +169,8 @@ export function checkTls(tls: TlsOptions): TlsOptions {
   }
   if (rejectUnauthorized !== undefined && typeof rejectUnauthorized !== 'boolean') throw new ConfigError(`execution.tls.rejectUnauthorized must be true or false, not ${describeValue(rejectUnauthorized)}`);
   if (servername !== undefined && typeof servername !== 'string') throw new ConfigError(`execution.tls.servername must be a string, not ${describeValue(servername)}`);
-  return tls;
+  // a copy: the caller's object changed later is not what was checked
+  return Object.freeze({ ...tls });
 }
 
 /** A count (retries, hops, bytes): a whole number, at least `min`. */

@@ -52,7 +52,7 @@ export class HttpConfig {
 
   /**
    * @internal Refuses what the block added to any part that is no setting (a misspelling), once
-   * the block has run: see {@link checkKnown}.
+   * the block has run: see `checkKnown` in known-settings.ts.
    */
   checkSettings(): void {
     checkKnown(this, HTTP_SETTINGS, 'c');

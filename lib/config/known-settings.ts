@@ -8,8 +8,9 @@ import { ConfigError } from '../errors.js';
  * (a sloppy CommonJS script would still lose the setting in silence).
  */
 export function checkKnown(config: object, known: ReadonlySet<string>, path: string): void {
-  for (const key in config) {
-    if (!known.has(key)) throw new ConfigError(`${path}.${key} is not a setting (misspelled?): nothing was sent`);
+  // own keys only: an enumerable property some library put on Object.prototype is no typo of the caller's
+  for (const key of Object.keys(config)) {
+    if (!known.has(key)) throw new ConfigError(`${path}.${key} is not a setting (misspelled?)`);
   }
 }
 

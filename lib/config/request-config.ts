@@ -50,7 +50,6 @@ export class RequestConfig {
     return this.#auth?.credentials;
   }
 
-
   /** The body; encoded by the encoder of `contentType`. `null`/`undefined`: no body (also over an inherited one). */
   get body(): unknown {
     return this.#body;
@@ -121,7 +120,7 @@ export class RequestConfig {
     for (const type of stringList(contentType, 'request.encoder(): the content type')) this.encoders.set(type.toLowerCase(), encode);
   }
 
-  /** @internal Refuses what the block added here (or to `uri`, `auth`) that is no setting: see {@link checkKnown}. */
+  /** @internal Refuses what the block added here (or to `uri`, `auth`) that is no setting: see `checkKnown` in known-settings.ts. */
   checkSettings(path: string): void {
     checkKnown(this, REQUEST_SETTINGS, path);
     if (this.#uri) checkKnown(this.#uri, URI_SETTINGS, `${path}.uri`);

@@ -24,7 +24,6 @@ export class ResponseConfig {
   /** @internal */
   parsers: Map<string, Parser> | undefined;
 
-
   /** Runs for status < 400. */
   success(handler: ResponseHandler): void {
     this.#success = checkFunction(handler, 'response.success()');

@@ -41,7 +41,6 @@ export class UriConfig {
   #rawQuery: string | undefined;
   #pathFromUrl: string | undefined;
 
-
   /** @internal the query of a whole URL as written, while nobody touched `query` since. */
   get rawQuery(): string | undefined {
     return this.#queryTouched ? undefined : this.#rawQuery;

@@ -1,5 +1,6 @@
 import { EncodeError } from '../errors.js';
 import { escape } from '../pipeline/build-url.js';
+import { parseMediaType } from './media-type.js';
 
 /** Node's Buffer encodings for the request charsets the contract supports. */
 const REQUEST_CHARSETS: Readonly<Record<string, BufferEncoding>> = {
@@ -8,7 +9,14 @@ const REQUEST_CHARSETS: Readonly<Record<string, BufferEncoding>> = {
   'utf-16le': 'utf16le',
   'iso-8859-1': 'latin1',
   latin1: 'latin1',
+  'us-ascii': 'ascii',
+  ascii: 'ascii',
 };
+
+/** The charset a content type names, if any (no parse for the usual type without parameters). */
+export function namedCharset(contentType: string | undefined): string | undefined {
+  return contentType?.includes(';') ? parseMediaType(contentType).params.charset : undefined;
+}
 
 /** Whether {@link encodeText} encodes with `charset` as UTF-8. */
 export function encodesAsUtf8(charset: string | undefined): boolean {
@@ -22,11 +30,14 @@ export function encodeText(text: string, charset: string | undefined): Buffer {
   // own entries only: 'constructor' must not find Object's
   const encoding = Object.hasOwn(REQUEST_CHARSETS, key) ? REQUEST_CHARSETS[key] : undefined;
   if (encoding === undefined) {
-    throw new EncodeError(`charset '${escape(charset)}' (request.charset, or the content type's) is not supported for encoding request text; use utf-8, utf-16le or iso-8859-1`);
+    throw new EncodeError(`charset '${escape(charset)}' (request.charset, or the content type's) is not supported for encoding request text; use utf-8, utf-16le, iso-8859-1 or us-ascii`);
   }
   // latin1 keeps only each character's low byte: '€' would go out as '¬'
   if (encoding === 'latin1' && /[\u0100-\uffff]/.test(text)) {
     throw new EncodeError(`the request text has characters beyond ISO-8859-1, which charset '${escape(charset)}' cannot encode (use utf-8)`);
+  }
+  if (encoding === 'ascii' && /[\u0080-\uffff]/.test(text)) {
+    throw new EncodeError(`the request text has characters beyond ASCII, which charset '${escape(charset)}' cannot encode (use utf-8)`);
   }
   return Buffer.from(text, encoding);
 }

@@ -3,7 +3,7 @@ import { isThenable } from '../thenable.js';
 import { describeValue } from '../describe-value.js';
 import { EncodeError, HttpBuilderError } from '../errors.js';
 import type { RequestRecord } from '../pipeline/request-record.js';
-import { encodeText, encodesAsUtf8 } from './charset.js';
+import { encodeText, encodesAsUtf8, namedCharset } from './charset.js';
 import { encodeCsv } from './csv.js';
 import { encodeForm } from './form.js';
 import { encodeXml } from './xml.js';
@@ -128,7 +128,7 @@ export function encodeBody(
 /** What an encoder returned, as the body to send. */
 function toWireBody(encoded: unknown, record: RequestRecord, contentType: string): EncodedRequestBody {
   // the charset the content type names, when request.charset does not: the bytes must be what the label says
-  if (typeof encoded === 'string') return { body: textBody(encoded, record.charset ?? parseMediaType(contentType).params.charset), contentType };
+  if (typeof encoded === 'string') return { body: textBody(encoded, record.charset ?? namedCharset(contentType)), contentType };
   if (isRawUpload(encoded)) return { body: rawUploadBody(encoded), contentType };
   if (isEncodedWire(encoded)) return { body: encoded.wire, contentType: encoded.contentType ?? contentType };
   throw new EncodeError(`the encoder for '${contentType}' returned ${describeValue(encoded)}, not a string, bytes, a stream, a Blob or { wire }`);

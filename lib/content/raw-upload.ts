@@ -43,7 +43,6 @@ export function bytesOf(value: ArrayBuffer | ArrayBufferView, what: string): Uin
   }
 }
 
-
 /**
  * Closes an upload's source when the request fails, so a file stream does not keep its
  * descriptor open. Bytes and blobs hold nothing; a stream already finished is left alone.

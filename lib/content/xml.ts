@@ -1,5 +1,6 @@
 import { describeValue } from '../describe-value.js';
 import { EncodeError, ParseError } from '../errors.js';
+import { namedCharset } from './charset.js';
 import { isPlainObject } from '../config/scalar.js';
 import type { FromServer } from '../pipeline/from-server.js';
 import type { RequestRecord } from '../pipeline/request-record.js';
@@ -16,7 +17,7 @@ export async function encodeXml(body: unknown, request: RequestRecord): Promise<
     throw new EncodeError(`an XML body must be a string or an object ({ root: { ... } }), not ${describeValue(body)}`);
   }
   const { Builder } = await xml2js();
-  return new Builder({ xmldec: { version: '1.0', encoding: (request.charset ?? 'UTF-8').toUpperCase() } }).buildObject(body);
+  return new Builder({ xmldec: { version: '1.0', encoding: (request.charset ?? namedCharset(request.contentType) ?? 'UTF-8').toUpperCase() } }).buildObject(body);
 }
 
 /** XML → object (xml2js `Parser` defaults: attributes under `$`, repeated elements as arrays). */

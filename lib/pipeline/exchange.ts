@@ -28,14 +28,13 @@ import { isThenable } from '../thenable.js';
  */
 export function exchange(record: RequestRecord, plan: Plan): Promise<unknown> {
   const handle = plan.handlers.find(hasExceptionHandler)?.exception;
-  // a progress listener's throw comes back as it was thrown (it travels wrapped, past the transport's error mapping)
-  const once = plan.onUploadProgress || plan.onDownloadProgress ? exchangeOnce(record, plan).catch(rethrowListenerError) : exchangeOnce(record, plan);
-  if (!handle) return once;
-  return once.catch(async (error: unknown) => {
-    // bad input is the caller's bug, not an outcome of the exchange: it always propagates
-    if (error instanceof ConfigError || error instanceof EncodeError) throw error;
+  const handled = handle ? exchangeOnce(record, plan).catch(async (error: unknown) => {
+    // bad input, or a progress listener's throw, is the caller's bug, not an outcome of the exchange: it always propagates
+    if (error instanceof ConfigError || error instanceof EncodeError || listenerThrown(error) !== error) throw error;
     return convertResult(await handle(error), plan.resultType);
-  });
+  }) : exchangeOnce(record, plan);
+  // a progress listener's throw comes back as it was thrown (it travels wrapped, past the transport's error mapping)
+  return plan.onUploadProgress || plan.onDownloadProgress ? handled.catch(rethrowListenerError) : handled;
 }
 
 function rethrowListenerError(error: unknown): never {

@@ -112,14 +112,14 @@ export function verbArguments(verb: string, first: unknown, second: unknown): { 
     return { type: undefined, block: fn as unknown as ConfigBlock };
   }
   throw new ResultTypeError(
-    `${verb}(): the first argument must be a configuration block, a class, a built-in constructor or a Standard Schema, not ${describeValue(first, true)}`,
+    `${verb}(): the first argument must be a configuration block, a class, a built-in constructor or a Standard Schema, not ${describeValue(first, typeof first !== 'string')}`,
   );
 }
 
 function asBlock(verb: string, value: unknown): ConfigBlock | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value === 'function') return value as ConfigBlock;
-  throw new ResultTypeError(`${verb}(): the second argument must be a configuration block, not ${describeValue(value, true)}`);
+  throw new ResultTypeError(`${verb}(): the second argument must be a configuration block, not ${describeValue(value, typeof value !== 'string')}`);
 }
 
 /** Whether this type takes the body as text or bytes, skipping the content-type parser. */

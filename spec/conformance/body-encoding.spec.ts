@@ -122,5 +122,14 @@ conformance('text bodies in the charset their content type names', (kit) => {
   it('a charset in the content type that cannot encode the text, or is unknown, is refused before sending', async () => {
     await expectRefused(kit, 'text/plain; charset=iso-8859-1', '5 €', /characters beyond ISO-8859-1, which charset 'iso-8859-1' cannot encode/);
     await expectRefused(kit, 'text/plain; charset=klingon', 'x', /charset 'klingon' \(request.charset, or the content type's\) is not supported/);
+    await expectRefused(kit, 'text/plain; charset=us-ascii', 'café', /characters beyond ASCII, which charset 'us-ascii' cannot encode/);
+  });
+
+  it('US-ASCII text goes as it is, and an XML declaration names the charset the content type names', async () => {
+    await post(kit, 'text/plain; charset=us-ascii', 'plain');
+    await post(kit, 'application/xml; charset=iso-8859-1', { note: 'café' });
+    const [ascii, xml] = kit.server.requests.map((r) => r.body);
+    expect(ascii.toString()).toBe('plain');
+    expect(xml.toString('latin1')).toMatch(/^<\?xml version="1.0" encoding="ISO-8859-1"[^>]*\?>\s*<note>café<\/note>$/);
   });
 });

@@ -164,6 +164,18 @@ conformance('download module', (kit) => {
     expect(listing()).toEqual([basename(file)]);
   });
 
+  // `hb -o /dev/null`, as with curl: a device is written as it is, never replaced by a file
+  it('toFile into /dev/null writes through it, and leaves it a device', async () => {
+    download();
+    const result = await kit.client().get((c) => {
+      c.request.uri.path = '/download';
+      Download.toFile(c, '/dev/null');
+    });
+    expect(result).toBe('/dev/null');
+    expect(statSync('/dev/null').isCharacterDevice()).toBe(true);
+    expect(readdirSync('/dev').filter((name) => name.startsWith('.httpbuilder-'))).toEqual([]);
+  });
+
   it('toFile keeps the permissions of the file it replaces, and writes through a symbolic link', async () => {
     download();
     download();

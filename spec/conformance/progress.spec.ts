@@ -85,6 +85,16 @@ conformance('progress callbacks', (kit) => {
       }),
     ];
     for (const call of calls) await expect(call).rejects.toBe(bug);
+    // the caller's bug, not an outcome of the exchange: an exception handler does not get to turn it into a result
+    kit.server.expect({ method: 'GET', path: '/handled', respond });
+    const handled = client.get(String, (c) => {
+      c.request.uri.path = '/handled';
+      c.response.exception(() => 'swallowed');
+      c.execution.onDownloadProgress = () => {
+        throw bug;
+      };
+    });
+    await expect(handled).rejects.toBe(bug);
     // the POST went out once, and the client's connections are still good
     expect(kit.server.requests.filter((request) => request.method === 'POST')).toHaveLength(1);
     expect(await client.get(String, (c) => void (c.request.uri.path = '/after'))).toHaveLength(BIG.length);
