@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { accessSync, constants, createWriteStream, statSync, type Stats } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import { chmod, realpath, rename, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve, sep } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { once } from 'node:events';
 import { pipeline } from 'node:stream/promises';
@@ -11,6 +11,7 @@ import { parseMediaType } from './content/media-type.js';
 import { defaultParser, READS_EMPTY_BODIES, type Parser } from './content/parsers.js';
 import { describeValue } from './describe-value.js';
 import { ConfigError } from './errors.js';
+import { checkDownloadTarget } from './download-target.js';
 
 type Sink = (body: Readable) => Promise<unknown>;
 
@@ -48,46 +49,6 @@ async function writeFile(body: Readable, file: string): Promise<string> {
     throw error;
   }
   return file;
-}
-
-/**
- * Checks a `toFile` target while the request is configured, so that a target that can never be
- * written fails before anything is sent (rather than after the server has done the work).
- * Synchronous stats: cheap, and done once per download.
- *
- * @throws {ConfigError} naming the problem.
- */
-function checkTarget(file: unknown): asserts file is string {
-  const where = 'Download.toFile()';
-  if (typeof file !== 'string') throw new ConfigError(`${where} needs a string path, not ${describeValue(file)}`);
-  if (file === '') throw new ConfigError(`${where}: the file must be a non-empty path`);
-  // fs would refuse it only when the body arrives
-  if (file.includes('\0')) throw new ConfigError(`${where}: the path contains a NUL byte`);
-  // 'out/' names a folder: there is no file name to write to
-  if (file.endsWith('/') || file.endsWith(sep)) throw new ConfigError(`${where}: '${file}' ends with a path separator, so it names a folder`);
-  const folder = dirname(resolve(file));
-  const folderInfo = statOrThrow(folder, where);
-  if (folderInfo === undefined) throw new ConfigError(`${where}: the folder '${folder}' does not exist`);
-  if (!folderInfo.isDirectory()) throw new ConfigError(`${where}: '${folder}' is not a folder`);
-  const target = statOrThrow(file, where);
-  if (target?.isDirectory() === true) throw new ConfigError(`${where}: '${file}' is a directory`);
-  // a regular file (or a new one) is written beside the target, then renamed over it: the folder must take a new file
-  if (target === undefined || target.isFile()) {
-    try {
-      accessSync(folder, constants.W_OK);
-    } catch (error) {
-      throw new ConfigError(`${where}: the folder '${folder}' cannot be written to`, { cause: error });
-    }
-  }
-}
-
-/** `statSync(path)`, undefined when nothing is there; any other failure (EACCES, ENOTDIR, ELOOP) is a ConfigError. */
-function statOrThrow(path: string, where: string): Stats | undefined {
-  try {
-    return statSync(path, { throwIfNoEntry: false });
-  } catch (error) {
-    throw new ConfigError(`${where}: cannot use '${path}' (${(error as { code?: string }).code ?? 'error'})`, { cause: error });
-  }
 }
 
 /**
@@ -153,7 +114,7 @@ export const Download = Object.freeze({
    *   or names a directory, or its folder does not exist.
    */
   toFile(config: HttpConfig, file: string, contentType?: string): void {
-    checkTarget(file);
+    checkDownloadTarget(file, 'Download.toFile()');
     download(config, contentType, (body) => replaceFile(body, file));
   },
 

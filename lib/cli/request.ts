@@ -1,11 +1,12 @@
-import type { Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { basename, dirname, extname, resolve } from 'node:path';
+import { basename, extname } from 'node:path';
 import { multipart } from '../content/multipart.js';
 import type { HttpConfig } from '../config/http-config.js';
 import { HttpBuilder } from '../http-builder.js';
 import type { CliRequest, Pair } from './args.js';
 import { UsageError } from './failure.js';
+import { checkDownloadTarget } from '../download-target.js';
+import { ConfigError } from '../errors.js';
 
 /** Content types for `--file` parts, by file extension; anything else is `application/octet-stream`. */
 const FILE_TYPES: Readonly<Record<string, string>> = {
@@ -58,28 +59,17 @@ export async function checkFiles(request: CliRequest): Promise<void> {
 }
 
 /**
- * Checks that `-o` can be written: its folder exists and it is not a directory, so that a typo
- * fails before anything is sent (as `--file` does), not after the server has answered.
+ * Checks that `-o` can be written, as `Download.toFile` would (folder there, not a directory), so
+ * that a typo is a usage error before anything is sent (as `--file` is), not after the answer.
  *
  * @throws {UsageError} naming the path.
  */
-export async function checkOutput(request: CliRequest): Promise<void> {
+export function checkOutput(request: CliRequest): void {
   if (request.output === undefined) return;
-  const folder = dirname(resolve(request.output));
-  const folderInfo = await statIfAny(folder, '-o');
-  if (folderInfo === undefined) throw new UsageError(`-o: the folder '${folder}' does not exist`);
-  if (!folderInfo.isDirectory()) throw new UsageError(`-o: '${folder}' is not a folder`);
-  if ((await statIfAny(request.output, '-o'))?.isDirectory() === true) throw new UsageError(`-o: '${request.output}' is a directory`);
-}
-
-/** `stat(path)`, undefined when nothing is there; any other failure (EACCES, ENOTDIR) is a UsageError. */
-async function statIfAny(path: string, option: string): Promise<Stats | undefined> {
   try {
-    return await stat(path);
+    checkDownloadTarget(request.output, '-o');
   } catch (error) {
-    const code = (error as { code?: string }).code;
-    if (code === 'ENOENT') return undefined;
-    throw new UsageError(`${option}: cannot use '${path}' (${code ?? 'error'})`);
+    throw error instanceof ConfigError ? new UsageError(error.message) : error;
   }
 }
 

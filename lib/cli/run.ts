@@ -1,7 +1,7 @@
 import type { Writable } from 'node:stream';
 import type { HttpConfig } from '../config/http-config.js';
 import { Download } from '../download.js';
-import { redactUrl } from '../pipeline/request-log.js';
+import { redactUrl } from '../config/uri-config.js';
 import type { HttpBuilder } from '../http-builder.js';
 import type { FromServer } from '../pipeline/from-server.js';
 import { parseCommandLine, type CliRequest, type Command } from './args.js';
@@ -41,7 +41,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   let http: HttpBuilder | undefined;
   try {
     await checkFiles(request);
-    await checkOutput(request);
+    checkOutput(request);
     http = createClient(request);
     return await send(http, request, io, secrets);
   } catch (error) {

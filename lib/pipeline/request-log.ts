@@ -6,9 +6,6 @@ import { toTransportError } from './transport-error.js';
 import { isThenable } from '../thenable.js';
 import { redactUrl } from '../config/uri-config.js';
 
-// the CLI and the tests take it from here too: where log lines are made
-export { redactUrl };
-
 /**
  * Where debug lines go: a function taking one line, or a logger object with a `debug` method
  * (`console`, pino, winston, ...).

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { loggerFromEnvironment, redactUrl, toLogLine } from '../../lib/pipeline/request-log.js';
+import { redactUrl } from '../../lib/config/uri-config.js';
+import { loggerFromEnvironment, toLogLine } from '../../lib/pipeline/request-log.js';
 import { ConfigError } from '../../lib/errors.js';
 
 describe('redactUrl', () => {
