@@ -111,7 +111,7 @@ function fetchInit(request: WireRequest, transport: Transport): RequestInit {
   // only the options that apply: undici does work for each one given, even an undefined one
   const init: Omit<RequestInit, 'dispatcher'> & { dispatcher?: Dispatcher; duplex?: 'half' } = {
     method: request.method,
-    headers: fetchHeaders(request.headers, streamed, transport),
+    headers: fetchHeaders(request, streamed, transport),
     // 'manual' makes undici keep a copy of a streamed body for a redirect it never follows
     // (nodejs/undici#4058: a 1 GiB upload held whole); 'error' skips that copy, at the price
     // of a 3xx to a streamed upload arriving as an error (RedirectError) rather than a response
@@ -195,20 +195,30 @@ function headerPairs(headers: Headers): Array<readonly [string, string]> {
  * Headers' pairs as they are, where it converts a plain object name by name and character by
  * character (WebIDL), about half a microsecond per request.
  */
-function fetchHeaders(headers: Readonly<Record<string, string>>, streamed: boolean, transport: Transport): Readonly<Record<string, string>> | Headers {
-  // checked when it was made: a frozen object cannot have changed since
-  const ready = streamed || !Object.isFrozen(headers) ? undefined : transport.prepared.get(headers);
+function fetchHeaders(request: WireRequest, streamed: boolean, transport: Transport): Readonly<Record<string, string>> | Headers {
+  const headers = request.headers;
+  // only frozen objects, checked when they were made, are ever prepared: any other misses at once
+  const ready = streamed ? undefined : transport.prepared.get(headers);
   if (ready !== undefined) return ready;
-  let framed = false;
+  // a body, and a POST/PUT/PATCH without one (Content-Length: 0), come framed: copied in the pass that checks them
+  if (request.body !== undefined || FRAMED_METHODS.has(request.method)) return withoutFraming(headers, streamed);
   for (const name in headers) {
     // by shape first: most names are none of these, and lower-casing each one costs on every request
     if (REFUSED_SHAPES.has(shapeOf(name))) checkSendable(name, headers[name]);
-    else if (!framed) framed = framedByFetch(name, streamed);
+    else if (framedByFetch(name, streamed)) return withoutFraming(headers, streamed);
   }
-  if (!framed) return streamed || !Object.isFrozen(headers) ? headers : prepare(headers, transport);
-  // a fresh object rather than a copy with `delete`: that would turn it into a slow dictionary
+  return streamed || !Object.isFrozen(headers) ? headers : prepare(headers, transport);
+}
+
+const FRAMED_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+
+/** A checked copy of `headers` without what fetch frames itself: a fresh object rather than a copy with `delete`, which would turn it into a slow dictionary. */
+function withoutFraming(headers: Readonly<Record<string, string>>, streamed: boolean): Record<string, string> {
   const kept: Record<string, string> = {};
-  for (const name in headers) if (!framedByFetch(name, streamed)) kept[name] = headers[name];
+  for (const name in headers) {
+    if (REFUSED_SHAPES.has(shapeOf(name))) checkSendable(name, headers[name]); // throws, or the header goes along (Connection: keep-alive)
+    if (!framedByFetch(name, streamed)) kept[name] = headers[name];
+  }
   return kept;
 }
 

@@ -161,7 +161,13 @@ function checkText(value: unknown, setting: string): string {
 }
 
 function mergeUri(base: UriParts, layer: UriConfig): UriParts {
-  for (const part of URI_TEXT_PARTS) if (layer[part] !== undefined) checkText(layer[part], `uri.${part}`);
+  // the parts that must be text (the port may be a number too, and is checked with the origin),
+  // one by one rather than a loop over their names: a load keyed by five names is megamorphic
+  if (layer.scheme !== undefined) checkText(layer.scheme, 'uri.scheme');
+  if (layer.host !== undefined) checkText(layer.host, 'uri.host');
+  if (layer.path !== undefined) checkText(layer.path, 'uri.path');
+  if (layer.fragment !== undefined) checkText(layer.fragment, 'uri.fragment');
+  if (layer.raw !== undefined) checkText(layer.raw, 'uri.raw');
   const from = layer.replacesBase ? DEFAULT_SETTINGS.uri : base;
   const query = layer.querySet;
   const touchesTarget = layer.path !== undefined || query !== undefined;
@@ -177,9 +183,6 @@ function mergeUri(base: UriParts, layer: UriConfig): UriParts {
     raw: layer.raw ?? (touchesTarget ? undefined : from.raw),
   };
 }
-
-/** The URI parts that are text (the port may be a number too, and is checked with the origin). */
-const URI_TEXT_PARTS = ['scheme', 'host', 'path', 'fragment', 'raw'] as const;
 
 // what only a URL looks like: `scheme://...`, or an http(s) URL with the slashes left out
 const LOOKS_LIKE_URL = /^(?:[a-z][a-z0-9+.-]*:\/\/|https?:)/i;

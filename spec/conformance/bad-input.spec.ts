@@ -105,6 +105,12 @@ const CASES: Array<[string, ErrorClass, RegExp, (client: HttpBuilder) => Promise
   ['a misspelled response setting', ConfigError, /^c.response.sucess is not a setting/, (h) => h.get((c) => void ((c.response as unknown as Record<string, unknown>).sucess = () => 1))],
   ['a misspelled auth setting', ConfigError, /^c.request.auth.user is not a setting/, (h) => h.get((c) => void ((c.request.auth as unknown as Record<string, unknown>).user = 'ada'))],
   ['a setting on the block object itself', ConfigError, /^c.requets is not a setting/, (h) => h.get((c) => void ((c as unknown as Record<string, unknown>).requets = {}))],
+  // a deleted setting and a typo keep the count of names: the names themselves are compared
+  ['a misspelled setting in place of a deleted one', ConfigError, /^c.request.contentTyp is not a setting/, (h) =>
+    h.post((c) => {
+      delete (c.request as unknown as Record<string, unknown>).charset;
+      (c.request as unknown as Record<string, unknown>).contentTyp = 'application/json';
+    })],
   ['a misspelled setting in an async block', ConfigError, /^c.request.contentTyp is not a setting/, (h) =>
     h.post(async (c) => {
       await Promise.resolve();

@@ -185,6 +185,18 @@ conformance('what goes on the wire', (kit) => {
     expect(kit.server.requests).toHaveLength(2);
   });
 
+  it("a POST's own headers, Connection: close among them, go out beside its framing on every backend", async () => {
+    kit.server.expect({ method: 'POST', path: '/posted-values', respond: OK });
+    await kit.client().post((c) => {
+      c.request.uri.path = '/posted-values';
+      Object.assign(c.request.headers, { Connection: 'close', 'X-Num': 42 });
+      c.request.contentType = 'text/plain';
+      c.request.body = 'hello';
+    });
+    const { headers } = kit.server.requests[0];
+    expect([headers.connection, headers['x-num'], headers['content-type'], headers['content-length'], headers['transfer-encoding']]).toEqual(['close', '42', 'text/plain', '5', undefined]);
+  });
+
   const HOP_HEADERS: Array<[string, string]> = [
     ['Host', 'virtual.example'],
     ['Expect', '100-continue'],
