@@ -10,7 +10,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { BenchOptions } from './options.js';
-import type { ContenderSummary, Ratio } from './summary.js';
+import type { ContenderSummary, Ratio, TargetRatio } from './summary.js';
 import { DASH, fmt, markdownTable, mib, textTable } from './tables.js';
 import { formatTransfersMarkdown, formatTransfersText, type TransferReport } from './transfer/report.js';
 
@@ -67,7 +67,7 @@ function ratioCell(ratio: Ratio | undefined): string {
 
 function targetCell(c: ContenderSummary): string {
   const r = c.vsCounterpart;
-  if (r?.target !== undefined) return `≤ ${r.target}: ${r.met ? 'met' : 'NOT met'}`;
+  if (r?.target !== undefined) return `≤ ${r.target}: ${verdictText(r, false)}`;
   // a target that could not be judged: one of the two did not run
   if (c.comparedWith !== undefined && !r) return 'not measured';
   return DASH;
@@ -100,9 +100,17 @@ function targetLine(scenario: ScenarioReport): string {
     if (!r || r.target === undefined) return `${c.name}: not measured`;
     // three digits: 1.503 must not read as "1.50 > 1.5"
     const perProcess = r.processCpu ? ` (per process: ${r.processCpu.map((cpu) => fmt(cpu, 3)).join(', ')})` : '';
-    return `${c.name} ${fmt(r.cpu, 3)} ${r.met ? '≤' : '>'} ${r.target} ${r.met ? 'met' : 'NOT met'}${perProcess}`;
+    const interval = r.interval ? `, ${Math.floor(r.interval.coverage * 100)}% interval ${fmt(r.interval.low, 3)}–${fmt(r.interval.high, 3)}` : ', too few rounds for an interval';
+    return `${c.name} ${fmt(r.cpu, 3)}${interval}: ${verdictText(r, true)} (≤ ${r.target})${perProcess}`;
   });
-  return `targets (CPU µs/req ÷ counterpart, median of per-round ratios): ${parts.join('; ')}`;
+  return `targets (CPU µs/req ÷ counterpart, median of per-round ratios, with a distribution-free interval for that median; met when the whole interval is within the target): ${parts.join('; ')}`;
+}
+
+/** The verdict as the report prints it; `advice` says how to settle an unsettled one. */
+function verdictText(r: TargetRatio, advice: boolean): string {
+  if (r.verdict === 'met') return 'met';
+  if (r.verdict === 'not met') return 'NOT met';
+  return advice ? 'unsettled (the interval straddles the target: more rounds narrow it, --processes N)' : 'unsettled';
 }
 
 // checks that the comparison is fair rather than results: server work, socket reuse, memory

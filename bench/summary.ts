@@ -8,6 +8,7 @@
 import type { Contender } from './contender.js';
 import type { Failure } from './failure.js';
 import { median, type RunResult } from './measure.js';
+import { medianInterval, type MedianInterval } from './median-interval.js';
 
 /** One measured run as recorded by `rounds.ts`. */
 export type RunRecord = RunResult & {
@@ -36,8 +37,17 @@ export interface Ratio {
 export type TargetRatio = Ratio & {
   /** Upper bound for {@link Ratio.cpu}, if any. */
   readonly target?: number;
-  /** `cpu ≤ target` (absent without a target). */
-  readonly met?: boolean;
+  /**
+   * A 95% interval for the median per-round ratio (`medianInterval`): the rounds are a sample,
+   * and one run's median lands a few percent either side of where another run's would.
+   */
+  readonly interval?: MedianInterval;
+  /**
+   * Against the target (absent without one): `met` when the whole interval is at or below it,
+   * `not met` when the whole interval is above it, `unsettled` when the interval straddles it
+   * (more rounds settle it: `--processes N`), or when there are too few rounds for an interval.
+   */
+  readonly verdict?: Verdict;
   /**
    * With `--processes N`: each process's own {@link Ratio.cpu}, in run order. A process's level
    * can differ from the next's by more than its rounds average out, so the report shows them
@@ -104,11 +114,21 @@ export function summarise(
       failure: failures.get(contender),
       medians: own.length > 0 ? medians(own) : undefined,
       comparedWith: contender.comparedWith,
-      vsCounterpart: vsCounterpart && (target === undefined ? vsCounterpart : { ...vsCounterpart, target, met: vsCounterpart.cpu <= target }),
+      vsCounterpart: vsCounterpart && (target === undefined ? vsCounterpart : judged(vsCounterpart, target)),
       vsBaseline: baseline && contender !== baseline ? pair(own, usable(baseline), baseline.name) : undefined,
       runs: runs.get(contender) ?? [],
     };
   });
+}
+
+/** How a ratio stands against its target. */
+export type Verdict = 'met' | 'not met' | 'unsettled';
+
+/** `ratio` judged against `target` by the interval of its median, not by the median alone. */
+function judged(ratio: Ratio, target: number): TargetRatio {
+  const interval = medianInterval(ratio.roundCpu);
+  const verdict: Verdict = interval === undefined ? 'unsettled' : interval.high <= target ? 'met' : interval.low > target ? 'not met' : 'unsettled';
+  return { ...ratio, target, interval, verdict };
 }
 
 function medians(own: readonly RunRecord[]): Medians {
