@@ -21,7 +21,7 @@ export type Parser = (fromServer: FromServer, request: RequestRecord) => unknown
 export const READS_EMPTY_BODIES: unique symbol = Symbol('httpbuilder-ts.readsEmptyBodies');
 
 function parseJson(fromServer: FromServer): Promise<unknown> {
-  return fromServer.parsedText((text) => parseJsonText(text, fromServer));
+  return fromServer.parsedText(parseJsonText);
 }
 
 function parseJsonText(text: string, fromServer: FromServer): unknown {

@@ -101,9 +101,12 @@ export class FromServer {
     return this.#read((bytes) => this.#decode(bytes));
   }
 
-  /** @internal The body's text handed to `parse` in the same step (one promise for read, decode and parse). */
-  parsedText<T>(parse: (text: string) => T): Promise<T> {
-    return this.#read((bytes) => parse(this.#decode(bytes)));
+  /**
+   * @internal The body's text handed to `parse` in the same step (one promise for read, decode
+   * and parse), with this response: a parser passes a function of its module, not a closure made per response.
+   */
+  parsedText<T>(parse: (text: string, fromServer: FromServer) => T): Promise<T> {
+    return this.#read((bytes) => parse(this.#decode(bytes), this));
   }
 
   /** The body read once (kept for later reads), then `then` applied to it; what `then` throws rejects as it is. */
