@@ -100,16 +100,17 @@ function targetLine(scenario: ScenarioReport): string {
     if (!r || r.target === undefined) return `${c.name}: not measured`;
     // three digits: 1.503 must not read as "1.50 > 1.5"
     const perProcess = r.processCpu ? ` (per process: ${r.processCpu.map((cpu) => fmt(cpu, 3)).join(', ')})` : '';
-    const interval = r.interval ? `, ${Math.floor(r.interval.coverage * 100)}% interval ${fmt(r.interval.low, 3)}–${fmt(r.interval.high, 3)}` : ', too few rounds for an interval';
+    const interval = r.interval ? `, ${Math.floor(r.interval.coverage * 100)}% interval ${fmt(r.interval.low, 3)}–${fmt(r.interval.high, 3)}` : '';
     return `${c.name} ${fmt(r.cpu, 3)}${interval}: ${verdictText(r, true)} (≤ ${r.target})${perProcess}`;
   });
-  return `targets (CPU µs/req ÷ counterpart, median of per-round ratios, with a distribution-free interval for that median; met when the whole interval is within the target): ${parts.join('; ')}`;
+  return `targets (CPU µs/req ÷ counterpart, median of per-round ratios, with a distribution-free interval for that median, its coverage nominal as rounds are taken as independent; met when the whole interval is within the target): ${parts.join('; ')}`;
 }
 
-/** The verdict as the report prints it; `advice` says how to settle an unsettled one. */
+/** The verdict as the report prints it; `advice` says why one is unsettled and how to settle it. */
 function verdictText(r: TargetRatio, advice: boolean): string {
   if (r.verdict === 'met') return 'met';
   if (r.verdict === 'not met') return 'NOT met';
+  if (!r.interval) return advice ? 'unsettled (too few rounds for an interval: at least 6, --rounds or --processes N)' : 'unsettled (too few rounds)';
   return advice ? 'unsettled (the interval straddles the target: more rounds narrow it, --processes N)' : 'unsettled';
 }
 

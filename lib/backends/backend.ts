@@ -20,6 +20,9 @@ export interface WireBody extends AsyncIterable<Uint8Array> {
   readonly bytes: Uint8Array | undefined;
 }
 
+/** @internal The methods that carry `Content-Length: 0` without a body: the pipeline frames them, fetch does it itself. */
+export const BODY_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH']);
+
 /** TLS settings of a client (`execution.tls`). */
 export interface TlsOptions {
   /** Certificate authorities to trust (PEM), instead of the system's. */

@@ -1,5 +1,5 @@
 import { ConfigError, HttpBuilderError, ParseError, RedirectError } from '../errors.js';
-import { isStreamed, utf8TextOf, type Backend, type TlsOptions, type WireBody, type WireRequest, type WireResponse } from './backend.js';
+import { BODY_METHODS, isStreamed, utf8TextOf, type Backend, type TlsOptions, type WireBody, type WireRequest, type WireResponse } from './backend.js';
 import { importPeer } from './optional-peer.js';
 
 // No `node:` import here, at load time or later: this backend is meant to run in browsers too.
@@ -201,7 +201,7 @@ function fetchHeaders(request: WireRequest, streamed: boolean, transport: Transp
   const ready = streamed ? undefined : transport.prepared.get(headers);
   if (ready !== undefined) return ready;
   // a body, and a POST/PUT/PATCH without one (Content-Length: 0), come framed: copied in the pass that checks them
-  if (request.body !== undefined || FRAMED_METHODS.has(request.method)) return withoutFraming(headers, streamed);
+  if (request.body !== undefined || BODY_METHODS.has(request.method)) return withoutFraming(headers, streamed);
   for (const name in headers) {
     // by shape first: most names are none of these, and lower-casing each one costs on every request
     if (REFUSED_SHAPES.has(shapeOf(name))) checkSendable(name, headers[name]);
@@ -209,8 +209,6 @@ function fetchHeaders(request: WireRequest, streamed: boolean, transport: Transp
   }
   return streamed || !Object.isFrozen(headers) ? headers : prepare(headers, transport);
 }
-
-const FRAMED_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
 /** A checked copy of `headers` without what fetch frames itself: a fresh object rather than a copy with `delete`, which would turn it into a slow dictionary. */
 function withoutFraming(headers: Readonly<Record<string, string>>, streamed: boolean): Record<string, string> {

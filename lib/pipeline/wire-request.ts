@@ -1,4 +1,4 @@
-import { streamedBody, type WireBody, type WireRequest } from '../backends/backend.js';
+import { BODY_METHODS, streamedBody, type WireBody, type WireRequest } from '../backends/backend.js';
 import { ConfigError, EncodeError } from '../errors.js';
 import type { EncodedRequestBody } from '../content/encoders.js';
 import { redactUserInfo } from '../config/uri-config.js';
@@ -6,8 +6,6 @@ import { buildTarget, CONTROL, escape, type Target } from './build-url.js';
 import { checkHeaderValue, checkHeaders, FRAMING_HEADERS, TOKEN } from './check-headers.js';
 import { isSendableShared, putOwn, type Plan } from './freeze.js';
 import type { RequestRecord } from './request-record.js';
-
-const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
 /**
  * Turns the record (possibly changed by an interceptor) into what goes on the wire, and checks

@@ -19,9 +19,20 @@ describe('bench: the interval for a median of rounds', () => {
     expect(medianInterval([])).toBeUndefined();
   });
 
+  it('stays a real interval for thousands of values, where ½ⁿ is 0 in floating point', () => {
+    // normal approximation: k ≈ n/2 − 0.98·√n, about 1,931 for n = 4,001
+    const wide = medianInterval(Array.from({ length: 4001 }, (_, i) => i + 1))!;
+    expect(wide.low).toBeGreaterThan(1900);
+    expect(wide.low).toBeLessThan(1960);
+    expect(wide.high).toBe(4002 - wide.low);
+    expect(wide.coverage).toBeGreaterThanOrEqual(0.95);
+    expect(wide.coverage).toBeLessThan(0.96);
+  });
+
   it('holds the true median about as often as it says, on samples from a skewed distribution', () => {
+    // Park–Miller: exact in doubles (48271 · 2³¹ < 2⁵³)
     let state = 12345;
-    const random = () => ((state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (state = (state * 48271) % 2147483647) / 2147483647;
     // exponential with rate 1: median ln 2
     let held = 0;
     const trials = 4000;
