@@ -203,9 +203,8 @@ function fetchHeaders(request: WireRequest, streamed: boolean, transport: Transp
   // a body, and a POST/PUT/PATCH without one (Content-Length: 0), come framed: copied in the pass that checks them
   if (request.body !== undefined || BODY_METHODS.has(request.method)) return withoutFraming(headers, streamed);
   for (const name in headers) {
-    // by shape first: most names are none of these, and lower-casing each one costs on every request
-    if (REFUSED_SHAPES.has(shapeOf(name))) checkSendable(name, headers[name]);
-    else if (framedByFetch(name, streamed)) return withoutFraming(headers, streamed);
+    checkSendable(name, headers[name]);
+    if (framedByFetch(name, streamed)) return withoutFraming(headers, streamed);
   }
   return streamed || !Object.isFrozen(headers) ? headers : prepare(headers, transport);
 }
@@ -214,7 +213,7 @@ function fetchHeaders(request: WireRequest, streamed: boolean, transport: Transp
 function withoutFraming(headers: Readonly<Record<string, string>>, streamed: boolean): Record<string, string> {
   const kept: Record<string, string> = {};
   for (const name in headers) {
-    if (REFUSED_SHAPES.has(shapeOf(name))) checkSendable(name, headers[name]); // throws, or the header goes along (Connection: keep-alive)
+    checkSendable(name, headers[name]); // throws, or the header goes along (Connection: keep-alive)
     if (!framedByFetch(name, streamed)) kept[name] = headers[name];
   }
   return kept;
@@ -251,7 +250,10 @@ function shapeOf(name: string): number {
 }
 const REFUSED_SHAPES = new Set([...REFUSED.keys()].map(shapeOf));
 
+/** Throws ConfigError for a header fetch would refuse or replace. */
 function checkSendable(name: string, value: string): void {
+  // by shape first: most names are none of these, and lower-casing each one costs on every request
+  if (!REFUSED_SHAPES.has(shapeOf(name))) return;
   const lower = name.toLowerCase();
   const why = REFUSED.get(lower);
   if (why === undefined) return;

@@ -1,11 +1,5 @@
 import { ConfigError } from '../errors.js';
 
-/** The settings of a kind of configuration object: the own properties a fresh one has, in their order. */
-export interface KnownSettings {
-  readonly names: readonly string[];
-  readonly set: ReadonlySet<string>;
-}
-
 /**
  * Refuses a property a configuration block added that is no setting of its object: a
  * misspelling (`c.request.contentTyp = ...`) would otherwise be dropped without a word. Checked
@@ -13,28 +7,26 @@ export interface KnownSettings {
  * runtime for every object of every request, and it fails the assignment only in strict code
  * (a sloppy CommonJS script would still lose the setting in silence).
  */
-export function checkKnown(config: object, known: KnownSettings, path: string): void {
+export function checkKnown(config: object, names: readonly string[], path: string): void {
   // A block that added nothing leaves the names of a fresh object in their order: compared one
   // by one (interned strings, no lookup, no array), as this runs for every object of every call.
   // Anything else (an added name, a deleted one, an enumerable name someone put on
   // Object.prototype) takes the full check, which names the culprit or finds none.
-  const { names } = known;
   let index = 0;
   for (const name in config) {
-    if (name !== names[index++]) return checkEach(config, known.set, path);
+    if (name !== names[index++]) return checkEach(config, names, path);
   }
-  if (index !== names.length) checkEach(config, known.set, path);
+  if (index !== names.length) checkEach(config, names, path);
 }
 
-function checkEach(config: object, known: ReadonlySet<string>, path: string): void {
+function checkEach(config: object, names: readonly string[], path: string): void {
   // own keys only: an enumerable property some library put on Object.prototype is no typo of the caller's
   for (const key of Object.keys(config)) {
-    if (!known.has(key)) throw new ConfigError(`${path}.${key} is not a setting (misspelled?)`);
+    if (!names.includes(key)) throw new ConfigError(`${path}.${key} is not a setting (misspelled?)`);
   }
 }
 
-/** The settings of a kind of configuration object, read off a fresh one. */
-export function settingsOf(fresh: object): KnownSettings {
-  const names = Object.keys(fresh);
-  return { names, set: new Set(names) };
+/** The settings of a kind of configuration object: the own properties a fresh one has, in their order. */
+export function settingsOf(fresh: object): readonly string[] {
+  return Object.keys(fresh);
 }
