@@ -21,7 +21,7 @@ export interface AuthPlan {
  * One try per fresh challenge (wrong credentials get the 401 back, never a loop), plus one
  * more when the server says the nonce was `stale`.
  */
-export function sendAuthorized(send: (wire: WireRequest) => Promise<WireResponse>, wire: WireRequest, plan: AuthPlan): Promise<WireResponse> {
+export function sendAuthorized(send: (wire: WireRequest) => Promise<WireResponse>, plan: AuthPlan, wire: WireRequest): Promise<WireResponse> {
   const credentials = plan.credentials;
   // a caller's own Authorization header is theirs to manage; an interceptor or a redirect that
   // moved the request to another origin takes it out of the credentials' reach

@@ -7,7 +7,7 @@ import { timeoutError, type CallControl } from './call-control.js';
  * timeouts apply to it, the read timeout to its body, and when the call stops (abort, total
  * timeout) the transport is aborted and any pending read rejects with the call's reason.
  */
-export function sendAttempt(backend: Backend, wire: WireRequest, control: CallControl | undefined): Promise<WireResponse> {
+export function sendAttempt(backend: Backend, control: CallControl | undefined, wire: WireRequest): Promise<WireResponse> {
   // not async: an uncontrolled call (the usual kind) pays no extra promise for this stage
   return control ? controlledAttempt(backend, wire, control) : backend.send(wire);
 }

@@ -73,46 +73,40 @@ function exchangeControlled(record: RequestRecord, plan: Plan, control: CallCont
   try {
     encoding = record.body === null || record.body === undefined ? undefined : encodeBody(record, plan.encoders);
   } catch (error) {
-    return failedBeforeResponse(error, record, record.url);
+    return failedBeforeResponse(record, record.url, error);
   }
   if (!isThenable(encoding)) return sendEncoded(record, plan, control, encoding);
-  return Promise.resolve(encoding).then(
-    (encoded) => sendEncoded(record, plan, control, encoded),
-    (error: unknown) => failedBeforeResponse(error, record, record.url),
-  );
+  return Promise.resolve(encoding).then(sendEncoded.bind(undefined, record, plan, control), failedBeforeResponse.bind(undefined, record, record.url));
 }
 
 /** Sends the encoded request; a failure before the response releases the upload and is typed. */
 function sendEncoded(record: RequestRecord, plan: Plan, control: CallControl | undefined, encoded: EncodedRequestBody | undefined): Promise<unknown> {
-  const { onUploadProgress: upload, onDownloadProgress: download } = plan;
+  const upload = plan.onUploadProgress;
   let wire: WireRequest | undefined;
   try {
     wire = toWireRequest(record, plan, encoded);
     if (upload && wire.body) wire = { ...wire, body: countedUpload(wire.body, upload) };
-    const sent = wire;
-    return transmit(
-      sent,
-      plan,
-      control,
-      (response, last) => {
-        try {
-          reportSent(sent.body, upload);
-          if (download) response = countedResponse(response, download);
-        } catch (error) {
-          response.discard(); // never read: its connection goes back or is closed
-          return failedBeforeResponse(error, record, last.url);
-        }
-        return received(response, last.url, record, plan);
-      },
-      (error) => failedBeforeResponse(error, record, sent.url),
-    );
+    return transmit(wire, plan, control, responded.bind(undefined, record, plan, wire), failedBeforeResponse.bind(undefined, record, wire.url));
   } catch (error) {
-    return failedBeforeResponse(error, record, wire?.url ?? record.url);
+    return failedBeforeResponse(record, wire?.url ?? record.url, error);
   }
 }
 
+/** The last response of the wire exchange for `sent`, got by `last`: the upload reported done, the body counted if asked, then {@link received}. */
+function responded(record: RequestRecord, plan: Plan, sent: WireRequest, response: WireResponse, last: WireRequest): unknown {
+  const { onUploadProgress: upload, onDownloadProgress: download } = plan;
+  try {
+    reportSent(sent.body, upload);
+    if (download) response = countedResponse(response, download);
+  } catch (error) {
+    response.discard(); // never read: its connection goes back or is closed
+    return failedBeforeResponse(record, last.url, error);
+  }
+  return received(response, last.url, record, plan);
+}
+
 /** A failure before the response: the upload released and the error typed, always as a rejection (a failing release too). */
-function failedBeforeResponse(error: unknown, record: RequestRecord, url: string): Promise<never> {
+function failedBeforeResponse(record: RequestRecord, url: string, error: unknown): Promise<never> {
   try {
     releaseUpload(record.body);
     return Promise.reject(toTransportError(error, url));
@@ -138,12 +132,9 @@ function received(response: WireResponse, url: string, record: RequestRecord, pl
     fromServer.discard();
     throw error;
   }
-  if (!isThenable(reading)) return handledThenReleased(fromServer, reading, false, record, plan);
+  if (!isThenable(reading)) return handledThenReleased(fromServer, false, record, plan, reading);
   // one step for the body, the error page and the release (each step is a promise per request)
-  return Promise.resolve(reading).then(
-    (body) => handledThenReleased(fromServer, body, false, record, plan),
-    (error: unknown) => handledThenReleased(fromServer, error, true, record, plan),
-  );
+  return Promise.resolve(reading).then(handledThenReleased.bind(undefined, fromServer, false, record, plan), handledThenReleased.bind(undefined, fromServer, true, record, plan));
 }
 
 /**
@@ -151,7 +142,7 @@ function received(response: WireResponse, url: string, record: RequestRecord, pl
  * with, which may be an error page), then the connection given back: at once, or when an
  * async handler settles.
  */
-function handledThenReleased(fromServer: FromServer, read: unknown, failed: boolean, record: RequestRecord, plan: Plan): unknown {
+function handledThenReleased(fromServer: FromServer, failed: boolean, record: RequestRecord, plan: Plan, read: unknown): unknown {
   let outcome;
   try {
     outcome = handled(fromServer, failed ? errorPageText(read, fromServer) : read, record, plan);
@@ -163,25 +154,26 @@ function handledThenReleased(fromServer: FromServer, read: unknown, failed: bool
     fromServer.discard();
     return outcome;
   }
-  return Promise.resolve(outcome).then(
-    (result) => {
-      fromServer.discard();
-      return result;
-    },
-    (error: unknown) => {
-      fromServer.discard();
-      throw error;
-    },
-  );
+  return Promise.resolve(outcome).then(discardThenReturn.bind(undefined, fromServer), discardThenThrow.bind(undefined, fromServer));
+}
+
+function discardThenReturn(fromServer: FromServer, result: unknown): unknown {
+  fromServer.discard();
+  return result;
+}
+
+function discardThenThrow(fromServer: FromServer, error: unknown): never {
+  fromServer.discard();
+  throw error;
 }
 
 /** The handler's result for `body`, converted to the result type. */
 function handled(fromServer: FromServer, body: unknown, record: RequestRecord, plan: Plan): unknown {
   const dispatched = dispatch(fromServer, body, plan.handlers);
-  return isThenable(dispatched) ? Promise.resolve(dispatched).then((result) => converted(fromServer, result, record, plan)) : converted(fromServer, dispatched, record, plan);
+  return isThenable(dispatched) ? Promise.resolve(dispatched).then(converted.bind(undefined, fromServer, record, plan)) : converted(fromServer, record, plan, dispatched);
 }
 
-function converted(fromServer: FromServer, result: unknown, record: RequestRecord, plan: Plan): unknown {
+function converted(fromServer: FromServer, record: RequestRecord, plan: Plan, result: unknown): unknown {
   // a mapper configured for the response's content type builds class instances
   const mapper = plan.resultType === undefined ? undefined : (record.context(fromServer.contentType, MAPPER_ID) as Mapper | undefined);
   return convertResult(result, plan.resultType, mapper);
@@ -200,18 +192,20 @@ function transmit(
   failed: (error: unknown) => unknown,
 ): Promise<unknown> {
   const { backend, jar, execution } = plan;
-  const attempt: Send = jar
-    ? async (hop) => {
-        const response = await sendAttempt(backend, await jar.withCookies(hop), control);
-        await jar.store(hop.url, response);
-        return response;
-      }
-    : (hop) => sendAttempt(backend, hop, control);
+  // each stage a function of its module bound to this call, not an arrow made per call (see FromServer's #read)
+  const attempt: Send = jar ? sendWithCookies.bind(undefined, backend, jar, control) : sendAttempt.bind(undefined, backend, control);
   // logged innermost: every wire exchange (hop, retry, challenge) gets its own pair of lines
   const logged = execution.logger ? loggedSend(attempt, execution.logger) : attempt;
   // without credentials the auth stage only passes each hop on: no layer for it
-  const authorized: Send = plan.credentials ? (hop) => sendAuthorized(logged, hop, plan) : logged;
-  return followRedirects((hop) => sendWithRetries(authorized, hop, execution.retry, control), wire, execution.redirects, then, failed);
+  const authorized: Send = plan.credentials ? sendAuthorized.bind(undefined, logged, plan) : logged;
+  return followRedirects(sendWithRetries.bind(undefined, authorized, execution.retry, control), wire, execution.redirects, then, failed);
+}
+
+/** One attempt with the client's cookie jar: its cookies added to `hop`, the response's stored. */
+async function sendWithCookies(backend: Plan['backend'], jar: NonNullable<Plan['jar']>, control: CallControl | undefined, hop: WireRequest): Promise<WireResponse> {
+  const response = await sendAttempt(backend, control, await jar.withCookies(hop));
+  await jar.store(hop.url, response);
+  return response;
 }
 
 /**
@@ -220,7 +214,7 @@ function transmit(
  * answers at once, nor for no body).
  */
 function readBody(fromServer: FromServer, record: RequestRecord, plan: Plan): unknown {
-  if (fromServer.hasBody && fromServer.mayBeEmpty()) return fromServer.peekEmpty().then((empty) => bodyOf(fromServer, record, plan, empty));
+  if (fromServer.hasBody && fromServer.mayBeEmpty()) return fromServer.peekEmpty().then(bodyOf.bind(undefined, fromServer, record, plan));
   return bodyOf(fromServer, record, plan, !fromServer.hasBody);
 }
 

@@ -89,16 +89,17 @@ export class FromServer {
   }
 
   // bytes() and text() chain with then() rather than being async: each async layer costs a
-  // promise and a trip through the microtask queue on every request that reads a body
+  // promise and a trip through the microtask queue on every request that reads a body. What
+  // follows the read is a function of the class, not an arrow made per call (see #read).
 
   /** The whole (decompressed) body as a Buffer. */
   bytes(): Promise<Buffer> {
-    return this.#read((bytes) => bytes);
+    return this.#read(FromServer.#asBytes, undefined);
   }
 
   /** The whole body as text, decoded with the response charset. */
   text(): Promise<string> {
-    return this.#read((bytes) => this.#decode(bytes));
+    return this.#read(FromServer.#asText, undefined);
   }
 
   /**
@@ -106,23 +107,43 @@ export class FromServer {
    * and parse), with this response: a parser passes a function of its module, not a closure made per response.
    */
   parsedText<T>(parse: (text: string, fromServer: FromServer) => T): Promise<T> {
-    return this.#read((bytes) => parse(this.#decode(bytes), this));
+    return this.#read(FromServer.#asParsed<T>, parse);
   }
 
-  /** The body read once (kept for later reads), then `then` applied to it; what `then` throws rejects as it is. */
-  #read<T>(then: (bytes: Buffer) => T): Promise<T> {
-    if (this.#bytes) return settled(then, this.#bytes);
+  static #asBytes(this: void, _fromServer: FromServer, bytes: Buffer): Buffer {
+    return bytes;
+  }
+
+  static #asText(this: void, fromServer: FromServer, bytes: Buffer): string {
+    return fromServer.#decode(bytes);
+  }
+
+  static #asParsed<T>(this: void, fromServer: FromServer, bytes: Buffer, parse: (text: string, fromServer: FromServer) => T): T {
+    return parse(fromServer.#decode(bytes), fromServer);
+  }
+
+  /**
+   * The body read once (kept for later reads), then `finish(this, bytes, extra)`; what it throws
+   * rejects as it is. The steps after the read are methods bound per call, not arrows: an
+   * arrow made per request is a fresh function whose optimised code only its live copies keep,
+   * so each major collection drops it and it is compiled again (a few ms per collection).
+   */
+  #read<T, E>(finish: (fromServer: FromServer, bytes: Buffer, extra: E) => T, extra: E): Promise<T> {
+    if (this.#bytes) return settled(finish, this, this.#bytes, extra);
     if (this.#taken) return Promise.reject(alreadyTaken());
     this.#taken = true;
-    if (!this.#hasBody) return settled(then, (this.#bytes = Buffer.alloc(0)));
+    if (!this.#hasBody) return settled(finish, this, (this.#bytes = Buffer.alloc(0)), extra);
     const read = this.#untouched && this.#wire.readAll ? this.#wire.readAll() : collect(this.#body);
-    return read.then(
-      (bytes) => {
-        this.#complete = true;
-        return then((this.#bytes = asBuffer(bytes)));
-      },
-      (error: unknown) => Promise.reject(this.#typed(error)),
-    );
+    return read.then((this.#readWhole<T, E>).bind(this, finish, extra), this.#readFailed.bind(this));
+  }
+
+  #readWhole<T, E>(finish: (fromServer: FromServer, bytes: Buffer, extra: E) => T, extra: E, bytes: Uint8Array): T {
+    this.#complete = true;
+    return finish(this, (this.#bytes = asBuffer(bytes)), extra);
+  }
+
+  #readFailed(error: unknown): Promise<never> {
+    return Promise.reject(this.#typed(error));
   }
 
   #decode(bytes: Buffer): string {
@@ -235,12 +256,12 @@ async function* limited(body: AsyncIterable<Uint8Array>, max: number, uri: strin
   }
 }
 
-/** `then(value)` as a promise, a throw as a rejection. */
-function settled<T>(then: (bytes: Buffer) => T, bytes: Buffer): Promise<T> {
+/** `finish(fromServer, bytes, extra)` as a promise, a throw as a rejection. */
+function settled<T, E>(finish: (fromServer: FromServer, bytes: Buffer, extra: E) => T, fromServer: FromServer, bytes: Buffer, extra: E): Promise<T> {
   try {
-    return Promise.resolve(then(bytes));
+    return Promise.resolve(finish(fromServer, bytes, extra));
   } catch (error) {
-    // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- pass on exactly what `then` threw
+    // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- pass on exactly what `finish` threw
     return Promise.reject(error);
   }
 }

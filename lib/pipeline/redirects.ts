@@ -27,11 +27,21 @@ export function followRedirects<T>(
   failed: (error: unknown) => T | PromiseLike<T>,
 ): Promise<T> {
   // most responses are no redirect: only those enter the async loop (its frame costs an allocation per request)
-  return send(first).then((response) => {
-    const location = redirectLocation(response, options);
-    if (location === undefined) return then(response, first);
-    return hopOn(send, first, response, location, options).then((last) => then(last.response, last.wire), failed);
-  }, failed);
+  return send(first).then((afterFirst<T>).bind(undefined, send, first, options, then, failed), failed);
+}
+
+/** What follows the first response: `then` at once when it is no redirect to follow, else the hops. */
+function afterFirst<T>(
+  send: (wire: WireRequest) => Promise<WireResponse>,
+  first: WireRequest,
+  options: ExecutionOptions['redirects'],
+  then: (response: WireResponse, wire: WireRequest) => T | PromiseLike<T>,
+  failed: (error: unknown) => T | PromiseLike<T>,
+  response: WireResponse,
+): T | PromiseLike<T> {
+  const location = redirectLocation(response, options);
+  if (location === undefined) return then(response, first);
+  return hopOn(send, first, response, location, options).then((last) => then(last.response, last.wire), failed);
 }
 
 async function hopOn(

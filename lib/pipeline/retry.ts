@@ -16,7 +16,7 @@ export type Send = (wire: WireRequest) => Promise<WireResponse>;
  * that policy, an idempotent request whose connection was reset before any response (a
  * keep-alive connection the server had closed) is sent again once, at once.
  */
-export function sendWithRetries(send: Send, wire: WireRequest, policy: ExecutionOptions['retry'], control: CallControl | undefined): Promise<WireResponse> {
+export function sendWithRetries(send: Send, policy: ExecutionOptions['retry'], control: CallControl | undefined, wire: WireRequest): Promise<WireResponse> {
   const replayable = !isStreamed(wire.body);
   const limit = replayable && policy.methods.has(wire.method) ? policy.limit : 0;
   const staleRetried = !replayable || !IDEMPOTENT_METHODS.has(wire.method);

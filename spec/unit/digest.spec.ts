@@ -122,7 +122,7 @@ describe('the auth stage and a text body', () => {
     const answers = [challenge(qop), ok];
     const sent: WireRequest[] = [];
     const plan = { credentials: { scheme: 'digest', user: 'u', password: 'p', preemptive: false }, target: { secure: false, hostname: '127.0.0.1', port: 1 }, authCache: new AuthCache() } as const;
-    const response = await sendAuthorized((request) => (sent.push(request), Promise.resolve(answers.shift()!)), wire, plan);
+    const response = await sendAuthorized((request) => (sent.push(request), Promise.resolve(answers.shift()!)), plan, wire);
     expect(response.status).toBe(200);
     expect(sent.map((request) => request.body)).toEqual([body, body]);
     return encodings;
