@@ -86,7 +86,11 @@ function blockAt(blocks: readonly Block[], time: number): Block | undefined {
 /** Which part of the process a sampled symbol belongs to. */
 function areaOf(symbol: string, dso: string): string {
   if (dso.includes('kernel')) return 'kernel';
-  if (dso.endsWith('/node')) return symbol.startsWith('Builtins_') ? 'V8 builtins' : 'V8 and node C++';
+  if (dso.endsWith('/node')) {
+    if (symbol.startsWith('Builtins_')) return 'V8 builtins';
+    // apart, so that code compiled again and again shows (a step's optimised code lost at each major GC did)
+    return /^v8::internal::(compiler|maglev)::|OptimizedCompilationJob|Compiler::/.test(symbol) ? 'V8 optimising compiler' : 'V8 and node C++';
+  }
   if (!/\/perf-\d+\.map$/.test(dso)) return path.basename(dso);
   if (symbol.includes('/dist/')) return 'JS: the library';
   if (symbol.includes('/undici/')) return 'JS: undici';

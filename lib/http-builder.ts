@@ -10,6 +10,7 @@ import { releaseUpload } from './content/raw-upload.js';
 import { exchange } from './pipeline/exchange.js';
 import { freezeRecord, type Plan } from './pipeline/freeze.js';
 import { chain, checkedRecord } from './pipeline/interceptors.js';
+import type { RequestRecord } from './pipeline/request-record.js';
 import { loggerFromEnvironment } from './pipeline/request-log.js';
 import { verbArguments, type ResultFor, type ResultType, type VerbArgument } from './result/result-type.js';
 
@@ -118,7 +119,7 @@ export class HttpBuilder {
       if (!block) return this.#send(method, type, undefined);
       const layer = new HttpConfig('request');
       const returned: unknown = block.call(layer, layer);
-      if (isThenable(returned)) return Promise.resolve(returned).then(() => this.#send(method, type, layer));
+      if (isThenable(returned)) return Promise.resolve(returned).then(this.#send.bind(this, method, type, layer));
       return this.#send(method, type, layer);
     } catch (error) {
       // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- pass on exactly what the block threw
@@ -155,8 +156,13 @@ export class HttpBuilder {
     };
     // no interceptor (the usual case): no closure around the exchange
     if (settings.interceptors.length === 0) return exchange(record, plan);
-    return chain(settings.interceptors, method, (request) => exchange(checkedRecord(request), plan))(record);
+    return chain(settings.interceptors, method, exchangeChecked.bind(undefined, plan))(record);
   }
+}
+
+/** The exchange of the record an interceptor passed on, checked first. */
+function exchangeChecked(plan: Plan, request: RequestRecord): Promise<unknown> {
+  return exchange(checkedRecord(request), plan);
 }
 
 /** The defaults, with `DEBUG=httpbuilder` read when a client is made (never per request). */

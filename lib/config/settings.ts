@@ -97,7 +97,7 @@ export function mergeSettings(base: Settings, layer: HttpConfig): Settings {
   return {
     uri: mergedUri,
     headers,
-    cookies: request.cookiesSet ? mergeEntries(base.cookies, request.cookiesSet, (_name, value) => String(value), 'cookie') : base.cookies,
+    cookies: request.cookiesSet ? mergeEntries(base.cookies, request.cookiesSet, cookieValue, 'cookie') : base.cookies,
     contentType,
     charset: request.charset === undefined ? base.charset : checkText(request.charset, 'request.charset'),
     body: request.bodySet ? request.body : base.body,
@@ -125,9 +125,9 @@ function mergeHeaders(base: Settings, layer: HttpConfig): Pick<Settings, 'header
   const { headersSet, accept } = layer.request;
   const contentType = layer.request.contentType === undefined ? undefined : checkText(layer.request.contentType, 'request.contentType');
   if (headersSet === undefined && accept === undefined) return { headers: base.headers, contentType: contentType ?? base.contentType };
-  const headers = mergeEntries(base.headers, headersSet, (name, value) => [name, String(value)] as const, 'header');
+  const headers = mergeEntries(base.headers, headersSet, headerEntry, 'header');
   if (accept !== undefined) headers.set('accept', ['Accept', acceptValue(accept)]);
-  const typeHeader = Object.keys(headersSet ?? {}).find((name) => name.toLowerCase() === 'content-type');
+  const typeHeader = Object.keys(headersSet ?? {}).find(isContentTypeName);
   headers.delete('content-type');
   if (contentType !== undefined || typeHeader === undefined) return { headers, contentType: contentType ?? base.contentType };
   const value = headersSet![typeHeader];
@@ -212,6 +212,19 @@ function mergeQuery(base: ReadonlyMap<string, readonly string[]>, layer: Query |
 function queryText(name: string, value: unknown): string {
   if (!isScalar(value)) throw new ConfigError(`uri.query parameter '${escape(name)}' must be a string, number or boolean (or a list of them), not ${describeValue(value)}`);
   return String(value);
+}
+
+// module functions, not arrows made per merge (which is per request): see FromServer's #read
+function cookieValue(_name: string, value: string | number | boolean): string {
+  return String(value);
+}
+
+function headerEntry(name: string, value: string | number | boolean): readonly [string, string] {
+  return [name, String(value)];
+}
+
+function isContentTypeName(name: string): boolean {
+  return name.toLowerCase() === 'content-type';
 }
 
 /** Headers (names case-insensitive) or cookies of `layer` over `base`; `null` removes one. */

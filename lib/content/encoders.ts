@@ -116,13 +116,18 @@ export function encodeBody(
     throw encoderFailure(error, contentType);
   }
   if (isThenable(encoded)) {
-    const type = contentType;
-    return Promise.resolve(encoded).then(
-      (value) => toWireBody(value, record, type),
-      (error: unknown) => Promise.reject(encoderFailure(error, type)),
-    );
+    return Promise.resolve(encoded).then(encodedLater.bind(undefined, record, contentType), failedLater.bind(undefined, contentType));
   }
   return toWireBody(encoded, record, contentType);
+}
+
+/** An encoder's promised body, once settled (bound per call: see FromServer's #read). */
+function encodedLater(record: RequestRecord, contentType: string, value: unknown): EncodedRequestBody {
+  return toWireBody(value, record, contentType);
+}
+
+function failedLater(contentType: string, error: unknown): Promise<never> {
+  return Promise.reject(encoderFailure(error, contentType));
 }
 
 /** What an encoder returned, as the body to send. */

@@ -1,6 +1,8 @@
 /** Every value of header `name` (lower case) among raw `pairs`, in order: for stages that look at one or two headers of a wire response. */
 export function headerValues(pairs: ReadonlyArray<readonly [string, string]>, name: string): string[] {
-  return pairs.filter(([key]) => sameName(key, name)).map(([, value]) => value);
+  const values: string[] = [];
+  for (const [key, value] of pairs) if (sameName(key, name)) values.push(value);
+  return values;
 }
 
 /** The first value of header `name` (lower case) among raw `pairs`, or `undefined`. */

@@ -101,6 +101,10 @@ function isInstance(value: unknown, type: ClassType): boolean {
   return typeof value === 'object' && value !== null && Object.prototype.isPrototypeOf.call(type.prototype as object, value);
 }
 
+function validatedLater(schema: StandardSchemaV1, outcome: unknown): unknown {
+  return validated(outcome, schema);
+}
+
 /** A class: the value itself if it is one already, `Type.fromJSON(value)` when that exists, else a plain object copied onto the prototype. */
 function toInstance(value: unknown, type: ClassType): unknown {
   if (isInstance(value, type)) return value;
@@ -113,7 +117,7 @@ function toInstance(value: unknown, type: ClassType): unknown {
 
 function validate(value: unknown, schema: StandardSchemaV1): unknown {
   const result = schema['~standard'].validate(value);
-  return result instanceof Promise ? result.then((settled) => validated(settled, schema)) : validated(result, schema);
+  return result instanceof Promise ? result.then(validatedLater.bind(undefined, schema)) : validated(result, schema);
 }
 
 function validated(outcome: unknown, schema: StandardSchemaV1): unknown {
