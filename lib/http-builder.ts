@@ -127,6 +127,7 @@ export class HttpBuilder {
     }
   }
 
+  // also bound as the step after an async block, whose value then comes as a fourth argument: ignored
   #send(method: string, type: ResultType | undefined, layer: HttpConfig | undefined): Promise<unknown> {
     const base = this.#settings;
     let settings: Settings;
@@ -154,7 +155,7 @@ export class HttpBuilder {
       execution: settings.execution,
       jar: settings.cookieJar ? (this.#pool.cookies.jar ??= new ClientCookieJar()) : undefined,
     };
-    // no interceptor (the usual case): no closure around the exchange
+    // no interceptor (the usual case): no chain around the exchange
     if (settings.interceptors.length === 0) return exchange(record, plan);
     return chain(settings.interceptors, method, exchangeChecked.bind(undefined, plan))(record);
   }

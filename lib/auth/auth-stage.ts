@@ -15,6 +15,10 @@ export interface AuthPlan {
   readonly authCache: AuthCache;
 }
 
+function isAuthorizationName(name: string): boolean {
+  return name.toLowerCase() === 'authorization';
+}
+
 /**
  * Sends `wire`, answering a `401` challenge with the credentials: Basic, or Digest with the
  * strongest algorithm offered. A protection space that challenged before is answered up front.
@@ -25,7 +29,7 @@ export function sendAuthorized(send: (wire: WireRequest) => Promise<WireResponse
   const credentials = plan.credentials;
   // a caller's own Authorization header is theirs to manage; an interceptor or a redirect that
   // moved the request to another origin takes it out of the credentials' reach
-  if (!credentials || !sameOrigin(wire, plan.target) || Object.keys(wire.headers).some((name) => name.toLowerCase() === 'authorization')) {
+  if (!credentials || !sameOrigin(wire, plan.target) || Object.keys(wire.headers).some(isAuthorizationName)) {
     return send(wire); // not async: no extra promise when there is nothing to answer
   }
   return answerChallenges(send, wire, plan, credentials);

@@ -148,7 +148,7 @@ function wireResponse(response: Response): WireResponse {
     decoded: decodedByFetch(headers),
     // cancelling the body aborts the fetch and closes its connection (no AbortController: one
     // per request costs undici's abort bookkeeping on every call, about 15% of its CPU here).
-    // Bound methods, not arrows made per response: those lose their optimised code at each major collection.
+    // Bound methods, not arrows made per response: docs/performance.md, "Arrows made per request".
     discard: reader ? reader.cancel.bind(reader) : doNothing,
     readAll: reader ? reader.readAll.bind(reader) : readNothing,
   };

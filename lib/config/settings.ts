@@ -214,7 +214,7 @@ function queryText(name: string, value: unknown): string {
   return String(value);
 }
 
-// module functions, not arrows made per merge (which is per request): see FromServer's #read
+// module functions, not arrows made per merge (which is per request): docs/performance.md, "Arrows made per request"
 function cookieValue(_name: string, value: string | number | boolean): string {
   return String(value);
 }

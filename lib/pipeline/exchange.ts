@@ -1,5 +1,6 @@
 import { sendAuthorized } from '../auth/auth-stage.js';
-import type { WireRequest, WireResponse } from '../backends/backend.js';
+import type { Backend, WireRequest, WireResponse } from '../backends/backend.js';
+import type { ClientCookieJar } from '../cookies/cookie-jar.js';
 import { sendAttempt } from './attempt.js';
 import { CallControl } from './call-control.js';
 import { followRedirects } from './redirects.js';
@@ -86,14 +87,17 @@ function sendEncoded(record: RequestRecord, plan: Plan, control: CallControl | u
   try {
     wire = toWireRequest(record, plan, encoded);
     if (upload && wire.body) wire = { ...wire, body: countedUpload(wire.body, upload) };
-    return transmit(wire, plan, control, responded.bind(undefined, record, plan, wire), failedBeforeResponse.bind(undefined, record, wire.url));
+    return transmit(wire, plan, control, receivedLast.bind(undefined, record, plan, wire), failedBeforeResponse.bind(undefined, record, wire.url));
   } catch (error) {
     return failedBeforeResponse(record, wire?.url ?? record.url, error);
   }
 }
 
-/** The last response of the wire exchange for `sent`, got by `last`: the upload reported done, the body counted if asked, then {@link received}. */
-function responded(record: RequestRecord, plan: Plan, sent: WireRequest, response: WireResponse, last: WireRequest): unknown {
+/**
+ * The response that ended the wire exchange for `sent` (to `last`, the request of its final
+ * hop): the upload reported done, the body counted if asked, then {@link received}.
+ */
+function receivedLast(record: RequestRecord, plan: Plan, sent: WireRequest, response: WireResponse, last: WireRequest): unknown {
   const { onUploadProgress: upload, onDownloadProgress: download } = plan;
   try {
     reportSent(sent.body, upload);
@@ -192,7 +196,8 @@ function transmit(
   failed: (error: unknown) => unknown,
 ): Promise<unknown> {
   const { backend, jar, execution } = plan;
-  // each stage a function of its module bound to this call, not an arrow made per call (see FromServer's #read)
+  // each stage a function of its module bound to this call, not an arrow made per call (docs/performance.md, "Arrows made per request");
+  // the debug logger's wrapper aside
   const attempt: Send = jar ? sendWithCookies.bind(undefined, backend, jar, control) : sendAttempt.bind(undefined, backend, control);
   // logged innermost: every wire exchange (hop, retry, challenge) gets its own pair of lines
   const logged = execution.logger ? loggedSend(attempt, execution.logger) : attempt;
@@ -202,7 +207,7 @@ function transmit(
 }
 
 /** One attempt with the client's cookie jar: its cookies added to `hop`, the response's stored. */
-async function sendWithCookies(backend: Plan['backend'], jar: NonNullable<Plan['jar']>, control: CallControl | undefined, hop: WireRequest): Promise<WireResponse> {
+async function sendWithCookies(backend: Backend, jar: ClientCookieJar, control: CallControl | undefined, hop: WireRequest): Promise<WireResponse> {
   const response = await sendAttempt(backend, control, await jar.withCookies(hop));
   await jar.store(hop.url, response);
   return response;
@@ -248,5 +253,5 @@ function countedResponse(response: WireResponse, listener: ProgressListener): Wi
   const decodedLength = response.decoded && firstHeader(response.headers, 'content-encoding') !== undefined;
   const total = length === undefined || decodedLength || !/^\d+$/.test(length) ? undefined : Number(length);
   // discard() by hand: a backend's response may have it on its prototype, where a spread does not look
-  return { ...response, body: countedBody(response.body, total, listener), readAll: undefined, discard: () => response.discard() };
+  return { ...response, body: countedBody(response.body, total, listener), readAll: undefined, discard: response.discard.bind(response) };
 }

@@ -9,6 +9,7 @@ import { urlForMessage } from '../config/uri-config.js';
 import { cutShort, earlierFailure } from '../backends/node-response.js';
 import { ResponseHeaders } from './response-headers.js';
 import { parseSetCookie, type ResponseCookie } from './set-cookie.js';
+import { prepended } from './prepended.js';
 
 const BODILESS_STATUS = new Set([204, 205, 304]);
 /** More header lines than any real response needs: a flood is refused, not parsed. */
@@ -89,8 +90,7 @@ export class FromServer {
   }
 
   // bytes() and text() chain with then() rather than being async: each async layer costs a
-  // promise and a trip through the microtask queue on every request that reads a body. What
-  // follows the read is a function of the class, not an arrow made per call (see #read).
+  // promise and a trip through the microtask queue on every request that reads a body
 
   /** The whole (decompressed) body as a Buffer. */
   bytes(): Promise<Buffer> {
@@ -124,9 +124,8 @@ export class FromServer {
 
   /**
    * The body read once (kept for later reads), then `finish(this, bytes, extra)`; what it throws
-   * rejects as it is. The steps after the read are methods bound per call, not arrows: an
-   * arrow made per request is a fresh function whose optimised code only its live copies keep,
-   * so each major collection drops it and it is compiled again (a few ms per collection).
+   * rejects as it is. `finish` is a static method and the steps after the read are methods
+   * bound per call, not arrows made per call: docs/performance.md, "Arrows made per request".
    */
   #read<T, E>(finish: (fromServer: FromServer, bytes: Buffer, extra: E) => T, extra: E): Promise<T> {
     if (this.#bytes) return settled(finish, this, this.#bytes, extra);
@@ -206,11 +205,7 @@ export class FromServer {
       this.#complete = true;
       return true;
     }
-    const head = first.value;
-    this.#body = (async function* () {
-      yield head;
-      for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
-    })();
+    this.#body = prepended(first.value, iterator);
     return false;
   }
 

@@ -23,7 +23,7 @@ export function chain(
   for (let i = interceptors.length - 1; i >= 0; i--) {
     const { methods, intercept } = interceptors[i];
     if (!methods.has(method)) continue;
-    // bound, not an arrow made per call: an arrow's optimised code is dropped at each major collection
+    // bound, not an arrow made per call: docs/performance.md, "Arrows made per request"
     next = intercepted.bind(undefined, intercept, next);
   }
   return next;

@@ -101,10 +101,6 @@ function isInstance(value: unknown, type: ClassType): boolean {
   return typeof value === 'object' && value !== null && Object.prototype.isPrototypeOf.call(type.prototype as object, value);
 }
 
-function validatedLater(schema: StandardSchemaV1, outcome: unknown): unknown {
-  return validated(outcome, schema);
-}
-
 /** A class: the value itself if it is one already, `Type.fromJSON(value)` when that exists, else a plain object copied onto the prototype. */
 function toInstance(value: unknown, type: ClassType): unknown {
   if (isInstance(value, type)) return value;
@@ -117,10 +113,11 @@ function toInstance(value: unknown, type: ClassType): unknown {
 
 function validate(value: unknown, schema: StandardSchemaV1): unknown {
   const result = schema['~standard'].validate(value);
-  return result instanceof Promise ? result.then(validatedLater.bind(undefined, schema)) : validated(result, schema);
+  // bound, not an arrow made per call: docs/performance.md, "Arrows made per request"
+  return result instanceof Promise ? result.then(validated.bind(undefined, schema)) : validated(schema, result);
 }
 
-function validated(outcome: unknown, schema: StandardSchemaV1): unknown {
+function validated(schema: StandardSchemaV1, outcome: unknown): unknown {
   const vendor = String(schema['~standard'].vendor);
   // a schema of the caller's making may hand back anything: a wrong shape is named, not a TypeError
   const result = outcome as StandardResult<unknown> | null;
