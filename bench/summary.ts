@@ -126,9 +126,19 @@ export type Verdict = 'met' | 'not met' | 'unsettled';
 
 /** `ratio` judged against `target` by the interval of its median, not by the median alone. */
 function judged(ratio: Ratio, target: number): TargetRatio {
-  const interval = medianInterval(ratio.roundCpu);
+  return { ...ratio, target, ...judgedRounds(ratio.roundCpu, target) };
+}
+
+/**
+ * Per-round ratios against `target`: the interval of their median, and the verdict it gives.
+ *
+ * @example
+ * judgedRounds([1.04, 1.06, 1.02, 1.05, 1.07, 1.03], 1.1); // { interval: { low: 1.02, high: 1.07, … }, verdict: 'met' }
+ */
+export function judgedRounds(roundCpu: readonly number[], target: number): { interval: MedianInterval | undefined; verdict: Verdict } {
+  const interval = medianInterval(roundCpu);
   const verdict: Verdict = interval === undefined ? 'unsettled' : interval.high <= target ? 'met' : interval.low > target ? 'not met' : 'unsettled';
-  return { ...ratio, target, interval, verdict };
+  return { interval, verdict };
 }
 
 function medians(own: readonly RunRecord[]): Medians {
