@@ -89,7 +89,7 @@ function areaOf(symbol: string, dso: string): string {
   if (dso.endsWith('/node')) {
     if (symbol.startsWith('Builtins_')) return 'V8 builtins';
     // apart, so that code compiled again and again shows (a step's optimised code lost at each major GC did)
-    return /^v8::internal::(compiler|maglev)::|OptimizedCompilationJob|Compiler::/.test(symbol) ? 'V8 optimising compiler' : 'V8 and node C++';
+    return /^v8::internal::(compiler|maglev)::|OptimizedCompilationJob|TurbofanCompilationJob/.test(symbol) ? 'V8 optimising compiler' : 'V8 and node C++';
   }
   if (!/\/perf-\d+\.map$/.test(dso)) return path.basename(dso);
   if (symbol.includes('/dist/')) return 'JS: the library';

@@ -196,8 +196,8 @@ function transmit(
   failed: (error: unknown) => unknown,
 ): Promise<unknown> {
   const { backend, jar, execution } = plan;
-  // each stage a function of its module bound to this call, not an arrow made per call (docs/performance.md, "Arrows made per request");
-  // the debug logger's wrapper aside
+  // each stage a function of its module bound to this call, not an arrow made per call (the
+  // debug logger's wrapper aside): docs/performance.md, "Arrows made per request"
   const attempt: Send = jar ? sendWithCookies.bind(undefined, backend, jar, control) : sendAttempt.bind(undefined, backend, control);
   // logged innermost: every wire exchange (hop, retry, challenge) gets its own pair of lines
   const logged = execution.logger ? loggedSend(attempt, execution.logger) : attempt;
