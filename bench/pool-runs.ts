@@ -15,7 +15,8 @@
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { median } from './measure.js';
-import type { BenchReport } from './report.js';
+import { intervalText, type BenchReport } from './report.js';
+import { fmt } from './tables.js';
 import { judgedRounds, type Verdict } from './summary.js';
 import type { MedianInterval } from './median-interval.js';
 
@@ -54,9 +55,9 @@ export function poolRuns(reports: readonly BenchReport[]): PooledTarget[] {
 }
 
 function line(t: PooledTarget): string {
-  const interval = t.interval ? `${Math.floor(t.interval.coverage * 100)}% interval ${t.interval.low.toFixed(3)}–${t.interval.high.toFixed(3)}` : 'too few rounds for an interval';
-  const runs = t.runMedians.map((m) => m.toFixed(3)).join(', ');
-  return `(${t.scenario}) ${t.contender}: ${t.median.toFixed(3)} over ${t.roundCpu.length} rounds, ${interval}: ${t.verdict} (≤ ${t.target}); each run's median: ${runs}`;
+  const interval = t.interval ? intervalText(t.interval) : 'too few rounds for an interval';
+  const runs = t.runMedians.map((m) => fmt(m, 3)).join(', ');
+  return `(${t.scenario}) ${t.contender}: ${fmt(t.median, 3)} over ${t.roundCpu.length} rounds, ${interval}: ${t.verdict} (≤ ${t.target}); each run's median: ${runs}`;
 }
 
 function main(): void {

@@ -11,6 +11,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { BenchOptions } from './options.js';
 import type { ContenderSummary, Ratio, TargetRatio } from './summary.js';
+import type { MedianInterval } from './median-interval.js';
 import { DASH, fmt, markdownTable, mib, textTable } from './tables.js';
 import { formatTransfersMarkdown, formatTransfersText, type TransferReport } from './transfer/report.js';
 
@@ -100,10 +101,20 @@ function targetLine(scenario: ScenarioReport): string {
     if (!r || r.target === undefined) return `${c.name}: not measured`;
     // three digits: 1.503 must not read as "1.50 > 1.5"
     const perProcess = r.processCpu ? ` (per process: ${r.processCpu.map((cpu) => fmt(cpu, 3)).join(', ')})` : '';
-    const interval = r.interval ? `, ${Math.floor(r.interval.coverage * 100)}% interval ${fmt(r.interval.low, 3)}–${fmt(r.interval.high, 3)}` : '';
+    const interval = r.interval ? `, ${intervalText(r.interval)}` : '';
     return `${c.name} ${fmt(r.cpu, 3)}${interval}: ${verdictText(r, true)} (≤ ${r.target})${perProcess}`;
   });
   return `targets (CPU µs/req ÷ counterpart, median of per-round ratios, with a distribution-free interval for that median, its coverage nominal as rounds are taken as independent; met when the whole interval is within the target): ${parts.join('; ')}`;
+}
+
+/**
+ * An interval for a median of ratios as the reports print it (three digits: 1.503 must not read as 1.50).
+ *
+ * @example
+ * intervalText({ low: 1.02, high: 1.084, coverage: 0.971 }); // '97% interval 1.020–1.084'
+ */
+export function intervalText(interval: MedianInterval): string {
+  return `${Math.floor(interval.coverage * 100)}% interval ${fmt(interval.low, 3)}–${fmt(interval.high, 3)}`;
 }
 
 /** The verdict as the report prints it; `advice` says why one is unsettled and how to settle it. */
