@@ -1,7 +1,7 @@
 import { accessSync, constants, statSync, type Stats } from 'node:fs';
 import { dirname, resolve, sep } from 'node:path';
-import { describeValue } from './describe-value.js';
-import { ConfigError } from './errors.js';
+import { describeValue } from './core/describe-value.js';
+import { ConfigError } from './core/errors.js';
 
 /**
  * Checks a file a download is to write (`Download.toFile`, `hb -o`) while the request is

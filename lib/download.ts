@@ -7,10 +7,10 @@ import type { Readable, Writable } from 'node:stream';
 import { once } from 'node:events';
 import { pipeline } from 'node:stream/promises';
 import type { HttpConfig } from './config/http-config.js';
-import { parseMediaType } from './content/media-type.js';
+import { parseMediaType } from './core/media-type.js';
 import { defaultParser, READS_EMPTY_BODIES, type Parser } from './content/parsers.js';
-import { describeValue } from './describe-value.js';
-import { ConfigError } from './errors.js';
+import { describeValue } from './core/describe-value.js';
+import { ConfigError } from './core/errors.js';
 import { checkDownloadTarget } from './download-target.js';
 
 type Sink = (body: Readable) => Promise<unknown>;

@@ -1,18 +1,21 @@
 import { AuthCache } from './auth/auth-cache.js';
-import { isThenable } from './thenable.js';
-import type { Backend } from './backends/backend.js';
+import { isThenable } from './core/maybe-promise.js';
+import type { Backend } from './model/backend.js';
 import { backendFor } from './backends/registry.js';
 import { ClientCookieJar } from './cookies/cookie-jar.js';
-import { ConfigError } from './errors.js';
+import { ConfigError } from './core/errors.js';
 import { HttpConfig, type ConfigBlock } from './config/http-config.js';
 import { DEFAULT_SETTINGS, mergeSettings, type Settings } from './config/settings.js';
 import { releaseUpload } from './content/raw-upload.js';
-import { exchange } from './pipeline/exchange.js';
-import { freezeRecord, type Plan } from './pipeline/freeze.js';
+import { exchange } from './pipeline/call.js';
+import { freezeRecord } from './pipeline/freeze.js';
+import type { Plan, Send } from './pipeline/plan.js';
+import { wirePipeline } from './pipeline/stages.js';
 import { chain, checkedRecord } from './pipeline/interceptors.js';
-import type { RequestRecord } from './pipeline/request-record.js';
+import type { RequestRecord } from './model/request-record.js';
 import { loggerFromEnvironment } from './pipeline/request-log.js';
-import { verbArguments, type ResultFor, type ResultType, type VerbArgument } from './result/result-type.js';
+import { type ResultType } from './result/result-type.js';
+import { verbArguments, type ResultFor, type VerbArgument } from './verb-arguments.js';
 
 /**
  * A verb: `verb()`, `verb(block)`, or `verb(Type, block?)` resolving to the result converted to `Type`.
@@ -23,6 +26,8 @@ export type Verb = <A extends VerbArgument>(first?: A, block?: ConfigBlock) => P
 /** The connection pool a client owns and the clients derived from it share, with what its servers challenged. */
 interface Pool {
   readonly backend: Backend;
+  /** the wire stages over the backend, composed once */
+  readonly send: Send;
   readonly authCache: AuthCache;
   /** the jar, made when a client first turns `client.cookies` on; shared by every client derived from it, whatever its pool */
   readonly cookies: { jar?: ClientCookieJar };
@@ -57,7 +62,7 @@ export class HttpBuilder {
    */
   static configure(block?: ConfigBlock): HttpBuilder {
     const settings = applyClientBlock(rootSettings(), block);
-    return new HttpBuilder(settings, { backend: makeBackend(settings), authCache: new AuthCache(), cookies: {} });
+    return new HttpBuilder(settings, newPool(settings, {}));
   }
 
   /**
@@ -71,7 +76,7 @@ export class HttpBuilder {
     const settings = applyClientBlock(this.#settings, block);
     const samePool = settings.backend === this.#settings.backend && settings.tls === this.#settings.tls;
     // another pool for another transport, but the same cookies: derived clients share the jar
-    return new HttpBuilder(settings, samePool ? this.#pool : { backend: makeBackend(settings), authCache: new AuthCache(), cookies: this.#pool.cookies });
+    return new HttpBuilder(settings, samePool ? this.#pool : newPool(settings, this.#pool.cookies));
   }
 
   /** Releases the connection pool (shared with clients derived from this one). */
@@ -144,6 +149,7 @@ export class HttpBuilder {
     const plan: Plan = {
       target,
       backend: this.#pool.backend,
+      send: this.#pool.send,
       handlers: settings.handlers,
       encoders: settings.encoders,
       parsers: settings.parsers,
@@ -180,6 +186,6 @@ function applyClientBlock(base: Settings, block: ConfigBlock | undefined): Setti
   return mergeSettings(base, layer);
 }
 
-function makeBackend(settings: Settings): Backend {
-  return backendFor(settings.backend, settings.tls);
+function newPool(settings: Settings, cookies: Pool['cookies']): Pool {
+  return { backend: backendFor(settings.backend, settings.tls), send: wirePipeline(), authCache: new AuthCache(), cookies };
 }

@@ -1,9 +1,9 @@
 import type { HttpConfig } from './config/http-config.js';
-import { parseMediaType } from './content/media-type.js';
-import { stringList } from './config/scalar.js';
+import { parseMediaType } from './core/media-type.js';
+import { stringList } from './core/scalar.js';
 import { DEFAULT_PARSERS } from './content/parsers.js';
-import { ConfigError, EncodeError } from './errors.js';
-import type { RequestRecord } from './pipeline/request-record.js';
+import { ConfigError, EncodeError } from './core/errors.js';
+import type { RequestRecord } from './model/request-record.js';
 import { buildInstance } from './result/convert.js';
 import { checkMapper, MAPPER_ID, type ClassType, type Mapper } from './result/result-type.js';
 

@@ -1,49 +1,46 @@
-import { isStreamed, type WireRequest, type WireResponse } from '../backends/backend.js';
-import { ConfigError, NetworkError } from '../errors.js';
+import { isStreamed, type WireRequest, type WireResponse } from '../model/backend.js';
+import { ConfigError, NetworkError } from '../core/errors.js';
 import type { AuthCache, SpaceState } from './auth-cache.js';
-import { basicAuthorization, type Credentials } from './credentials.js';
+import type { Send, WireCall } from '../pipeline/plan.js';
+import { basicAuthorization } from './credentials.js';
 import { parseChallenges } from './challenges.js';
 import { digestAuthorization, pickDigest } from './digest.js';
 import { sameOrigin } from '../pipeline/build-url.js';
-import { headerValues } from '../pipeline/response-headers.js';
-
-/** What the auth stage needs (a part of the request's plan): the credentials (when any), where they belong, and the client's protection spaces. */
-export interface AuthPlan {
-  readonly credentials: Credentials | undefined;
-  /** Where the request was configured to go: credentials are never sent to another origin. */
-  readonly target: { readonly secure: boolean; readonly hostname: string; readonly port: number };
-  readonly authCache: AuthCache;
-}
+import { headerValues } from '../model/response-headers.js';
+import { type Credentials } from '../config/auth-config.js';
 
 function isAuthorizationName(name: string): boolean {
   return name.toLowerCase() === 'authorization';
 }
 
 /**
- * Sends `wire`, answering a `401` challenge with the credentials: Basic, or Digest with the
- * strongest algorithm offered. A protection space that challenged before is answered up front.
- * One try per fresh challenge (wrong credentials get the 401 back, never a loop), plus one
- * more when the server says the nonce was `stale`.
+ * The authorization stage: answers a `401` challenge with the request's credentials — Basic,
+ * or Digest with the strongest algorithm offered. A protection space that challenged before
+ * is answered up front. One try per fresh challenge (wrong credentials get the 401 back, never
+ * a loop), plus one more when the server says the nonce was `stale`.
  */
-export function sendAuthorized(send: (wire: WireRequest) => Promise<WireResponse>, plan: AuthPlan, wire: WireRequest): Promise<WireResponse> {
-  const credentials = plan.credentials;
-  // a caller's own Authorization header is theirs to manage; an interceptor or a redirect that
-  // moved the request to another origin takes it out of the credentials' reach
-  if (!credentials || !sameOrigin(wire, plan.target) || Object.keys(wire.headers).some(isAuthorizationName)) {
-    return send(wire); // not async: no extra promise when there is nothing to answer
-  }
-  return answerChallenges(send, wire, plan, credentials);
+export function authorization(next: Send): Send {
+  return function sendAuthorized(wire: WireRequest, call: WireCall): Promise<WireResponse> {
+    const { credentials, target } = call.plan;
+    // a caller's own Authorization header is theirs to manage; an interceptor or a redirect that
+    // moved the request to another origin takes it out of the credentials' reach
+    if (!credentials || !sameOrigin(wire, target) || Object.keys(wire.headers).some(isAuthorizationName)) {
+      return next(wire, call); // not async: no extra promise when there is nothing to answer
+    }
+    return answerChallenges(next, wire, call, credentials);
+  };
 }
 
-async function answerChallenges(send: (wire: WireRequest) => Promise<WireResponse>, wire: WireRequest, plan: AuthPlan, credentials: Credentials): Promise<WireResponse> {
+async function answerChallenges(next: Send, wire: WireRequest, call: WireCall, credentials: Credentials): Promise<WireResponse> {
+  const cache = call.plan.authCache;
   const url = new URL(wire.url);
-  const space = plan.authCache.find(url);
+  const space = cache.find(url);
   let expected: string | undefined;
   let header: string | undefined;
   // answer up front only in the scheme these credentials are for: never a Digest password as Basic
-  if (space && space.state.scheme === credentials.scheme) ({ header, expected } = answer(space.state, credentials, wire, plan.authCache, url));
+  if (space && space.state.scheme === credentials.scheme) ({ header, expected } = answer(space.state, credentials, wire, cache, url));
   else if (!space && credentials.preemptive && credentials.scheme === 'basic') header = basicAuthorization(credentials);
-  let response = await send(withAuthorization(wire, header));
+  let response = await next(withAuthorization(wire, header), call);
   // a Basic answer sent up front was the one try (a cached Digest nonce may just have expired)
   let answeredFresh = header !== undefined && credentials.scheme === 'basic';
   let answeredStale = false;
@@ -62,11 +59,11 @@ async function answerChallenges(send: (wire: WireRequest) => Promise<WireRespons
     answeredStale ||= answeredFresh;
     answeredFresh = true;
     response.discard();
-    const remembered = plan.authCache.remember(url, state);
-    ({ header, expected } = answer(remembered.state, credentials, wire, plan.authCache, url));
-    response = await send(withAuthorization(wire, header));
+    const remembered = cache.remember(url, state);
+    ({ header, expected } = answer(remembered.state, credentials, wire, cache, url));
+    response = await next(withAuthorization(wire, header), call);
   }
-  if (response.status < 400) verifyInfo(response, plan.authCache, url, expected);
+  if (response.status < 400) verifyInfo(response, cache, url, expected);
   return response;
 }
 

@@ -1,5 +1,5 @@
 import type http from 'node:http';
-import { CONNECT_TIMEOUT } from './backend.js';
+import { CONNECT_TIMEOUT } from '../model/backend.js';
 
 /**
  * Destroys `req` when its new connection (TLS handshake included) is not established within

@@ -1,5 +1,5 @@
-import { ConfigError, HttpBuilderError, ParseError, RedirectError } from '../errors.js';
-import { BODY_METHODS, isStreamed, utf8TextOf, type Backend, type TlsOptions, type WireBody, type WireRequest, type WireResponse } from './backend.js';
+import { ConfigError, HttpBuilderError, ParseError, RedirectError } from '../core/errors.js';
+import { BODY_METHODS, isStreamed, utf8TextOf, type Backend, type TlsOptions, type WireBody, type WireRequest, type WireResponse } from '../model/backend.js';
 import { importPeer } from './optional-peer.js';
 
 // No `node:` import here, at load time or later: this backend is meant to run in browsers too.

@@ -1,6 +1,6 @@
 import type http from 'node:http';
 import type { NormalizedOptions } from 'got';
-import type { WireRequest } from './backend.js';
+import type { WireRequest } from '../model/backend.js';
 import { limitConnect } from './connect-timeout.js';
 
 /** Where a request's wire record travels through got's options to the hook (`options.context`). */

@@ -1,8 +1,8 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { ExtendOptions, Got, Method, Request } from 'got';
-import { ConfigError } from '../errors.js';
-import type { Backend, TlsOptions, WireBody, WireRequest, WireResponse } from './backend.js';
+import { ConfigError } from '../core/errors.js';
+import type { Backend, TlsOptions, WireBody, WireRequest, WireResponse } from '../model/backend.js';
 import { exactWire, STATE, type State } from './got-wire.js';
 import { cleanError, nodeResponse, tlsMaterial } from './node-response.js';
 import { importPeer } from './optional-peer.js';

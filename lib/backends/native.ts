@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { Duplex } from 'node:stream';
-import { clientClosed, inMemory, utf8TextOf, type Backend, type TlsOptions, type WireRequest, type WireResponse } from './backend.js';
+import { clientClosed, inMemory, utf8TextOf, type Backend, type TlsOptions, type WireRequest, type WireResponse } from '../model/backend.js';
 import { limitConnect } from './connect-timeout.js';
 import { agentTls, nodeResponse } from './node-response.js';
 

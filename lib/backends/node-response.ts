@@ -1,7 +1,7 @@
 import type http from 'node:http';
 import type https from 'node:https';
 import { PassThrough, type Readable } from 'node:stream';
-import type { TlsOptions, WireResponse } from './backend.js';
+import type { TlsOptions, WireResponse } from '../model/backend.js';
 
 /** Bytes worth draining to keep a connection instead of closing it. */
 const DRAIN_LIMIT = 64 * 1024;

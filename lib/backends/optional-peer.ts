@@ -1,4 +1,4 @@
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../core/errors.js';
 
 /**
  * Imports an optional peer dependency the first time a backend needs it. When it is not

@@ -1,9 +1,8 @@
-import { ConfigError } from '../errors.js';
-import { clientClosed, type Backend, type TlsOptions } from './backend.js';
+import { ConfigError } from '../core/errors.js';
+import { clientClosed, type Backend, type TlsOptions } from '../model/backend.js';
 import { NativeBackend } from './native.js';
+import type { BackendName } from '../config/client-config.js';
 
-/** The backends that come with the library, by name. */
-export type BackendName = 'native' | 'axios' | 'got' | 'fetch';
 
 type Factory = (options: { tls: TlsOptions | undefined }) => Promise<Backend>;
 

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { BackendChoice } from '../config/client-config.js';
-import { redactUserInfo } from '../config/uri-config.js';
 import { UsageError } from './failure.js';
+import { redactUserInfo } from '../core/redact.js';
 
 /** The verbs `hb` knows, lower case (the command line accepts any case). */
 export const VERBS = ['get', 'head', 'post', 'put', 'delete', 'patch', 'options'] as const;

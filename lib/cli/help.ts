@@ -1,4 +1,4 @@
-import { VERSION } from '../version.js';
+import { VERSION } from '../core/version.js';
 
 /** What `hb --version` prints. */
 export const VERSION_TEXT = `hb (httpbuilder-ts) ${VERSION}\n`;

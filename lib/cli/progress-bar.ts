@@ -1,4 +1,4 @@
-import type { Progress } from '../pipeline/progress.js';
+import { type Progress } from '../config/execution-config.js';
 
 /** Where the bar is drawn: a terminal stream (`process.stderr`). */
 export interface BarTarget {

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { FromServer } from '../pipeline/from-server.js';
+import type { FromServer } from '../model/from-server.js';
 import { prettyJson } from './json-pretty.js';
 
 /** How stdout is written: `pretty` when it is a terminal, `colour` when it is one and colours are allowed. */

@@ -6,7 +6,7 @@ import { HttpBuilder } from '../http-builder.js';
 import type { CliRequest, Pair } from './args.js';
 import { UsageError } from './failure.js';
 import { checkDownloadTarget } from '../download-target.js';
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../core/errors.js';
 
 /** Content types for `--file` parts, by file extension; anything else is `application/octet-stream`. */
 const FILE_TYPES: Readonly<Record<string, string>> = {

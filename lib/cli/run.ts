@@ -1,15 +1,15 @@
 import type { Writable } from 'node:stream';
 import type { HttpConfig } from '../config/http-config.js';
 import { Download } from '../download.js';
-import { redactUrl } from '../config/uri-config.js';
 import type { HttpBuilder } from '../http-builder.js';
-import type { FromServer } from '../pipeline/from-server.js';
+import type { FromServer } from '../model/from-server.js';
 import { parseCommandLine, type CliRequest, type Command } from './args.js';
 import { describeError, EXIT, exitCodeForStatus, oneLine, UsageError } from './failure.js';
 import { HELP_TEXT, VERSION_TEXT } from './help.js';
 import { ProgressBar } from './progress-bar.js';
 import { formatHead, outputStyle, writeBody, writeText } from './render.js';
 import { applyRequest, checkFiles, checkOutput, createClient } from './request.js';
+import { redactUrl } from '../core/redact.js';
 
 /** The process around `hb`: its streams, environment and Ctrl-C. */
 export interface CliIo {

@@ -1,7 +1,16 @@
-import type { Credentials } from '../auth/credentials.js';
-import { ConfigError } from '../errors.js';
-import { describeValue } from '../describe-value.js';
-import { isRecord } from './scalar.js';
+import { ConfigError } from '../core/errors.js';
+import { describeValue } from '../core/describe-value.js';
+import { isRecord } from '../core/scalar.js';
+
+/** Credentials for one client or request, and how to use them. */
+export interface Credentials {
+  /** `basic` or `digest`: answer only that scheme (URL credentials are Basic). */
+  readonly scheme: 'basic' | 'digest';
+  readonly user: string;
+  readonly password: string;
+  /** Basic: send with the first request, before any challenge. */
+  readonly preemptive: boolean;
+}
 
 /** Options of `auth.basic()` and `auth.digest()`. */
 export interface AuthOptions {

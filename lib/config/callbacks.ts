@@ -1,5 +1,5 @@
-import { ConfigError } from '../errors.js';
-import { describeValue } from '../describe-value.js';
+import { ConfigError } from '../core/errors.js';
+import { describeValue } from '../core/describe-value.js';
 
 /**
  * `value` when it is a function; a ConfigError naming `setting` when not, at registration,

@@ -1,7 +1,9 @@
-import type { Backend } from '../backends/backend.js';
-import type { BackendName } from '../backends/registry.js';
-import { ConfigError } from '../errors.js';
+import type { Backend } from '../model/backend.js';
+import { ConfigError } from '../core/errors.js';
 import { assertClientLevel, type Scope } from './scope.js';
+
+/** The backends that come with the library, by name. */
+export type BackendName = 'native' | 'axios' | 'got' | 'fetch';
 
 /** A backend by name, or your own {@link Backend} object. */
 export type BackendChoice = BackendName | Backend;

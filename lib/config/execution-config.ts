@@ -1,13 +1,39 @@
-import type { TlsOptions } from '../backends/backend.js';
-import type { Interceptor } from '../pipeline/interceptors.js';
-import type { ProgressListener } from '../pipeline/progress.js';
-import type { Logger } from '../pipeline/request-log.js';
+import type { TlsOptions } from '../model/backend.js';
 import { checkTls, type RedirectOptions, type RetryOptions, type Timeouts } from './execution-options.js';
 import { assertClientLevel, type Scope } from './scope.js';
 import { checkFunction } from './callbacks.js';
-import { stringList } from './scalar.js';
-import { ConfigError } from '../errors.js';
-import { escape } from '../pipeline/build-url.js';
+import { stringList } from '../core/scalar.js';
+import { ConfigError } from '../core/errors.js';
+import { escape } from '../core/text.js';
+import { type Logger } from './logger.js';
+import type { RequestRecord } from '../model/request-record.js';
+
+/**
+ * How far a transfer is: bytes so far, the total when known (`Content-Length`), and the
+ * percentage when the total is known.
+ *
+ * @example
+ * c.execution.onDownloadProgress = ({ transferred, total, percent }) => bar.update(percent ?? 0);
+ */
+export interface Progress {
+  readonly transferred: number;
+  readonly total: number | undefined;
+  readonly percent: number | undefined;
+}
+
+/** Receives progress as bytes move; called once per chunk, and once more at the end. */
+export type ProgressListener = (progress: Progress) => void;
+
+/** Performs the request and resolves to its result. */
+export type Next = (request: RequestRecord) => Promise<unknown>;
+
+/**
+ * Wraps a call: `next(request)` performs it; what the interceptor returns is the result.
+ *
+ * @example
+ * c.execution.interceptor('GET', async (request, next) => `Response: ${String(await next(request))}`);
+ */
+export type Interceptor = (request: RequestRecord, next: Next) => unknown;
 
 /** The verbs a client has: an interceptor registered for another name would never run. */
 const VERBS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS']);

@@ -1,8 +1,8 @@
-import type { TlsOptions } from '../backends/backend.js';
-import { describeValue } from '../describe-value.js';
-import { ConfigError } from '../errors.js';
-import { isRecord } from './scalar.js';
-import { toLogLine, type LogLine, type Logger } from '../pipeline/request-log.js';
+import type { TlsOptions } from '../model/backend.js';
+import { describeValue } from '../core/describe-value.js';
+import { ConfigError } from '../core/errors.js';
+import { isRecord } from '../core/scalar.js';
+import { toLogLine, type LogLine, type Logger } from './logger.js';
 
 /**
  * `execution.timeout`, in milliseconds; each phase is off unless set.

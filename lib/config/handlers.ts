@@ -1,4 +1,4 @@
-import type { FromServer } from '../pipeline/from-server.js';
+import type { FromServer } from '../model/from-server.js';
 
 /**
  * Handles a response: returns the result (or a promise of it). Also called with `this` = fromServer.

@@ -4,7 +4,7 @@ import { RequestConfig } from './request-config.js';
 import { ResponseConfig } from './response-config.js';
 import type { Scope } from './scope.js';
 import { checkKnown, settingsOf } from './known-settings.js';
-import { stringList } from './scalar.js';
+import { stringList } from '../core/scalar.js';
 import { checkMapper, MAPPER_ID } from '../result/result-type.js';
 
 /** Per-content-type settings for encoders and parsers: content type → id → value. */

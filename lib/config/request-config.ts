@@ -1,10 +1,10 @@
 import type { Encoder } from '../content/encoders.js';
-import type { Credentials } from '../auth/credentials.js';
 import { AuthConfig } from './auth-config.js';
 import { checkFunction } from './callbacks.js';
-import { stringList } from './scalar.js';
+import { stringList } from '../core/scalar.js';
 import { UriConfig } from './uri-config.js';
 import { checkKnown, settingsOf } from './known-settings.js';
+import { type Credentials } from './auth-config.js';
 
 /** Header values by name; `null` removes an inherited header. */
 export type Headers = Record<string, string | number | boolean | null | undefined>;

@@ -1,9 +1,9 @@
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../core/errors.js';
 import type { Parser } from '../content/parsers.js';
 import type { ExceptionHandler, HandlerTier, ResponseHandler } from './handlers.js';
 import { NO_HANDLERS } from './handlers.js';
 import { checkFunction } from './callbacks.js';
-import { stringList } from './scalar.js';
+import { stringList } from '../core/scalar.js';
 
 /**
  * How to handle the response: `c.response` inside a configuration block.

@@ -1,4 +1,4 @@
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../core/errors.js';
 
 /** Whether a block configures a client or one request. */
 export type Scope = 'client' | 'request';

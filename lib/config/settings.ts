@@ -1,21 +1,21 @@
-import type { Backend, TlsOptions } from '../backends/backend.js';
-import type { Credentials } from '../auth/credentials.js';
+import type { Backend, TlsOptions } from '../model/backend.js';
 import type { Encoder } from '../content/encoders.js';
 import type { Parser } from '../content/parsers.js';
-import { ConfigError } from '../errors.js';
-import { escape, hideUserInfoIn } from '../pipeline/build-url.js';
-import type { Interceptor } from '../pipeline/interceptors.js';
-import type { ProgressListener } from '../pipeline/progress.js';
-import { VERSION } from '../version.js';
+import { ConfigError } from '../core/errors.js';
+import { VERSION } from '../core/version.js';
 import type { BackendChoice } from './client-config.js';
 import { DEFAULT_EXECUTION, mergeExecution, type ExecutionOptions } from './execution-options.js';
 import { NO_HANDLERS, type HandlerTier } from './handlers.js';
 import type { ContextMap, HttpConfig } from './http-config.js';
 import type { Cookies, Headers } from './request-config.js';
 import type { Query, UriConfig } from './uri-config.js';
-import { isRecord, isScalar, stringList } from './scalar.js';
-import { describeValue } from '../describe-value.js';
+import { isRecord, isScalar, stringList } from '../core/scalar.js';
+import { describeValue } from '../core/describe-value.js';
 import { checkFunction } from './callbacks.js';
+import { escape } from '../core/text.js';
+import { hideUserInfoIn } from '../core/redact.js';
+import { type Credentials } from './auth-config.js';
+import { type Interceptor, type ProgressListener } from './execution-config.js';
 
 /** The URI as resolved from every level. */
 export interface UriParts {

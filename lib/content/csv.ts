@@ -1,7 +1,7 @@
-import { describeValue } from '../describe-value.js';
-import { EncodeError, ParseError } from '../errors.js';
-import type { FromServer } from '../pipeline/from-server.js';
-import { isPlainObject } from '../config/scalar.js';
+import { describeValue } from '../core/describe-value.js';
+import { EncodeError, ParseError } from '../core/errors.js';
+import type { FromServer } from '../model/from-server.js';
+import { isPlainObject } from '../core/scalar.js';
 
 // csv-parse and csv-stringify are loaded on first use: most clients never touch CSV
 const delimiterOf = (contentType: string | undefined) => (contentType?.toLowerCase().startsWith('text/tab-separated-values') ? '\t' : ',');

@@ -1,7 +1,7 @@
-import { isPlainObject, isScalar } from '../config/scalar.js';
-import { describeValue } from '../describe-value.js';
-import { escape } from '../pipeline/build-url.js';
-import { EncodeError } from '../errors.js';
+import { isPlainObject, isScalar } from '../core/scalar.js';
+import { describeValue } from '../core/describe-value.js';
+import { EncodeError } from '../core/errors.js';
+import { escape } from '../core/text.js';
 
 /** A form: each name maps to one value or a list (the name repeats once per element). */
 export type FormFields = Record<string, unknown>;

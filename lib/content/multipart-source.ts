@@ -1,5 +1,25 @@
-import type { PartContent, PartStream, PathSource, SizedStream } from './multipart.js';
+import type { Readable } from 'node:stream';
 import { isBlob, releaseStream } from './stream-source.js';
+
+/** A stream a part reads from: chunks are bytes (strings are taken as UTF-8). Read once, when the request is sent. */
+export type PartStream = Readable | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array | string>;
+
+/** A file on disk: its size (`fs.stat`, when the body is encoded) is the part's `Content-Length`; its bytes are streamed. */
+export interface PathSource {
+  readonly path: string | URL;
+}
+
+/** A stream whose byte count is known up front: the part gets a `Content-Length` and must deliver exactly `size` bytes. */
+export interface SizedStream {
+  readonly stream: PartStream;
+  readonly size: number;
+}
+
+/**
+ * What a file part can be made of. Strings (UTF-8), bytes, Blobs, paths and sized streams have a
+ * known size; a bare stream does not (the whole body is then sent chunked).
+ */
+export type PartContent = string | Uint8Array | ArrayBuffer | Blob | PathSource | SizedStream | PartStream;
 
 // How a part's content is recognised (duck-typed: streams and views from another realm count too).
 

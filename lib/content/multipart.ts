@@ -1,28 +1,9 @@
-import type { Readable } from 'node:stream';
-import { EncodeError } from '../errors.js';
-import { isScalar } from '../config/scalar.js';
-import { describeValue } from '../describe-value.js';
-import { isPartContent, releaseContent } from './multipart-source.js';
+import { EncodeError } from '../core/errors.js';
+import { isScalar } from '../core/scalar.js';
+import { describeValue } from '../core/describe-value.js';
+import { isPartContent, releaseContent, type PartContent } from './multipart-source.js';
 
-/** A stream a part reads from: chunks are bytes (strings are taken as UTF-8). Read once, when the request is sent. */
-export type PartStream = Readable | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array | string>;
-
-/** A file on disk: its size (`fs.stat`, when the body is encoded) is the part's `Content-Length`; its bytes are streamed. */
-export interface PathSource {
-  readonly path: string | URL;
-}
-
-/** A stream whose byte count is known up front: the part gets a `Content-Length` and must deliver exactly `size` bytes. */
-export interface SizedStream {
-  readonly stream: PartStream;
-  readonly size: number;
-}
-
-/**
- * What a file part can be made of. Strings (UTF-8), bytes, Blobs, paths and sized streams have a
- * known size; a bare stream does not (the whole body is then sent chunked).
- */
-export type PartContent = string | Uint8Array | ArrayBuffer | Blob | PathSource | SizedStream | PartStream;
+export type { PartContent, PartStream, PathSource, SizedStream } from './multipart-source.js';
 
 /** One part, as added: a field has no `fileName` and no `contentType`. */
 export interface MultipartPart {

@@ -1,8 +1,8 @@
-import { ParseError } from '../errors.js';
-import type { FromServer } from '../pipeline/from-server.js';
-import type { RequestRecord } from '../pipeline/request-record.js';
+import { ParseError } from '../core/errors.js';
+import type { FromServer } from '../model/from-server.js';
+import type { RequestRecord } from '../model/request-record.js';
 import { parseCsv } from './csv.js';
-import { rememberedLookup } from './media-type.js';
+import { rememberedLookup } from '../core/media-type.js';
 import { parseForm } from './form.js';
 import { parseXml } from './xml.js';
 

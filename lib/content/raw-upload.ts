@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
-import { bufferedBody, streamedBody, type WireBody } from '../backends/backend.js';
-import { EncodeError } from '../errors.js';
+import { bufferedBody, streamedBody, type WireBody } from '../model/backend.js';
+import { EncodeError } from '../core/errors.js';
 import { isMultipart } from './multipart.js';
 import { releaseContent } from './multipart-source.js';
 import { checkUnread, isBlob, releaseStream } from './stream-source.js';

@@ -1,4 +1,4 @@
-import { EncodeError } from '../errors.js';
+import { EncodeError } from '../core/errors.js';
 // How a body source is recognised and given up, shared by raw uploads and multipart parts.
 // Duck-typed on purpose: streams and blobs from another realm (jest's, a worker's) count too.
 

@@ -1,9 +1,9 @@
-import { describeValue } from '../describe-value.js';
-import { EncodeError, ParseError } from '../errors.js';
-import { namedCharset } from './charset.js';
-import { isPlainObject } from '../config/scalar.js';
-import type { FromServer } from '../pipeline/from-server.js';
-import type { RequestRecord } from '../pipeline/request-record.js';
+import { describeValue } from '../core/describe-value.js';
+import { EncodeError, ParseError } from '../core/errors.js';
+import { namedCharset } from '../core/charset.js';
+import { isPlainObject } from '../core/scalar.js';
+import type { FromServer } from '../model/from-server.js';
+import type { RequestRecord } from '../model/request-record.js';
 
 // xml2js is loaded on first use: most clients never send or receive XML
 const xml2js = () => import('xml2js');

@@ -1,5 +1,5 @@
 import type { CookieJar } from 'tough-cookie';
-import type { WireRequest, WireResponse } from '../backends/backend.js';
+import type { WireRequest, WireResponse } from '../model/backend.js';
 
 /**
  * A client's cookie jar (`client.cookies = true`), on tough-cookie (RFC 6265: domain, path,

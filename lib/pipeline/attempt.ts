@@ -1,15 +1,17 @@
-import type { Backend, WireRequest, WireResponse } from '../backends/backend.js';
-import type { HttpBuilderError } from '../errors.js';
+import type { Backend, WireRequest, WireResponse } from '../model/backend.js';
+import type { HttpBuilderError } from '../core/errors.js';
 import { timeoutError, type CallControl } from './call-control.js';
+import type { WireCall } from './plan.js';
 
 /**
- * One round trip through the backend under the call's control: the connect and response
- * timeouts apply to it, the read timeout to its body, and when the call stops (abort, total
- * timeout) the transport is aborted and any pending read rejects with the call's reason.
+ * The innermost step of the wire stages: one round trip through the backend under the call's
+ * control. The connect and response timeouts apply to it, the read timeout to its body, and
+ * when the call stops (abort, total timeout) the transport is aborted and any pending read
+ * rejects with the call's reason.
  */
-export function sendAttempt(backend: Backend, control: CallControl | undefined, wire: WireRequest): Promise<WireResponse> {
+export function sendAttempt(wire: WireRequest, call: WireCall): Promise<WireResponse> {
   // not async: an uncontrolled call (the usual kind) pays no extra promise for this stage
-  return control ? controlledAttempt(backend, wire, control) : backend.send(wire);
+  return call.control ? controlledAttempt(call.plan.backend, wire, call.control) : call.plan.backend.send(wire);
 }
 
 async function controlledAttempt(backend: Backend, wire: WireRequest, control: CallControl): Promise<WireResponse> {

@@ -1,5 +1,7 @@
 import type { UriParts } from '../config/settings.js';
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../core/errors.js';
+import { hideUserInfoIn } from '../core/redact.js';
+import { CONTROL, escape } from '../core/text.js';
 
 /** Where a request goes, in the pieces a transport needs. */
 export interface Target {
@@ -12,8 +14,6 @@ export interface Target {
 }
 
 const PATH_SAFE = /^(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/]|%[0-9A-Fa-f]{2})*$/;
-// eslint-disable-next-line no-control-regex -- finding control characters is the point
-export const CONTROL = /[\u0000-\u001f\u007f]/;
 
 /** Same scheme, host (case-insensitive) and port: what credentials, cookies set by the caller and request bodies may cross. */
 export function sameOrigin(a: Pick<Target, 'secure' | 'hostname' | 'port'>, b: Pick<Target, 'secure' | 'hostname' | 'port'>): boolean {
@@ -139,20 +139,4 @@ function checkRaw(raw: string): string {
   return raw;
 }
 
-/**
- * A host, path or target for a message, with anything that may be user info hidden: from the
- * start (or after a leading `scheme://` or `//`) to the last `@` (`admin:pw@host` → `***@host`,
- * `//u:p/w@evil/x` → `//***@evil/x`). A path's own `@` is hidden with it: better too much than a secret.
- */
-export function hideUserInfoIn(text: string): string {
-  const at = text.lastIndexOf('@');
-  if (at < 0) return text;
-  const start = /^(?:[a-z][a-z0-9+.-]*:)?\/\//i.exec(text)?.[0].length ?? 0;
-  return `${text.slice(0, start)}***${text.slice(at)}`;
-}
 
-/** Shows control characters visibly so a message never carries a raw CR/LF; long text is cut. */
-export function escape(text: string): string {
-  const shown = JSON.stringify(text).slice(1, -1);
-  return shown.length > 120 ? `${shown.slice(0, 117)}...` : shown;
-}

@@ -1,6 +1,6 @@
 import { MAX_TIMER_MS, type Timeouts } from '../config/execution-options.js';
-import { AbortError, TimeoutError, type HttpBuilderError } from '../errors.js';
-import { urlForMessage } from '../config/uri-config.js';
+import { AbortError, TimeoutError, type HttpBuilderError } from '../core/errors.js';
+import { urlForMessage } from '../core/redact.js';
 
 /**
  * What can stop one call from outside: the caller's `execution.signal` and the `total`

@@ -1,5 +1,5 @@
-import { ConfigError } from '../errors.js';
-import { escape } from './build-url.js';
+import { ConfigError } from '../core/errors.js';
+import { escape } from '../core/text.js';
 
 /** The headers that frame a body: the pipeline sets them from the body, never as a caller wrote them. */
 export const FRAMING_HEADERS: ReadonlySet<string> = new Set(['content-type', 'content-length', 'transfer-encoding']);

@@ -1,6 +1,6 @@
 import type { HandlerTier, ResponseHandler } from '../config/handlers.js';
-import { HttpException } from '../errors.js';
-import type { FromServer } from './from-server.js';
+import { HttpException } from '../core/errors.js';
+import type { FromServer } from '../model/from-server.js';
 
 /**
  * Picks the handler for a response: at each level (request, then client) `when(status)`, then

@@ -1,34 +1,8 @@
-import type { AuthPlan } from '../auth/auth-stage.js';
-import type { ProgressListener } from './progress.js';
-import type { Backend } from '../backends/backend.js';
-import type { ExecutionOptions } from '../config/execution-options.js';
-import type { ClientCookieJar } from '../cookies/cookie-jar.js';
-import type { HandlerTier } from '../config/handlers.js';
 import type { ContextMap } from '../config/http-config.js';
 import type { Settings } from '../config/settings.js';
-import type { Encoder } from '../content/encoders.js';
-import type { Parser } from '../content/parsers.js';
-import type { ResultType } from '../result/result-type.js';
 import { buildTarget, type Target } from './build-url.js';
 import { checkCookie, checkHeaders, FRAMING_HEADERS } from './check-headers.js';
-import type { RequestRecord } from './request-record.js';
-
-/** What the pipeline needs besides the record: resolved once per request, never shown to interceptors. */
-export interface Plan extends AuthPlan {
-  readonly target: Target;
-  readonly backend: Backend;
-  /** every level, nearest first (request, client, its parents); the defaults come after */
-  readonly handlers: readonly HandlerTier[];
-  readonly encoders: ReadonlyArray<ReadonlyMap<string, Encoder>>;
-  readonly parsers: ReadonlyArray<ReadonlyMap<string, Parser>>;
-  readonly resultType: ResultType | undefined;
-  readonly onDownloadProgress: ProgressListener | undefined;
-  readonly onUploadProgress: ProgressListener | undefined;
-  /** timeouts, retries, redirects, abort signal, size limit */
-  readonly execution: ExecutionOptions;
-  /** the client's cookie jar, when `client.cookies` is on */
-  readonly jar: ClientCookieJar | undefined;
-}
+import type { RequestRecord } from '../model/request-record.js';
 
 /** Freezes resolved settings into the immutable record interceptors see. */
 export function freezeRecord(method: string, settings: Settings, clientHeaders: boolean): { record: RequestRecord; target: Target } {

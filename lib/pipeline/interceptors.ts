@@ -1,17 +1,8 @@
-import { ConfigError } from '../errors.js';
-import { isRecord } from '../config/scalar.js';
-import type { RequestRecord } from './request-record.js';
+import { ConfigError } from '../core/errors.js';
+import { isRecord } from '../core/scalar.js';
+import type { RequestRecord } from '../model/request-record.js';
+import type { Interceptor, Next } from '../config/execution-config.js';
 
-/** Performs the request and resolves to its result. */
-export type Next = (request: RequestRecord) => Promise<unknown>;
-
-/**
- * Wraps a call: `next(request)` performs it; what the interceptor returns is the result.
- *
- * @example
- * c.execution.interceptor('GET', async (request, next) => `Response: ${String(await next(request))}`);
- */
-export type Interceptor = (request: RequestRecord, next: Next) => unknown;
 
 /** Chains the interceptors registered for `method` around `core`, first registered outermost. */
 export function chain(

@@ -1,21 +1,7 @@
-import { inMemory, streamedBody, type WireBody } from '../backends/backend.js';
-import { HttpBuilderError } from '../errors.js';
+import { inMemory, streamedBody, type WireBody } from '../model/backend.js';
+import { HttpBuilderError } from '../core/errors.js';
+import type { Progress, ProgressListener } from '../config/execution-config.js';
 
-/**
- * How far a transfer is: bytes so far, the total when known (`Content-Length`), and the
- * percentage when the total is known.
- *
- * @example
- * c.execution.onDownloadProgress = ({ transferred, total, percent }) => bar.update(percent ?? 0);
- */
-export interface Progress {
-  readonly transferred: number;
-  readonly total: number | undefined;
-  readonly percent: number | undefined;
-}
-
-/** Receives progress as bytes move; called once per chunk, and once more at the end. */
-export type ProgressListener = (progress: Progress) => void;
 
 /**
  * @internal What a progress listener threw, carried through the transport's error mapping (as

@@ -1,10 +1,10 @@
-import { isStreamed, type WireRequest, type WireResponse } from '../backends/backend.js';
-import type { ExecutionOptions } from '../config/execution-options.js';
-import { urlForMessage } from '../config/uri-config.js';
-import { RedirectError } from '../errors.js';
+import { isStreamed, type WireRequest, type WireResponse } from '../model/backend.js';
+import type { Send, WireCall } from './plan.js';
+import { RedirectError } from '../core/errors.js';
 import { sameOrigin } from './build-url.js';
-import { firstHeader } from './response-headers.js';
+import { firstHeader } from '../model/response-headers.js';
 import { targetOfUrl } from './wire-request.js';
+import { urlForMessage } from '../core/redact.js';
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 /** Dropped on every hop to another origin, besides `execution.redirects.sensitiveHeaders`. */
@@ -12,71 +12,54 @@ const CREDENTIAL_HEADERS = ['authorization', 'proxy-authorization', 'cookie'];
 const BODY_HEADERS = new Set(['content-type', 'content-length', 'transfer-encoding']);
 
 /**
- * Follows redirects by `execution.redirects`: 301/302 turn a POST into a GET without body, 303
- * turns anything but HEAD into one; 307/308 keep method and body. A hop to another origin
- * (scheme, host or port) drops credentials, cookies and the sensitive headers; a 307/308 that
- * would carry a body there, or a body that cannot be sent again, is not followed (the 3xx is
- * the response). Then `then` gets the last response and the request that got it, or `failed`
- * the error of any hop: in the same step as the last response (each step is a promise per request).
+ * The redirect stage: follows redirects by `execution.redirects`. 301/302 turn a POST into a
+ * GET without body, 303 turns anything but HEAD into one; 307/308 keep method and body. A hop
+ * to another origin (scheme, host or port) drops credentials, cookies and the sensitive
+ * headers; a 307/308 that would carry a body there, or a body that cannot be sent again, is not
+ * followed (the 3xx is the response). Each hop is recorded as the call's `last` request.
  */
-export function followRedirects<T>(
-  send: (wire: WireRequest) => Promise<WireResponse>,
-  first: WireRequest,
-  options: ExecutionOptions['redirects'],
-  then: (response: WireResponse, wire: WireRequest) => T | PromiseLike<T>,
-  failed: (error: unknown) => T | PromiseLike<T>,
-): Promise<T> {
-  // most responses are no redirect: only those enter the async loop (its frame costs an allocation per request)
-  return send(first).then((afterFirst<T>).bind(undefined, send, first, options, then, failed), failed);
+export function redirects(next: Send): Send {
+  return function followRedirects(wire: WireRequest, call: WireCall): Promise<WireResponse> {
+    if (!call.plan.execution.redirects.follow) return next(wire, call);
+    // most responses are no redirect: only those enter the async loop (its frame costs an allocation per request)
+    return next(wire, call).then(afterFirst.bind(undefined, next, wire, call));
+  };
 }
 
-/** What follows the first response: `then` at once when it is no redirect to follow, else the hops. */
-function afterFirst<T>(
-  send: (wire: WireRequest) => Promise<WireResponse>,
-  first: WireRequest,
-  options: ExecutionOptions['redirects'],
-  then: (response: WireResponse, wire: WireRequest) => T | PromiseLike<T>,
-  failed: (error: unknown) => T | PromiseLike<T>,
-  response: WireResponse,
-): T | PromiseLike<T> {
-  const location = redirectLocation(response, options);
-  if (location === undefined) return then(response, first);
-  return hopOn(send, first, response, location, options).then((last) => then(last.response, last.wire), failed);
+/** The first response as it is when it is no redirect to follow, else the hops from it. */
+function afterFirst(next: Send, first: WireRequest, call: WireCall, response: WireResponse): WireResponse | Promise<WireResponse> {
+  const location = redirectLocation(response);
+  return location === undefined ? response : hopOn(next, first, response, location, call);
 }
 
-async function hopOn(
-  send: (wire: WireRequest) => Promise<WireResponse>,
-  first: WireRequest,
-  firstResponse: WireResponse,
-  firstLocation: string,
-  options: ExecutionOptions['redirects'],
-): Promise<{ response: WireResponse; wire: WireRequest }> {
+async function hopOn(next: Send, first: WireRequest, firstResponse: WireResponse, firstLocation: string, call: WireCall): Promise<WireResponse> {
+  const options = call.plan.execution.redirects;
   let wire = first;
   let response = firstResponse;
   let location: string | undefined = firstLocation;
   for (let hops = 0; location !== undefined; hops++) {
-    let next;
+    let hop;
     try {
-      next = nextHop(wire, response.status, location, options.sensitiveHeaders);
+      hop = nextHop(wire, response.status, location, options.sensitiveHeaders);
     } catch (error) {
       await finish(response, wire.method); // a refused Location must not keep the 3xx's connection checked out
       throw error;
     }
-    if (next === undefined) return { response, wire };
+    if (hop === undefined) return response;
     await finish(response, wire.method);
     if (hops >= options.max) {
-      throw new RedirectError(`more than ${options.max} redirects (the last one from ${urlForMessage(wire.url)} to ${urlForMessage(next.url)})`);
+      throw new RedirectError(`more than ${options.max} redirects (the last one from ${urlForMessage(wire.url)} to ${urlForMessage(hop.url)})`);
     }
-    wire = next;
-    response = await send(wire);
-    location = redirectLocation(response, options);
+    wire = call.last = hop;
+    response = await next(wire, call);
+    location = redirectLocation(response);
   }
-  return { response, wire };
+  return response;
 }
 
 /** The Location to follow, or `undefined` when `response` is no redirect to follow. */
-function redirectLocation(response: WireResponse, options: ExecutionOptions['redirects']): string | undefined {
-  const raw = options.follow && REDIRECTS.has(response.status) ? firstHeader(response.headers, 'location') : undefined;
+function redirectLocation(response: WireResponse): string | undefined {
+  const raw = REDIRECTS.has(response.status) ? firstHeader(response.headers, 'location') : undefined;
   return raw === undefined ? undefined : utf8Location(raw);
 }
 

@@ -1,47 +1,39 @@
-import type { WireRequest } from '../backends/backend.js';
-import { ConfigError, NetworkError, TimeoutError } from '../errors.js';
-import { firstHeader } from './response-headers.js';
-import type { Send } from './retry.js';
-import { toTransportError } from './transport-error.js';
-import { isThenable } from '../thenable.js';
-import { redactUrl } from '../config/uri-config.js';
+import type { WireRequest, WireResponse } from '../model/backend.js';
+import { NetworkError, TimeoutError } from '../core/errors.js';
+import { firstHeader } from '../model/response-headers.js';
+import type { Send, WireCall } from './plan.js';
+import { toTransportError } from '../model/transport-error.js';
+import { redactUrl } from '../core/redact.js';
+import type { LogLine } from '../config/logger.js';
 
 /**
- * Where debug lines go: a function taking one line, or a logger object with a `debug` method
- * (`console`, pino, winston, ...).
- *
- * @example
- * c.execution.logger = (line) => process.stderr.write(`${line}\n`);
- * c.execution.logger = pinoInstance;   // lines go to pino.debug
+ * The logging stage: with `execution.logger` set, a line when the request goes out and one when
+ * its response headers arrive (or it fails): method, URL, status, time, bytes. Every wire
+ * exchange gets its pair — each redirect hop, retry and auth challenge. Headers are never
+ * logged, and the URL's credentials and credential-like query values are redacted.
  */
-export type Logger = ((line: string) => void) | { debug(message: string): unknown };
-
-/** A resolved sink: one call per line. */
-export type LogLine = (line: string) => void;
-
-/**
- * Wraps one wire round trip so it logs a line when the request goes out and one when its
- * response headers arrive (or it fails): method, URL, status, time, bytes. Every wire exchange
- * gets its pair — each redirect hop, retry and auth challenge. Headers are never logged, and the
- * URL's credentials and credential-like query values are redacted.
- */
-export function loggedSend(send: Send, log: LogLine): Send {
-  return async (wire) => {
-    const url = redactUrl(wire.url);
-    log(`→ ${wire.method} ${url}${requestSize(wire)}`);
-    const started = performance.now();
-    const elapsed = () => `${(performance.now() - started).toFixed(1)} ms`;
-    let response;
-    try {
-      response = await send(wire);
-    } catch (error) {
-      log(`✗ ${wire.method} ${url} ${elapsed()} ${failure(error, wire.url)}`);
-      throw error;
-    }
-    const length = firstHeader(response.headers, 'content-length');
-    log(`← ${response.status} ${wire.method} ${url} ${elapsed()} ${length === undefined ? 'length unknown' : `${length} B`}`);
-    return response;
+export function logging(next: Send): Send {
+  return function loggedSend(wire: WireRequest, call: WireCall): Promise<WireResponse> {
+    const log = call.plan.execution.logger;
+    return log ? logged(next, log, wire, call) : next(wire, call);
   };
+}
+
+async function logged(next: Send, log: LogLine, wire: WireRequest, call: WireCall): Promise<WireResponse> {
+  const url = redactUrl(wire.url);
+  log(`→ ${wire.method} ${url}${requestSize(wire)}`);
+  const started = performance.now();
+  const elapsed = () => `${(performance.now() - started).toFixed(1)} ms`;
+  let response;
+  try {
+    response = await next(wire, call);
+  } catch (error) {
+    log(`✗ ${wire.method} ${url} ${elapsed()} ${failure(error, wire.url)}`);
+    throw error;
+  }
+  const length = firstHeader(response.headers, 'content-length');
+  log(`← ${response.status} ${wire.method} ${url} ${elapsed()} ${length === undefined ? 'length unknown' : `${length} B`}`);
+  return response;
 }
 
 function requestSize(wire: WireRequest): string {
@@ -57,35 +49,6 @@ function failure(error: unknown, url: string): string {
   return typed.name;
 }
 
-/**
- * `execution.logger` as a sink; `false` turns logging off (also the `DEBUG` one). The sink never
- * throws: a logger's failure (thrown, or a rejected promise from an async one) must not fail,
- * retry or crash a request — it is reported once as a process warning instead.
- */
-export function toLogLine(logger: Logger | false): LogLine | undefined {
-  if (logger === false) return undefined;
-  if (typeof logger === 'function') return safely((line) => logger(line));
-  if (typeof logger === 'object' && logger !== null && typeof logger.debug === 'function') return safely((line) => logger.debug(line));
-  throw new ConfigError('execution.logger must be a function (line) => void, an object with a debug(line) method, or false');
-}
-
-let warned = false;
-
-function safely(write: (line: string) => unknown): LogLine {
-  const report = (error: unknown) => {
-    if (warned) return;
-    warned = true;
-    process.emitWarning(`execution.logger failed, its lines are dropped: ${(error as Error | undefined)?.message ?? String(error)}`, 'HttpBuilderWarning');
-  };
-  return (line) => {
-    try {
-      const returned = write(line);
-      if (isThenable(returned)) Promise.resolve(returned).catch(report);
-    } catch (error) {
-      report(error);
-    }
-  };
-}
 
 /**
  * The sink `DEBUG` asks for: lines to stderr, prefixed `httpbuilder`, when `DEBUG` names

@@ -1,29 +1,29 @@
-import { isStreamed, type WireRequest, type WireResponse } from '../backends/backend.js';
-import { IDEMPOTENT_METHODS, type ExecutionOptions } from '../config/execution-options.js';
-import { firstHeader } from './response-headers.js';
-import { NetworkError, TimeoutError, type HttpBuilderError } from '../errors.js';
-import { sleep, type CallControl } from './call-control.js';
-import { toTransportError } from './transport-error.js';
-
-/** One wire round trip (auth answered inside it). */
-export type Send = (wire: WireRequest) => Promise<WireResponse>;
-
+import { isStreamed, type WireRequest, type WireResponse } from '../model/backend.js';
+import { IDEMPOTENT_METHODS } from '../config/execution-options.js';
+import { firstHeader } from '../model/response-headers.js';
+import { NetworkError, TimeoutError, type HttpBuilderError } from '../core/errors.js';
+import { sleep } from './call-control.js';
+import type { Send, WireCall } from './plan.js';
+import { toTransportError } from '../model/transport-error.js';
 
 /**
- * Sends `wire`, retrying by `execution.retry`: a retried status or a network failure (not a
- * TLS one) or a connect/response timeout, up to `limit` times, waiting `Retry-After` (capped at
- * `maxRetryAfter`) or the backoff. Only a body that is in memory can be sent again. Apart from
- * that policy, an idempotent request whose connection was reset before any response (a
- * keep-alive connection the server had closed) is sent again once, at once.
+ * The retry stage: sends each hop, retrying by `execution.retry` — a retried status or a
+ * network failure (not a TLS one) or a connect/response timeout, up to `limit` times, waiting
+ * `Retry-After` (capped at `maxRetryAfter`) or the backoff. Only a body that is in memory can be
+ * sent again. Apart from that policy, an idempotent request whose connection was reset before
+ * any response (a keep-alive connection the server had closed) is sent again once, at once.
  */
-export function sendWithRetries(send: Send, policy: ExecutionOptions['retry'], control: CallControl | undefined, wire: WireRequest): Promise<WireResponse> {
-  const replayable = !isStreamed(wire.body);
-  const limit = replayable && policy.methods.has(wire.method) ? policy.limit : 0;
-  const staleRetried = !replayable || !IDEMPOTENT_METHODS.has(wire.method);
-  const first = attempt(send, wire);
-  // no retry policy (the default): a response is final, so the loop is only entered on a failure
-  if (limit === 0) return first.catch(() => retryLoop(send, wire, policy, control, { first, limit, staleRetried }));
-  return retryLoop(send, wire, policy, control, { first, limit, staleRetried });
+export function retries(next: Send): Send {
+  return function sendWithRetries(wire: WireRequest, call: WireCall): Promise<WireResponse> {
+    const policy = call.plan.execution.retry;
+    const replayable = !isStreamed(wire.body);
+    const limit = replayable && policy.methods.has(wire.method) ? policy.limit : 0;
+    const staleRetried = !replayable || !IDEMPOTENT_METHODS.has(wire.method);
+    const first = attempt(next, wire, call);
+    // no retry policy (the default): a response is final, so the loop is only entered on a failure
+    if (limit === 0) return first.catch(retryLoop.bind(undefined, next, wire, call, { first, limit, staleRetried }));
+    return retryLoop(next, wire, call, { first, limit, staleRetried });
+  };
 }
 
 /** Where the loop starts: the first attempt (already sent), the policy's limit, whether the stale-connection resend is used up. */
@@ -33,12 +33,14 @@ interface LoopStart {
   readonly staleRetried: boolean;
 }
 
-async function retryLoop(send: Send, wire: WireRequest, policy: ExecutionOptions['retry'], control: CallControl | undefined, start: LoopStart): Promise<WireResponse> {
+async function retryLoop(next: Send, wire: WireRequest, call: WireCall, start: LoopStart): Promise<WireResponse> {
   const { limit } = start;
+  const { control, plan } = call;
+  const policy = plan.execution.retry;
   let staleRetried = start.staleRetried;
   let sent: Promise<WireResponse> | undefined = start.first;
   for (let retries = 0; ; retries++) {
-    const pending = sent ?? attempt(send, wire);
+    const pending = sent ?? attempt(next, wire, call);
     sent = undefined;
     let response: WireResponse;
     try {
@@ -64,10 +66,10 @@ async function retryLoop(send: Send, wire: WireRequest, policy: ExecutionOptions
   }
 }
 
-/** `send(wire)`, a synchronous throw (a custom backend's) as a rejection, so the retry rules see it too. */
-function attempt(send: Send, wire: WireRequest): Promise<WireResponse> {
+/** `next(wire, call)`, a synchronous throw (a custom backend's) as a rejection, so the retry rules see it too. */
+function attempt(next: Send, wire: WireRequest, call: WireCall): Promise<WireResponse> {
   try {
-    return send(wire);
+    return next(wire, call);
   } catch (error) {
     // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- pass on exactly what the backend threw
     return Promise.reject(error);

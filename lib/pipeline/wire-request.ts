@@ -1,11 +1,13 @@
-import { BODY_METHODS, streamedBody, type WireBody, type WireRequest } from '../backends/backend.js';
-import { ConfigError, EncodeError } from '../errors.js';
+import { BODY_METHODS, streamedBody, type WireBody, type WireRequest } from '../model/backend.js';
+import { ConfigError, EncodeError } from '../core/errors.js';
 import type { EncodedRequestBody } from '../content/encoders.js';
-import { redactUserInfo } from '../config/uri-config.js';
-import { buildTarget, CONTROL, escape, type Target } from './build-url.js';
+import { buildTarget, type Target } from './build-url.js';
 import { checkHeaderValue, checkHeaders, FRAMING_HEADERS, TOKEN } from './check-headers.js';
-import { isSendableShared, putOwn, type Plan } from './freeze.js';
-import type { RequestRecord } from './request-record.js';
+import { isSendableShared, putOwn } from './freeze.js';
+import type { Plan } from './plan.js';
+import type { RequestRecord } from '../model/request-record.js';
+import { redactUserInfo } from '../core/redact.js';
+import { CONTROL, escape } from '../core/text.js';
 
 /**
  * Turns the record (possibly changed by an interceptor) into what goes on the wire, and checks

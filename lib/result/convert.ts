@@ -1,5 +1,5 @@
-import { ResultTypeError } from '../errors.js';
-import { describeValue } from '../describe-value.js';
+import { ResultTypeError } from '../core/errors.js';
+import { describeValue } from '../core/describe-value.js';
 import type { ClassType, Mapper, ResultType } from './result-type.js';
 import { isStandardSchema, type StandardResult, type StandardSchemaV1 } from './standard-schema.js';
 

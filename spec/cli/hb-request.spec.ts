@@ -7,7 +7,7 @@ import { basicRoute, digestRoute, OK_TEXT } from '../support/auth/index.js';
 import { parseMultipart } from '../support/multipart-parser.js';
 import { headerValue } from '../support/recorded-request.js';
 import { useTestServer } from '../support/use-test-server.js';
-import { VERSION } from '../../lib/version.js';
+import { VERSION } from '../../lib/core/version.js';
 import { builtCli } from './support/built-cli.js';
 import { runHb, type HbResult } from './support/run-hb.js';
 

@@ -1,9 +1,9 @@
 import { expect, it, jest } from '@jest/globals';
 import { HttpBuilder, type ConfigBlock } from '../../lib/index.js';
-import type { BackendName } from '../../lib/backends/registry.js';
 import { headerValue, type RecordedRequest } from '../support/recorded-request.js';
 import type { ResponseSpec } from '../support/test-server.js';
 import { conformance, type Kit } from './kit.js';
+import { type BackendName } from '../../lib/config/client-config.js';
 
 const OK = { headers: { 'Content-Type': 'text/plain' }, body: 'ok' };
 

@@ -1,8 +1,8 @@
 import { expect, it } from '@jest/globals';
 import { Readable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
-import type { Progress } from '../../lib/index.js';
 import { conformance } from './kit.js';
+import { type Progress } from '../../lib/config/execution-config.js';
 
 const BIG = 'p'.repeat(256 * 1024);
 

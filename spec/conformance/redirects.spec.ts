@@ -2,12 +2,13 @@ import { afterEach, expect, it } from '@jest/globals';
 import { Readable } from 'node:stream';
 import { inspect } from 'node:util';
 import { HttpBuilder, HttpException, RedirectError, type Backend, type ConfigBlock, type WireRequest } from '../../lib/index.js';
-import { backendFor, type BackendName } from '../../lib/backends/registry.js';
+import { backendFor } from '../../lib/backends/registry.js';
 import { basicRoute, digestRoute } from '../support/auth/index.js';
 import { headerValue, type RecordedRequest } from '../support/recorded-request.js';
 import type { Expectation, ResponseSpec } from '../support/test-server.js';
 import { useTestServer } from '../support/use-test-server.js';
 import { conformance, type Kit } from './kit.js';
+import { type BackendName } from '../../lib/config/client-config.js';
 
 const OK = { headers: { 'Content-Type': 'text/plain' }, body: 'arrived' };
 const USER = { user: 'alice', password: 'wonderland' };

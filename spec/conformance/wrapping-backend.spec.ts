@@ -1,6 +1,6 @@
 import { afterEach, expect, it } from '@jest/globals';
 import { bufferedBody, type Backend, type WireBody, type WireRequest } from '../../lib/index.js';
-import { utf8TextOf } from '../../lib/backends/backend.js';
+import { utf8TextOf } from '../../lib/model/backend.js';
 import { backendFor } from '../../lib/backends/registry.js';
 import { digestRoute } from '../support/auth/index.js';
 import { conformance, type Kit } from './kit.js';

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { encodeBody } from '../../lib/content/encoders.js';
 import { encodeForm, parseForm } from '../../lib/content/form.js';
 import { HttpBuilder } from '../../lib/index.js';
-import type { RequestRecord } from '../../lib/pipeline/request-record.js';
+import type { RequestRecord } from '../../lib/model/request-record.js';
 import { useTestServer } from '../support/use-test-server.js';
 import { BUDGET_MS, PROTO_KEYS, expectPrototypesUntouched, expectTyped, hostileText, own, pathological, pumped, runs, timed } from './fuzz-kit.js';
 

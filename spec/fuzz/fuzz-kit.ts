@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { performance } from 'node:perf_hooks';
 import { Readable } from 'node:stream';
-import type { WireResponse } from '../../lib/backends/backend.js';
-import { HttpBuilderError } from '../../lib/errors.js';
-import { FromServer } from '../../lib/pipeline/from-server.js';
+import type { WireResponse } from '../../lib/model/backend.js';
+import { HttpBuilderError } from '../../lib/core/errors.js';
+import { FromServer } from '../../lib/model/from-server.js';
 
 /**
  * Shared pieces of the property tests in spec/fuzz: a fixed seed (the same inputs on every run,

@@ -1,9 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { defaultParser } from '../../lib/content/parsers.js';
-import { ParseError } from '../../lib/errors.js';
+import { ParseError } from '../../lib/core/errors.js';
 import { HttpBuilder, type ConfigBlock } from '../../lib/index.js';
-import type { RequestRecord } from '../../lib/pipeline/request-record.js';
+import type { RequestRecord } from '../../lib/model/request-record.js';
 import { useTestServer } from '../support/use-test-server.js';
 import { BUDGET_MS, PROTO_KEYS, expectPrototypesUntouched, hostileText, own, pathological, pumped, response, runs, timed } from './fuzz-kit.js';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { DEFAULT_PARSERS, defaultParser } from '../../lib/content/parsers.js';
-import { lookup, lookupKeys, parseMediaType } from '../../lib/content/media-type.js';
-import { ParseError } from '../../lib/errors.js';
+import { lookup, lookupKeys, parseMediaType } from '../../lib/core/media-type.js';
+import { ParseError } from '../../lib/core/errors.js';
 import { BUDGET_MS, expectPrototypesUntouched, hostileText, own, pathological, pumped, response, runs, timed, token } from './fuzz-kit.js';
 
 const FRAGMENTS = ['text/plain', 'application/json', '*/*', '+json', '/', 'charset=', 'utf-8', 'UTF-16LE', 'boundary=', '"a;b"', '\\"'];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import type { UriParts } from '../../lib/config/settings.js';
-import { ConfigError } from '../../lib/errors.js';
+import { ConfigError } from '../../lib/core/errors.js';
 import { HttpBuilder } from '../../lib/index.js';
 import { buildTarget } from '../../lib/pipeline/build-url.js';
 import { useTestServer } from '../support/use-test-server.js';

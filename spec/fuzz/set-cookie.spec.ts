@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { HttpBuilder } from '../../lib/index.js';
-import { parseSetCookie, type ResponseCookie } from '../../lib/pipeline/set-cookie.js';
+import { parseSetCookie, type ResponseCookie } from '../../lib/model/set-cookie.js';
 import { BACKENDS } from '../conformance/backends.js';
 import { useTestServer } from '../support/use-test-server.js';
 import { BUDGET_MS, expectPrototypesUntouched, hostileText, own, pathological, pumped, runs, timed, token } from './fuzz-kit.js';

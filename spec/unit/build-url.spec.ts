@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { UriParts } from '../../lib/config/settings.js';
-import { ConfigError } from '../../lib/errors.js';
+import { ConfigError } from '../../lib/core/errors.js';
 import { buildTarget } from '../../lib/pipeline/build-url.js';
 
 function uri(parts: Partial<UriParts>): UriParts {

@@ -1,8 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
 import { Readable } from 'node:stream';
 import { AuthCache } from '../../lib/auth/auth-cache.js';
-import { sendAuthorized } from '../../lib/auth/auth-stage.js';
-import { bufferedText, type WireRequest, type WireResponse } from '../../lib/backends/backend.js';
+import { authorization } from '../../lib/auth/auth-stage.js';
+import type { WireCall } from '../../lib/pipeline/plan.js';
+import { bufferedText, type WireRequest, type WireResponse } from '../../lib/model/backend.js';
 import { parseChallenges } from '../../lib/auth/challenges.js';
 import { digestAuthorization, pickDigest } from '../../lib/auth/digest.js';
 import { digestResponse, type DigestInput } from '../../lib/auth/digest-math.js';
@@ -121,8 +122,10 @@ describe('the auth stage and a text body', () => {
     const wire: WireRequest = { method: 'POST', url: 'http://127.0.0.1:1/x', secure: false, hostname: '127.0.0.1', port: 1, target: '/x', headers: {}, body };
     const answers = [challenge(qop), ok];
     const sent: WireRequest[] = [];
-    const plan = { credentials: { scheme: 'digest', user: 'u', password: 'p', preemptive: false }, target: { secure: false, hostname: '127.0.0.1', port: 1 }, authCache: new AuthCache() } as const;
-    const response = await sendAuthorized((request) => (sent.push(request), Promise.resolve(answers.shift()!)), plan, wire);
+    const plan = { credentials: { scheme: 'digest', user: 'u', password: 'p', preemptive: false }, target: { secure: false, hostname: '127.0.0.1', port: 1 }, authCache: new AuthCache() };
+    const call = { plan, control: undefined, last: undefined } as unknown as WireCall;
+    const send = authorization((request) => (sent.push(request), Promise.resolve(answers.shift()!)));
+    const response = await send(wire, call);
     expect(response.status).toBe(200);
     expect(sent.map((request) => request.body)).toEqual([body, body]);
     return encodings;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { ConfigError } from '../../lib/errors.js';
+import { ConfigError } from '../../lib/core/errors.js';
 import { checkKnown, settingsOf } from '../../lib/config/known-settings.js';
 
 class Sample {

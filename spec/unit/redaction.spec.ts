@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { HttpConfig } from '../../lib/index.js';
-import { decodeText } from '../../lib/content/charset.js';
+import { decodeText } from '../../lib/core/charset.js';
 import { DEFAULT_SETTINGS, mergeSettings } from '../../lib/config/settings.js';
-import { redactUserInfo } from '../../lib/config/uri-config.js';
+import { redactUserInfo } from '../../lib/core/redact.js';
 
 describe('redactUserInfo: no password survives, however the URL is malformed', () => {
   it.each([

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { encodeForm, parseForm } from '../../lib/content/form.js';
-import { lookup, lookupKeys, parseMediaType, rememberedLookup } from '../../lib/content/media-type.js';
+import { lookup, lookupKeys, parseMediaType, rememberedLookup } from '../../lib/core/media-type.js';
 
 describe('media types and registry lookup', () => {
   it('parses type and parameters, lower-casing type and charset', () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
-import { redactUrl } from '../../lib/config/uri-config.js';
-import { loggerFromEnvironment, toLogLine } from '../../lib/pipeline/request-log.js';
-import { ConfigError } from '../../lib/errors.js';
+import { loggerFromEnvironment } from '../../lib/pipeline/request-log.js';
+import { ConfigError } from '../../lib/core/errors.js';
+import { redactUrl } from '../../lib/core/redact.js';
+import { toLogLine } from '../../lib/config/logger.js';
 
 describe('redactUrl', () => {
   it('hides user info and the values of credential-like query parameters, keeps the rest as is', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { z } from 'zod';
-import { verbArguments } from '../../lib/result/result-type.js';
+import { verbArguments } from '../../lib/verb-arguments.js';
 
 class Plain {}
 

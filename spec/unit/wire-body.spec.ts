@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { bufferedBody, bufferedText, inMemory, streamedBody, utf8TextOf } from '../../lib/backends/backend.js';
+import { bufferedBody, bufferedText, inMemory, streamedBody, utf8TextOf } from '../../lib/model/backend.js';
 
 describe('wire bodies in memory', () => {
   it('a text body makes its bytes only when asked, once, and is in memory (replayable) before that', async () => {

@@ -5,7 +5,7 @@
  *
  * This file imports no `node:` module so that browser-capable backends (fetch) fit it too.
  */
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../core/errors.js';
 
 /** A request body: bytes as an async stream, with its size when known. */
 export interface WireBody extends AsyncIterable<Uint8Array> {

@@ -1,7 +1,7 @@
 import { types } from 'node:util';
-import { CONNECT_TIMEOUT } from '../backends/backend.js';
-import { AbortError, HttpBuilderError, NetworkError, ParseError, ResponseTooLargeError, TimeoutError, type NetworkErrorReason } from '../errors.js';
-import { urlForMessage } from '../config/uri-config.js';
+import { CONNECT_TIMEOUT } from './backend.js';
+import { AbortError, HttpBuilderError, NetworkError, ParseError, ResponseTooLargeError, TimeoutError, type NetworkErrorReason } from '../core/errors.js';
+import { urlForMessage } from '../core/redact.js';
 
 const REASONS: Readonly<Record<string, NetworkErrorReason>> = {
   ECONNREFUSED: 'refused',

@@ -1,15 +1,15 @@
 import { PassThrough, Readable } from 'node:stream';
-import type { WireResponse } from '../backends/backend.js';
-import { HttpBuilderError, NetworkError, ParseError, ResponseTooLargeError } from '../errors.js';
-import { decodeText } from '../content/charset.js';
-import { parseMediaType } from '../content/media-type.js';
+import type { WireResponse } from './backend.js';
+import { HttpBuilderError, NetworkError, ParseError, ResponseTooLargeError } from '../core/errors.js';
+import { decodeText } from '../core/charset.js';
+import { parseMediaType } from '../core/media-type.js';
 import { contentCodings, decompress } from './decompress.js';
 import { toTransportError } from './transport-error.js';
-import { urlForMessage } from '../config/uri-config.js';
 import { cutShort, earlierFailure } from '../backends/node-response.js';
 import { ResponseHeaders } from './response-headers.js';
 import { parseSetCookie, type ResponseCookie } from './set-cookie.js';
 import { prepended } from './prepended.js';
+import { urlForMessage } from '../core/redact.js';
 
 const BODILESS_STATUS = new Set([204, 205, 304]);
 /** More header lines than any real response needs: a flood is refused, not parsed. */

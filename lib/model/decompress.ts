@@ -1,6 +1,6 @@
 import { pipeline, Readable, type Transform } from 'node:stream';
 import zlib from 'node:zlib';
-import { ParseError } from '../errors.js';
+import { ParseError } from '../core/errors.js';
 import { prepended } from './prepended.js';
 
 const MAX_CODINGS = 5;

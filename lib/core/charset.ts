@@ -1,6 +1,6 @@
-import { EncodeError } from '../errors.js';
-import { escape } from '../pipeline/build-url.js';
+import { EncodeError } from './errors.js';
 import { parseMediaType } from './media-type.js';
+import { escape } from './text.js';
 
 /** Node's Buffer encodings for the request charsets the contract supports. */
 const REQUEST_CHARSETS: Readonly<Record<string, BufferEncoding>> = {

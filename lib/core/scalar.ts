@@ -1,5 +1,5 @@
-import { ConfigError } from '../errors.js';
-import { describeValue } from '../describe-value.js';
+import { ConfigError } from './errors.js';
+import { describeValue } from './describe-value.js';
 
 /**
  * Values with one obvious text form: what a header, cookie, query parameter or form field may

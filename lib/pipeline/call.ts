@@ -1,0 +1,241 @@
+import { ConfigError, EncodeError, ParseError } from '../core/errors.js';
+import { isThenable, type MaybePromise } from '../core/maybe-promise.js';
+import type { ExceptionHandler, HandlerTier } from '../config/handlers.js';
+import { encodeBody, type EncodedRequestBody } from '../content/encoders.js';
+import { parserFor, READS_EMPTY_BODIES } from '../content/parsers.js';
+import { releaseUpload } from '../content/raw-upload.js';
+import type { WireRequest, WireResponse } from '../model/backend.js';
+import { FromServer } from '../model/from-server.js';
+import type { RequestRecord } from '../model/request-record.js';
+import { firstHeader } from '../model/response-headers.js';
+import { toTransportError } from '../model/transport-error.js';
+import { convertResult } from '../result/convert.js';
+import { MAPPER_ID, rawBodyKind, type Mapper } from '../result/result-type.js';
+import { CallControl } from './call-control.js';
+import { dispatch } from './dispatch.js';
+import type { Plan, WireCall } from './plan.js';
+import { countedBody, countedUpload, listenerThrown, reportSent } from './progress.js';
+import type { ProgressListener } from '../config/execution-config.js';
+import { toWireRequest } from './wire-request.js';
+
+/**
+ * The core of a call, inside the interceptors: one {@link Call} run, its errors given to the
+ * `exception` handler when there is one.
+ */
+export function exchange(record: RequestRecord, plan: Plan): Promise<unknown> {
+  const { timeout, signal } = plan.execution;
+  const call = new Call(record, plan, CallControl.start(timeout, signal, record.url));
+  const done = call.control ? call.runControlled(call.control) : call.run();
+  const handle = plan.handlers.find(hasExceptionHandler)?.exception;
+  const handled = handle ? done.catch(handledException.bind(undefined, handle, plan)) : done;
+  // a progress listener's throw comes back as it was thrown (it travels wrapped, past the transport's error mapping)
+  return plan.onUploadProgress || plan.onDownloadProgress ? handled.catch(rethrowListenerError) : handled;
+}
+
+function hasExceptionHandler(tier: HandlerTier): boolean {
+  return tier.exception !== undefined;
+}
+
+async function handledException(handle: ExceptionHandler, plan: Plan, error: unknown): Promise<unknown> {
+  // bad input, or a progress listener's throw, is the caller's bug, not an outcome of the exchange: it always propagates
+  if (error instanceof ConfigError || error instanceof EncodeError || listenerThrown(error) !== error) throw error;
+  return convertResult(await handle(error), plan.resultType);
+}
+
+function rethrowListenerError(error: unknown): never {
+  throw listenerThrown(error);
+}
+
+/**
+ * One exchange of a request: **encode → send → read → dispatch → convert**. What the steps
+ * share lives on this object; each step is a method, and one that waits for a promise is bound
+ * to the call rather than made as an arrow per request (docs/performance.md, "Arrows made per
+ * request"). A step returns a promise only when something is really pending: each await is a
+ * trip through the microtask queue, and per-request overhead is what the benchmark measures.
+ */
+export class Call implements WireCall {
+  /** The request as it first went out (its body counted for upload progress). */
+  #sent: WireRequest | undefined;
+  /** The request of the last redirect hop: its URL is the response's. Set by the redirect stage. */
+  last: WireRequest | undefined;
+  /** The response as handlers see it, once its head is in. */
+  #fromServer: FromServer | undefined;
+
+  constructor(
+    readonly record: RequestRecord,
+    readonly plan: Plan,
+    readonly control: CallControl | undefined,
+  ) {}
+
+  /** The whole exchange: encode → send → read → dispatch → convert. */
+  run(): Promise<unknown> {
+    let encoding: MaybePromise<EncodedRequestBody | undefined>;
+    try {
+      encoding = this.record.body === null || this.record.body === undefined ? undefined : encodeBody(this.record, this.plan.encoders);
+    } catch (error) {
+      return this.#failedBeforeResponse(error);
+    }
+    if (!isThenable(encoding)) return this.#send(encoding);
+    return Promise.resolve(encoding).then(this.#send.bind(this), this.#failedBeforeResponse.bind(this));
+  }
+
+  /** {@link run} for a call that can be stopped: it fails for the reason it was stopped, and its timers go with it. */
+  async runControlled(control: CallControl): Promise<unknown> {
+    try {
+      return await this.run();
+    } catch (error) {
+      // whatever a stopped call failed with (a transport's abort error, a parser's), the reason is what it failed for
+      throw control.reason ?? error;
+    } finally {
+      control.dispose();
+    }
+  }
+
+  /** Send: the wire request through the client's wire stages (redirects, retries, auth, ...). */
+  #send(encoded: EncodedRequestBody | undefined): Promise<unknown> {
+    try {
+      let wire = toWireRequest(this.record, this.plan, encoded);
+      const upload = this.plan.onUploadProgress;
+      if (upload && wire.body) wire = { ...wire, body: countedUpload(wire.body, upload) };
+      this.#sent = this.last = wire;
+      return this.plan.send(wire, this).then(this.#read.bind(this), this.#failedBeforeResponse.bind(this));
+    } catch (error) {
+      return this.#failedBeforeResponse(error);
+    }
+  }
+
+  /** A failure before the response: the upload released and the error typed, always as a rejection (a failing release too). */
+  #failedBeforeResponse(error: unknown): Promise<never> {
+    try {
+      releaseUpload(this.record.body);
+      return Promise.reject(toTransportError(error, (this.last ?? this.record).url));
+    } catch (failure) {
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- pass on exactly what releasing threw
+      return Promise.reject(failure);
+    }
+  }
+
+  /**
+   * Read: the response that ended the exchange, its body as handlers receive it (parsed, or
+   * text/bytes for those result types); then dispatched. The connection is given back once
+   * that is done.
+   */
+  #read(response: WireResponse): MaybePromise<unknown> {
+    const { onUploadProgress: upload, onDownloadProgress: download, execution } = this.plan;
+    const url = this.last!.url;
+    try {
+      reportSent(this.#sent!.body, upload);
+      if (download) response = countedResponse(response, download);
+    } catch (error) {
+      response.discard(); // never read: its connection goes back or is closed
+      return this.#failedBeforeResponse(error);
+    }
+    let fromServer: FromServer;
+    try {
+      fromServer = this.#fromServer = new FromServer(response, this.record.method, url, execution.maxResponseSize);
+    } catch (error) {
+      response.discard(); // e.g. an unsupported Content-Encoding: the body will never be read
+      throw error;
+    }
+    let body;
+    try {
+      body = this.#body(fromServer);
+    } catch (error) {
+      fromServer.discard();
+      throw error;
+    }
+    if (!isThenable(body)) return this.#dispatch(body);
+    // one step for the body, the error page and the release (each step is a promise per request)
+    return Promise.resolve(body).then(this.#dispatch.bind(this), this.#dispatchErrorPage.bind(this));
+  }
+
+  /**
+   * The body handlers receive: text or bytes for String/Buffer results, else what the content
+   * type's parser makes of it. A promise only when something is pending (not for a parser that
+   * answers at once, nor for no body).
+   */
+  #body(fromServer: FromServer): MaybePromise<unknown> {
+    if (fromServer.hasBody && fromServer.mayBeEmpty()) return fromServer.peekEmpty().then(this.#bodyOf.bind(this, fromServer));
+    return this.#bodyOf(fromServer, !fromServer.hasBody);
+  }
+
+  #bodyOf(fromServer: FromServer, empty: boolean): MaybePromise<unknown> {
+    const raw = rawBodyKind(this.plan.resultType);
+    if (raw !== undefined) return empty ? null : raw === 'text' ? fromServer.text() : fromServer.bytes();
+    const parse = parserFor(this.plan.parsers, fromServer.contentType);
+    // no body is null, except for a parser that asked for those too (a download's empty file)
+    if (empty && (this.record.method === 'HEAD' || !(READS_EMPTY_BODIES in parse))) return null;
+    try {
+      // a rejection is looked at by #read, in the step that dispatches the body
+      return parse(fromServer, this.record);
+    } catch (error) {
+      return errorPageText(error, fromServer);
+    }
+  }
+
+  /** Reading failed: an error page's text still goes to the handlers; anything else fails the call. */
+  #dispatchErrorPage(error: unknown): MaybePromise<unknown> {
+    let text: string;
+    try {
+      text = errorPageText(error, this.#fromServer!);
+    } catch (failure) {
+      this.#fromServer!.discard();
+      throw failure;
+    }
+    return this.#dispatch(text);
+  }
+
+  /** Dispatch → convert for `body`, then the connection given back: at once, or when an async handler settles. */
+  #dispatch(body: unknown): MaybePromise<unknown> {
+    const fromServer = this.#fromServer!;
+    let outcome;
+    try {
+      const dispatched = dispatch(fromServer, body, this.plan.handlers);
+      outcome = isThenable(dispatched) ? Promise.resolve(dispatched).then(this.#convert.bind(this)) : this.#convert(dispatched);
+    } catch (error) {
+      fromServer.discard();
+      throw error;
+    }
+    if (!isThenable(outcome)) {
+      fromServer.discard();
+      return outcome;
+    }
+    return Promise.resolve(outcome).then(this.#releasedWith.bind(this), this.#releasedThrowing.bind(this));
+  }
+
+  /** Convert: the handler's result to the result type; a mapper configured for the response's content type builds class instances. */
+  #convert(result: unknown): unknown {
+    const type = this.plan.resultType;
+    const mapper = type === undefined ? undefined : (this.record.context(this.#fromServer!.contentType, MAPPER_ID) as Mapper | undefined);
+    return convertResult(result, type, mapper);
+  }
+
+  #releasedWith(result: unknown): unknown {
+    this.#fromServer!.discard();
+    return result;
+  }
+
+  #releasedThrowing(error: unknown): never {
+    this.#fromServer!.discard();
+    throw error;
+  }
+}
+
+/**
+ * A parser's failure (or a body that could not be read): an error page in the wrong format should still surface as the HTTP
+ * error, with its text; anything else (a reset, a parser's bug) is an error of its own.
+ */
+function errorPageText(error: unknown, fromServer: FromServer): string {
+  if (!(error instanceof ParseError) || fromServer.statusCode < 400 || !error.text) throw error;
+  return error.text;
+}
+
+/** The response with its body counted as it is read (no one-piece readAll: it would skip the count). */
+function countedResponse(response: WireResponse, listener: ProgressListener): WireResponse {
+  const length = firstHeader(response.headers, 'content-length');
+  // decoded by the transport (fetch): the bytes counted are decoded ones, which no header totals
+  const decodedLength = response.decoded && firstHeader(response.headers, 'content-encoding') !== undefined;
+  const total = length === undefined || decodedLength || !/^\d+$/.test(length) ? undefined : Number(length);
+  // discard() by hand: a backend's response may have it on its prototype, where a spread does not look
+  return { ...response, body: countedBody(response.body, total, listener), readAll: undefined, discard: response.discard.bind(response) };
+}

@@ -1,0 +1,60 @@
+import type { AuthCache } from '../auth/auth-cache.js';
+import type { Credentials } from '../config/auth-config.js';
+import type { ProgressListener } from '../config/execution-config.js';
+import type { ExecutionOptions } from '../config/execution-options.js';
+import type { HandlerTier } from '../config/handlers.js';
+import type { Encoder } from '../content/encoders.js';
+import type { Parser } from '../content/parsers.js';
+import type { ClientCookieJar } from '../cookies/cookie-jar.js';
+import type { Backend, WireRequest, WireResponse } from '../model/backend.js';
+import type { ResultType } from '../result/result-type.js';
+import type { Target } from './build-url.js';
+import type { CallControl } from './call-control.js';
+
+/** What the pipeline needs besides the record: resolved once per request, never shown to interceptors. */
+export interface Plan {
+  /** Where the request was configured to go: credentials are never sent to another origin. */
+  readonly target: Target;
+  readonly backend: Backend;
+  /** The client's wire stages, composed once per client ({@link ./stages.ts}). */
+  readonly send: Send;
+  /** every level, nearest first (request, client, its parents); the defaults come after */
+  readonly handlers: readonly HandlerTier[];
+  readonly encoders: ReadonlyArray<ReadonlyMap<string, Encoder>>;
+  readonly parsers: ReadonlyArray<ReadonlyMap<string, Parser>>;
+  readonly resultType: ResultType | undefined;
+  readonly credentials: Credentials | undefined;
+  /** the protection spaces the client's servers challenged in */
+  readonly authCache: AuthCache;
+  readonly onDownloadProgress: ProgressListener | undefined;
+  readonly onUploadProgress: ProgressListener | undefined;
+  /** timeouts, retries, redirects, abort signal, size limit, logger */
+  readonly execution: ExecutionOptions;
+  /** the client's cookie jar, when `client.cookies` is on */
+  readonly jar: ClientCookieJar | undefined;
+}
+
+/** What a wire stage knows of the call it serves. */
+export interface WireCall {
+  readonly plan: Plan;
+  /** What can stop the call (abort signal, timeouts); `undefined` when nothing can. */
+  readonly control: CallControl | undefined;
+  /** The request of the last redirect hop (the first request until one is followed): the response's URL. */
+  last: WireRequest | undefined;
+}
+
+/** One wire exchange: a request in, the response it ended with out (its body not read yet). */
+export type Send = (wire: WireRequest, call: WireCall) => Promise<WireResponse>;
+
+/**
+ * A wire stage: given the rest of the pipeline (`next`), the {@link Send} that does this stage's
+ * part around it. Each stage returns the response it got; one that has nothing to do for a call
+ * passes the request on as it is.
+ *
+ * @example
+ * const timing: Stage = (next) => async (wire, call) => {
+ *   const started = performance.now();
+ *   try { return await next(wire, call); } finally { console.log(wire.url, performance.now() - started); }
+ * };
+ */
+export type Stage = (next: Send) => Send;

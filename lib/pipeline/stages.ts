@@ -1,0 +1,29 @@
+import { authorization } from '../auth/auth-stage.js';
+import { cookies } from '../cookies/cookie-stage.js';
+import { sendAttempt } from './attempt.js';
+import type { Send, Stage } from './plan.js';
+import { redirects } from './redirects.js';
+import { logging } from './request-log.js';
+import { retries } from './retry.js';
+
+/**
+ * The wire stages, outermost first: the one list of what happens between a request ready to
+ * send and the response that ends its exchange.
+ *
+ * - `redirects`: each hop to a `Location` is sent through the stages below it;
+ * - `retries`: each attempt of a hop (retry policy, and a reused connection the server had closed);
+ * - `authorization`: each attempt answers `401` challenges (Basic, Digest) with the credentials;
+ * - `logging`: every wire exchange gets its pair of debug lines (`execution.logger`);
+ * - `cookies`: the client's jar adds its cookies to each exchange and stores what comes back;
+ * - then {@link sendAttempt}: one round trip through the backend, under the call's timeouts and signal.
+ *
+ * A stage with nothing to do for a call (no credentials, no logger, no jar) passes it on.
+ */
+export const WIRE_STAGES: readonly Stage[] = [redirects, retries, authorization, logging, cookies];
+
+/** The wire stages folded over the backend's round trip: composed once per client, called once per request. */
+export function wirePipeline(stages: readonly Stage[] = WIRE_STAGES): Send {
+  let send: Send = sendAttempt;
+  for (let i = stages.length - 1; i >= 0; i--) send = stages[i](send);
+  return send;
+}
