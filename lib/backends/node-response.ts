@@ -2,6 +2,7 @@ import type http from 'node:http';
 import type https from 'node:https';
 import { PassThrough, type Readable } from 'node:stream';
 import type { TlsOptions, WireResponse } from '../model/backend.js';
+import { cutShort, earlierFailure } from '../model/stream-end.js';
 
 /** Bytes worth draining to keep a connection instead of closing it. */
 const DRAIN_LIMIT = 64 * 1024;
@@ -77,21 +78,6 @@ function readAll(body: Readable, res: http.IncomingMessage): Promise<Uint8Array>
       if (!res.complete) reject(cutShort());
     });
   });
-}
-
-/**
- * Why `stream` can no longer be read, when it failed or was closed before its end: its error,
- * or a reset. Its 'error' and 'close' events are over by then, so listeners would wait forever.
- */
-export function earlierFailure(stream: Readable): Error | undefined {
-  if (stream.errored) return stream.errored;
-  if (stream.destroyed && !stream.readableEnded) return cutShort();
-  return undefined;
-}
-
-/** What a body cut short without an error of its own fails with (node's own wording and code). */
-export function cutShort(): Error {
-  return Object.assign(new Error('aborted'), { code: 'ECONNRESET' });
 }
 
 function headerPairs(raw: string[]): Array<readonly [string, string]> {

@@ -5,11 +5,11 @@ import { decodeText } from '../core/charset.js';
 import { parseMediaType } from '../core/media-type.js';
 import { contentCodings, decompress } from './decompress.js';
 import { toTransportError } from './transport-error.js';
-import { cutShort, earlierFailure } from '../backends/node-response.js';
 import { ResponseHeaders } from './response-headers.js';
 import { parseSetCookie, type ResponseCookie } from './set-cookie.js';
 import { prepended } from './prepended.js';
 import { urlForMessage } from '../core/redact.js';
+import { cutShort, earlierFailure } from './stream-end.js';
 
 const BODILESS_STATUS = new Set([204, 205, 304]);
 /** More header lines than any real response needs: a flood is refused, not parsed. */

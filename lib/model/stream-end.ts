@@ -1,0 +1,16 @@
+import type { Readable } from 'node:stream';
+
+/**
+ * Why `stream` can no longer be read, when it failed or was closed before its end: its error,
+ * or a reset. Its 'error' and 'close' events are over by then, so listeners would wait forever.
+ */
+export function earlierFailure(stream: Readable): Error | undefined {
+  if (stream.errored) return stream.errored;
+  if (stream.destroyed && !stream.readableEnded) return cutShort();
+  return undefined;
+}
+
+/** What a body cut short without an error of its own fails with (node's own wording and code). */
+export function cutShort(): Error {
+  return Object.assign(new Error('aborted'), { code: 'ECONNRESET' });
+}
