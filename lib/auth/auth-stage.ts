@@ -44,7 +44,7 @@ async function answerChallenges(next: Send, wire: WireRequest, call: WireCall, c
   // a Basic answer sent up front was the one try (a cached Digest nonce may just have expired)
   let answeredFresh = header !== undefined && credentials.scheme === 'basic';
   let answeredStale = false;
-  while (response.status === 401) {
+  while (response.statusCode === 401) {
     const challenges = parseChallenges(headerValues(response.headers, 'www-authenticate'));
     const state = stateFor(challenges, credentials);
     const stale = challenges.some((c) => c.scheme === 'digest' && c.params.stale?.toLowerCase() === 'true');
@@ -63,7 +63,7 @@ async function answerChallenges(next: Send, wire: WireRequest, call: WireCall, c
     ({ header, expected } = answer(remembered.state, credentials, wire, cache, url));
     response = await next(withAuthorization(wire, header), call);
   }
-  if (response.status < 400) verifyInfo(response, cache, url, expected);
+  if (response.statusCode < 400) verifyInfo(response, cache, url, expected);
   return response;
 }
 

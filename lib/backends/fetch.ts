@@ -141,8 +141,8 @@ function wireResponse(response: Response): WireResponse {
   const headers = headerPairs(response.headers);
   // discard and readAll as own properties (a stage or a wrapping backend may copy the response with a spread)
   return {
-    status: response.status,
-    reason: response.statusText,
+    statusCode: response.status,
+    message: response.statusText,
     headers,
     body: reader ?? EMPTY_BODY,
     decoded: decodedByFetch(headers),

@@ -25,8 +25,8 @@ export function nodeResponse(res: http.IncomingMessage, options: NodeResponseOpt
   source.on('error', () => {});
   const body = options.cleanErrors ? withCleanErrors(source) : source;
   return {
-    status: res.statusCode ?? 0,
-    reason: options.reason ?? res.statusMessage ?? '',
+    statusCode: res.statusCode ?? 0,
+    message: options.reason ?? res.statusMessage ?? '',
     headers: headerPairs(res.rawHeaders),
     body,
     decoded: false,

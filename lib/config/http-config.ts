@@ -27,8 +27,12 @@ export class HttpConfig {
   #execution: ExecutionConfig | undefined;
   #client: ClientConfig | undefined;
 
+  readonly #scope: Scope;
+
   /** @internal */
-  constructor(readonly scope: Scope) {}
+  constructor(scope: Scope) {
+    this.#scope = scope;
+  }
 
   /** How to handle the response. */
   get response(): ResponseConfig {
@@ -37,12 +41,12 @@ export class HttpConfig {
 
   /** How to run the exchange. */
   get execution(): ExecutionConfig {
-    return (this.#execution ??= new ExecutionConfig(this.scope));
+    return (this.#execution ??= new ExecutionConfig(this.#scope));
   }
 
   /** Client-level settings (rejected in a request block). */
   get client(): ClientConfig {
-    return (this.#client ??= new ClientConfig(this.scope));
+    return (this.#client ??= new ClientConfig(this.#scope));
   }
 
   /** @internal What the block set of each part; `undefined` for a part it never touched. */

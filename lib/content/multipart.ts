@@ -29,7 +29,7 @@ export class Multipart {
   /** The parts in the order they were added (they go out in this order). */
   readonly parts: readonly MultipartPart[];
 
-  /** @internal use {@link multipart}. */
+  /** Build one with {@link multipart}. */
   constructor(parts: readonly MultipartPart[]) {
     this.parts = Object.freeze([...parts]);
   }

@@ -39,8 +39,8 @@ export class HttpException extends HttpBuilderError {
   declare readonly headers: ErrorHeaders;
   declare readonly body: unknown;
 
-  constructor(statusCode: number, reason: string, headers: ErrorHeaders, body: unknown) {
-    super(reason);
+  constructor(statusCode: number, message: string, headers: ErrorHeaders, body: unknown) {
+    super(message);
     // headers and body can be large: keep them out of util.inspect and JSON.stringify
     Object.defineProperty(this, 'statusCode', { value: statusCode, enumerable: true });
     hide(this, { headers, body });

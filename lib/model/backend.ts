@@ -72,9 +72,10 @@ export const CONNECT_TIMEOUT = 'UND_ERR_CONNECT_TIMEOUT';
 
 /** What a backend returns once the response head has arrived. */
 export interface WireResponse {
-  readonly status: number;
+  /** Status code (named as on {@link FromServer} and the errors). */
+  readonly statusCode: number;
   /** Reason phrase as sent by the server (may be empty). */
-  readonly reason: string;
+  readonly message: string;
   /** Header name/value pairs in the order received, names as received. */
   readonly headers: ReadonlyArray<readonly [string, string]>;
   /** The body as received; iterate it once. */

@@ -47,23 +47,23 @@ export class FromServer {
   readonly #lengthKnown: boolean;
   #cookies: ResponseCookie[] | undefined;
 
-  /** @internal `maxSize`: `execution.maxResponseSize` */
+  /** Made by the pipeline for each response; `maxSize` is `execution.maxResponseSize`. */
   constructor(wire: WireResponse, method: string, uri: string, maxSize?: number) {
     // node's parser takes any three digits ('099'); RFC 9110 status codes are 100-599, and 6xx-9xx at most are extensions
-    if (!(wire.status >= 100 && wire.status <= 999)) throw new NetworkError(`the response of ${urlForMessage(uri)} has status ${wire.status}, which is no HTTP status`, 'other');
+    if (!(wire.statusCode >= 100 && wire.statusCode <= 999)) throw new NetworkError(`the response of ${urlForMessage(uri)} has status ${wire.statusCode}, which is no HTTP status`, 'other');
     if (wire.headers.length > MAX_HEADERS) throw new ResponseTooLargeError(`the response of ${urlForMessage(uri)} has ${wire.headers.length} header lines; at most ${MAX_HEADERS} are accepted`);
     this.#wire = wire;
-    this.statusCode = wire.status;
-    this.message = wire.reason;
+    this.statusCode = wire.statusCode;
+    this.message = wire.message;
     this.headers = new ResponseHeaders(wire.headers);
     this.uri = uri;
     const mediaType = parseMediaType(this.headers.get('content-type') ?? '');
     this.contentType = mediaType.type === '' ? 'application/octet-stream' : mediaType.type;
     this.charset = mediaType.params.charset ?? 'utf-8';
     const length = this.headers.get('content-length');
-    this.#hasBody = method !== 'HEAD' && !BODILESS_STATUS.has(wire.status) && wire.status >= 200 && length !== '0';
+    this.#hasBody = method !== 'HEAD' && !BODILESS_STATUS.has(wire.statusCode) && wire.statusCode >= 200 && length !== '0';
     const header = this.#hasBody ? this.headers.get('content-encoding') : null;
-    const codings = header === null ? [] : contentCodings(header, wire.status);
+    const codings = header === null ? [] : contentCodings(header, wire.statusCode);
     const encoded = codings.length > 0 && !wire.decoded;
     // a length with codings is the encoded one, whoever decodes: only reading tells if anything is left
     this.#lengthKnown = length !== null && codings.length === 0;

@@ -40,7 +40,7 @@ async function hopOn(next: Send, first: WireRequest, firstResponse: WireResponse
   for (let hops = 0; location !== undefined; hops++) {
     let hop;
     try {
-      hop = nextHop(wire, response.status, location, options.sensitiveHeaders);
+      hop = nextHop(wire, response.statusCode, location, options.sensitiveHeaders);
     } catch (error) {
       await finish(response, wire.method); // a refused Location must not keep the 3xx's connection checked out
       throw error;
@@ -59,7 +59,7 @@ async function hopOn(next: Send, first: WireRequest, firstResponse: WireResponse
 
 /** The Location to follow, or `undefined` when `response` is no redirect to follow. */
 function redirectLocation(response: WireResponse): string | undefined {
-  const raw = REDIRECTS.has(response.status) ? firstHeader(response.headers, 'location') : undefined;
+  const raw = REDIRECTS.has(response.statusCode) ? firstHeader(response.headers, 'location') : undefined;
   return raw === undefined ? undefined : utf8Location(raw);
 }
 

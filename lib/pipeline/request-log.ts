@@ -32,7 +32,7 @@ async function logged(next: Send, log: LogLine, wire: WireRequest, call: WireCal
     throw error;
   }
   const length = firstHeader(response.headers, 'content-length');
-  log(`← ${response.status} ${wire.method} ${url} ${elapsed()} ${length === undefined ? 'length unknown' : `${length} B`}`);
+  log(`← ${response.statusCode} ${wire.method} ${url} ${elapsed()} ${length === undefined ? 'length unknown' : `${length} B`}`);
   return response;
 }
 

@@ -59,7 +59,7 @@ async function retryLoop(next: Send, wire: WireRequest, call: WireCall, start: L
       }
       throw typed;
     }
-    if (retries >= limit || !policy.statusCodes.has(response.status)) return response;
+    if (retries >= limit || !policy.statusCodes.has(response.statusCode)) return response;
     const wait = retryAfter(response, policy.maxRetryAfter) ?? policy.backoff(retries + 1);
     response.discard();
     await sleep(wait, control);

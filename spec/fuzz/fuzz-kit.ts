@@ -120,8 +120,8 @@ export function own<V>(entries: Iterable<readonly [string, V]>): Record<string, 
 /** A 200 response with this Content-Type and body, as a backend hands it to the pipeline. */
 export function response(contentType: string, body: Uint8Array | string): FromServer {
   const wire: WireResponse = {
-    status: 200,
-    reason: 'OK',
+    statusCode: 200,
+    message: 'OK',
     headers: [['Content-Type', contentType]],
     body: Readable.from([typeof body === 'string' ? Buffer.from(body) : body]),
     decoded: false,

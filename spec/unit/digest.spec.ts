@@ -103,14 +103,14 @@ describe('nc per nonce', () => {
 
 describe('the auth stage and a text body', () => {
   const challenge = (qop: string): WireResponse => ({
-    status: 401,
-    reason: 'Unauthorized',
+    statusCode: 401,
+    message: 'Unauthorized',
     headers: [['www-authenticate', `Digest realm="r", nonce="abc", qop="${qop}", algorithm=MD5`]],
     body: Readable.from([]),
     decoded: true,
     discard: () => {},
   });
-  const ok: WireResponse = { status: 200, reason: 'OK', headers: [], body: Readable.from([]), decoded: true, discard: () => {} };
+  const ok: WireResponse = { statusCode: 200, message: 'OK', headers: [], body: Readable.from([]), decoded: true, discard: () => {} };
 
   /** Sends a POST of a text body through a Digest challenge with `qop`; how often its bytes were made. */
   async function encodingsThrough(qop: string): Promise<number> {
@@ -126,7 +126,7 @@ describe('the auth stage and a text body', () => {
     const call = { plan, control: undefined, last: undefined } as unknown as WireCall;
     const send = authorization((request) => (sent.push(request), Promise.resolve(answers.shift()!)));
     const response = await send(wire, call);
-    expect(response.status).toBe(200);
+    expect(response.statusCode).toBe(200);
     expect(sent.map((request) => request.body)).toEqual([body, body]);
     return encodings;
   }

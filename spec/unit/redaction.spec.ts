@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { HttpConfig } from '../../lib/index.js';
+import { HttpConfig } from '../../lib/config/http-config.js';
 import { decodeText } from '../../lib/core/charset.js';
 import { DEFAULT_SETTINGS, mergeSettings } from '../../lib/config/settings.js';
 import { redactUserInfo } from '../../lib/core/redact.js';
