@@ -1,17 +1,26 @@
 /**
- * What a benchmark contender is: a client that can be opened against the server, then asked
- * for JSON documents or to post one. Every contender does the same work per request: send the
- * same request (serialising the same object for a POST), read the whole body, parse it as JSON.
+ * What a benchmark contender is: a client that can be opened against the benchmark server and
+ * then does what every scenario asks the same way as the others: the same request, the whole
+ * body read (parsed as JSON, or streamed to or from a file), nothing else kept.
  *
  * @module
  */
+import { randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+
+/** The two kinds of scenario: many small requests, or one large transfer. */
+export type ScenarioKind = 'requests' | 'transfers';
 
 /** One open client (its own connection pool). */
 export interface Session {
-  /** GET `path` on the server, read the whole body and resolve to `JSON.parse` of it. */
+  /** GET `path`, read the whole body and resolve to `JSON.parse` of it. */
   getJson(path: string): Promise<unknown>;
-  /** POST `JSON.stringify(body)` as `application/json` to `path`, resolve to `JSON.parse` of the response body. */
+  /** POST `JSON.stringify(body)` as `application/json` to `path`, resolve to `JSON.parse` of the answer. */
   postJson(path: string, body: object): Promise<unknown>;
+  /** `GET /bytes?n=size`, the body streamed into `file` (created or truncated); resolves once all of it is written. */
+  download(size: number, file: string): Promise<void>;
+  /** `POST /upload` of `source` (a file of `size` bytes) as one multipart file part, streamed; resolves to the server's JSON answer. */
+  upload(source: string, size: number): Promise<unknown>;
   /** Releases sockets so the process can exit. */
   close(): Promise<void>;
 }
@@ -19,23 +28,27 @@ export interface Session {
 /** A client under test. */
 export interface Contender {
   readonly name: string;
-  /** What it does per request, for the report. */
-  readonly description: string;
-  /** The reference every contender is also compared against (exactly one contender: raw node:http). */
+  /** What it does, per kind of scenario, for the report. */
+  readonly description: Readonly<Record<ScenarioKind, string>>;
+  /** The reference every contender is also compared against (exactly one: raw node:http). */
   readonly baseline?: boolean;
-  /**
-   * Name of the raw client this contender is measured against (the library on the axios backend
-   * against `raw axios`, ...). Selecting a contender always selects its counterpart too.
-   */
-  readonly comparedWith?: string;
-  /** Upper bound for `CPU µs/req ÷ counterpart's CPU µs/req` this contender aims for, if any. */
-  readonly cpuRatioTarget?: number;
+  /** Name of the raw client this contender runs on, compared round by round; selecting a contender selects it too. */
+  readonly counterpart?: string;
+  /** Upper bound for CPU per request ÷ the counterpart's in the request scenarios, if it has one. */
+  readonly target?: number;
   /**
    * Opens a client on `origin` (`http://127.0.0.1:PORT`). May load the client's package, so it
    * is async, and it may reject (package missing): the run then reports the contender as failed.
    */
   open(origin: string): Promise<Session>;
 }
+
+/** The server's download route: `GET /bytes?n=N` streams N bytes of the pattern (`pattern.ts`). */
+export const DOWNLOAD_PATH = '/bytes';
+/** The server's upload route: counts the file part and answers `{ bytes, fileName, total }` (`upload-counter.ts`). */
+export const UPLOAD_PATH = '/upload';
+/** Field name, file name and type of the one part every upload sends. */
+export const UPLOAD_PART = { name: 'file', fileName: 'big.bin', contentType: 'application/octet-stream' } as const;
 
 /**
  * The request headers the library sends by default (besides its `User-Agent` value): raw clients
@@ -45,7 +58,22 @@ export function libraryLikeHeaders(client: string): Record<string, string> {
   return { 'User-Agent': `raw-${client}`, Accept: '*/*', 'Accept-Encoding': 'gzip, deflate, br' };
 }
 
-/** `error` as an `Error` (for rejecting with whatever a callback threw). */
-export function asError(error: unknown): Error {
-  return error instanceof Error ? error : new Error(String(error));
+/**
+ * Frames `source` (`size` bytes) by hand as the one file part of a `multipart/form-data` body,
+ * for the raw clients: its `Content-Type`, its exact length, and the body, to be read once (the
+ * file streamed from `fs.createReadStream`, never whole in memory).
+ */
+export function handBuiltMultipart(source: string, size: number): { contentType: string; length: number; body: AsyncIterable<Buffer> } {
+  const boundary = `raw-${randomBytes(16).toString('hex')}`;
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="${UPLOAD_PART.name}"; filename="${UPLOAD_PART.fileName}"\r\n` +
+      `Content-Type: ${UPLOAD_PART.contentType}\r\n\r\n`,
+  );
+  const closing = Buffer.from(`\r\n--${boundary}--\r\n`);
+  async function* body(): AsyncGenerator<Buffer> {
+    yield head;
+    yield* createReadStream(source) as AsyncIterable<Buffer>;
+    yield closing;
+  }
+  return { contentType: `multipart/form-data; boundary=${boundary}`, length: head.byteLength + size + closing.byteLength, body: body() };
 }

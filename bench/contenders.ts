@@ -1,41 +1,31 @@
 /**
- * The clients being compared, in pairs: the library on a backend next to the raw client that
- * backend uses, so that the two take turns in every round. Add a contender by adding it to
- * {@link CONTENDERS}.
+ * The clients being compared: the library on each backend next to the raw client that backend
+ * runs on, raw node:http as everyone's baseline, and a few raw clients for information. Adding a
+ * contender is one entry in {@link CONTENDERS} (a new backend: `library('name', rawClient, target)`).
  *
  * @module
  */
 import type { Contender } from './contender.js';
-import { backendAlone } from './contenders/backend-alone.js';
-import { libraryContender } from './contenders/library.js';
+import { library } from './contenders/library.js';
 import { rawAxios } from './contenders/raw-axios.js';
 import { rawFetch, rawGlobalFetch } from './contenders/raw-fetch.js';
 import { rawGot } from './contenders/raw-got.js';
 import { rawNodeHttp } from './contenders/raw-node-http.js';
 import { rawUndiciRequest } from './contenders/raw-undici.js';
 
-export type { Contender, Session } from './contender.js';
-
-/** Everything measured, in this order in the report (the slices run in a shuffled order: `schedule.ts`). */
+/** Everything measured, in this order in the report (the turns they take are shuffled: `schedule.ts`). */
 export const CONTENDERS: readonly Contender[] = [
-  libraryContender('native', rawNodeHttp.name, 1.25),
+  library('native', rawNodeHttp, 1.25),
   rawNodeHttp,
-  libraryContender('axios', rawAxios.name, 1.0),
+  library('axios', rawAxios, 1.0),
   rawAxios,
-  libraryContender('got', rawGot.name, 1.1),
+  library('got', rawGot, 1.1),
   rawGot,
-  libraryContender('fetch', rawFetch.name, 1.1),
+  library('fetch', rawFetch, 1.1),
   rawFetch,
   rawGlobalFetch,
   rawUndiciRequest,
 ];
-
-/**
- * Probes for the block tools (`gc-split.ts`, `perf-split.ts`, `interleaved-profile.ts`), never
- * run by `npm run bench`: each backend without the pipeline, to split a gap between what the
- * transport layer costs and what the pipeline costs.
- */
-export const PROBES: readonly Contender[] = (['native', 'axios', 'got', 'fetch'] as const).map(backendAlone);
 
 /**
  * The contenders whose name contains one of `only` (case-insensitive; all when `only` is empty),
@@ -44,12 +34,26 @@ export const PROBES: readonly Contender[] = (['native', 'axios', 'got', 'fetch']
  * @example
  * selectContenders(CONTENDERS, ['axios']); // httpbuilder-ts (axios), raw node:http, raw axios
  */
-export function selectContenders<C extends Pick<Contender, 'name' | 'comparedWith' | 'baseline'>>(all: readonly C[], only: readonly string[]): C[] {
+export function selectContenders(all: readonly Contender[], only: readonly string[]): Contender[] {
   if (only.length === 0) return [...all];
   const words = only.map((w) => w.toLowerCase());
   const matched = all.filter((c) => words.some((w) => c.name.toLowerCase().includes(w)));
-  if (matched.length === 0) throw new Error(`BENCH_ONLY=${only.join(',')} matches no contender (names: ${all.map((c) => c.name).join(', ')})`);
-  const counterparts = matched.map((c) => all.find((other) => other.name === c.comparedWith));
-  const picked = new Set([...matched, ...counterparts, ...all.filter((c) => c.baseline)]);
+  if (matched.length === 0) throw new Error(`--only ${only.join(',')} matches no contender (names: ${all.map((c) => c.name).join(', ')})`);
+  const picked = new Set([...matched, ...all.filter((c) => c.baseline || matched.some((m) => m.counterpart === c.name))]);
   return all.filter((c) => picked.has(c));
+}
+
+/**
+ * The process groups of the request scenarios: each library contender with its counterpart and
+ * the baseline, then the contenders in no pair with the baseline. An application uses one
+ * backend: in a process shared by all, the pipeline code every backend goes through would be
+ * compiled for four, which no application pays. Raw clients share nothing, so they do not mind.
+ */
+export function isolationGroups(contenders: readonly Contender[]): Contender[][] {
+  const baseline = contenders.find((c) => c.baseline);
+  const paired = contenders.filter((c) => c.counterpart !== undefined);
+  const groups = paired.map((c) => contenders.filter((other) => other === c || other.name === c.counterpart || other === baseline));
+  const rest = contenders.filter((c) => !groups.some((group) => group.includes(c)));
+  if (rest.length > 0) groups.push(contenders.filter((c) => rest.includes(c) || c === baseline));
+  return groups;
 }

@@ -11,34 +11,22 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-/** `npm run build` (tsc into `dist/`, plus source maps), so the benchmark never measures a stale build. Throws when it fails. */
+/** `tsc -p tsconfig.build.json` (what `npm run build` runs), so the benchmark never measures a stale build. Throws when it fails. */
 export function buildLibrary(): void {
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-  console.log('building dist/ (tsc -p tsconfig.build.json --sourceMap) ...');
-  // with source maps (the package has none): profile-summary.ts names lib/*.ts lines through them
-  const result = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--sourceMap'], { cwd: ROOT, stdio: 'inherit' });
+  console.log('building dist/ (tsc -p tsconfig.build.json) ...');
+  const result = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
   if (result.status !== 0) throw new Error(`building dist/ failed (${result.signal ?? `exit code ${result.status}`})`);
 }
 
-/**
- * A compiled module of `dist/`, by its path there, typed by the caller as the source it is
- * compiled from. Every import of the library goes through here, so all share one instance of
- * each module (an `instanceof` across a `lib/` and a `dist/` copy would be false).
- *
- * @example
- * const { backendFor } = await importDist<typeof import('../lib/backends/registry.js')>('backends/registry.js');
- */
-export function importDist<T>(path: string): Promise<T> {
-  // a computed specifier: typechecking must not need a built dist/
-  return import(new URL(`../dist/${path}`, import.meta.url).href) as Promise<T>;
-}
+// computed specifiers: typechecking must not need a built dist/
 
 /** The package's main entry from `dist/` (typed as the sources it is compiled from). */
 export function importLibrary(): Promise<typeof import('../lib/index.js')> {
-  return importDist('index.js');
+  return import(new URL('../dist/index.js', import.meta.url).href) as Promise<typeof import('../lib/index.js')>;
 }
 
 /** The `httpbuilder-ts/download` entry from `dist/`. */
 export function importDownload(): Promise<typeof import('../lib/download.js')> {
-  return importDist('download.js');
+  return import(new URL('../dist/download.js', import.meta.url).href) as Promise<typeof import('../lib/download.js')>;
 }

@@ -1,49 +1,99 @@
 /**
- * Measuring one run: N requests through C concurrent loops, wall time and this process's CPU
- * time (user + system, all threads, from `process.cpuUsage()`), plus sampled RSS.
+ * Measuring one piece of work in the client process: wall time, this process's CPU time (user +
+ * system, all threads, from `process.cpuUsage()`), memory sampled while it runs, and what the
+ * server saw meanwhile. Also the loops of the request scenarios and the full GC between parts.
  *
  * @module
  */
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
+import { serverStats, type Tally } from './server-check.js';
 
-/** What one run of one contender produced. */
-export interface RunResult {
-  readonly requests: number;
+/** Memory around a piece of work: the baseline when it began, the peaks while it ran. */
+export interface MemoryGrowth {
+  readonly baselineRss: number;
+  /** Highest RSS sampled during the work (and at its end). */
+  readonly peakRss: number;
+  /** `peakRss − baselineRss`: a client that holds a body grows by about its size, one that streams by its buffers. */
+  readonly rssGrowth: number;
+  /** Highest `arrayBuffers` (Buffers) minus its baseline: body bytes held show here first. */
+  readonly arrayBuffersGrowth: number;
+  /** Highest `heapUsed` minus its baseline. */
+  readonly heapUsedGrowth: number;
+}
+
+/** What one piece of work cost the client, and what the server did meanwhile. */
+export interface Measurement {
   readonly wallMs: number;
   readonly cpuUserUs: number;
   readonly cpuSystemUs: number;
-  readonly reqPerSec: number;
-  /** (user + system) CPU µs of the client process per request. */
-  readonly cpuUsPerReq: number;
-  /** Highest RSS seen while the run was in flight (sampled every 200 ms, plus at start and end). */
-  readonly peakRssBytes: number;
+  /** The server process's CPU µs during the work (the same per request for everyone but for batching). */
+  readonly serverCpuUs: number;
+  /** TCP connections the server accepted during the work (0 when every request reused a pooled socket). */
+  readonly newConnections: number;
+  readonly memory: MemoryGrowth;
+}
+
+/** How often memory is sampled during request slices: reading RSS costs ~0.3 ms here (/proc), so rarely enough to stay out of the CPU figures. */
+export const REQUEST_SAMPLE_MS = 200;
+/** How often memory is sampled during a transfer, whose growth is the figure of interest. */
+export const TRANSFER_SAMPLE_MS = 20;
+
+/**
+ * Runs `work` and measures it, sampling memory every `sampleEveryMs`. With `origin`, the
+ * server's stats are read before and after, outside the measured window (each read opens one
+ * connection of its own, which is subtracted); without, the server figures are 0.
+ */
+export async function measure<T>(work: () => Promise<T>, sampleEveryMs: number, origin?: string): Promise<{ value: T; measurement: Measurement }> {
+  const before = origin === undefined ? undefined : await serverStats(origin);
+  const base = process.memoryUsage();
+  const peak = { rss: base.rss, arrayBuffers: base.arrayBuffers, heapUsed: base.heapUsed };
+  const sample = () => {
+    const now = process.memoryUsage();
+    peak.rss = Math.max(peak.rss, now.rss);
+    peak.arrayBuffers = Math.max(peak.arrayBuffers, now.arrayBuffers);
+    peak.heapUsed = Math.max(peak.heapUsed, now.heapUsed);
+  };
+  const timer = setInterval(sample, sampleEveryMs);
+  const cpuStart = process.cpuUsage();
+  const start = process.hrtime.bigint();
+  let value: T;
+  try {
+    value = await work();
+  } finally {
+    clearInterval(timer);
+  }
+  const wallMs = Number(process.hrtime.bigint() - start) / 1e6;
+  const cpu = process.cpuUsage(cpuStart);
+  sample();
+  const after = origin === undefined ? undefined : await serverStats(origin);
+  const memory = {
+    baselineRss: base.rss,
+    peakRss: peak.rss,
+    rssGrowth: peak.rss - base.rss,
+    arrayBuffersGrowth: peak.arrayBuffers - base.arrayBuffers,
+    heapUsedGrowth: peak.heapUsed - base.heapUsed,
+  };
+  const server = before && after ? { serverCpuUs: after.cpu.user + after.cpu.system - before.cpu.user - before.cpu.system, newConnections: after.connections - before.connections - 1 } : { serverCpuUs: 0, newConnections: 0 };
+  return { value, measurement: { wallMs, cpuUserUs: cpu.user, cpuSystemUs: cpu.system, ...server, memory } };
 }
 
 /**
- * Requests started and completed, added to across runs: the server's own count must match
- * (`succeeded ≤ served ≤ attempted` once a run failed, exactly `succeeded` otherwise).
+ * One large transfer measured for its memory (by the benchmark and by `spec/memory`): a full GC
+ * first, so that the baseline holds no garbage of earlier work, then memory sampled often.
  */
-export interface Tally {
-  attempted: number;
-  succeeded: number;
+export async function measureTransfer<T>(work: () => Promise<T>, origin?: string): Promise<{ value: T; measurement: Measurement }> {
+  await settle();
+  return measure(work, TRANSFER_SAMPLE_MS, origin);
 }
 
 /**
  * Runs `total` calls of `op`, `concurrency` at a time (each loop awaits one call before the
- * next), and checks every result. Rejects on the first failure or bad result. Counts into
- * `tally` when given (no extra promise per request, so no cost to the figures).
+ * next), and checks every result; rejects on the first failure or bad result. Counts into
+ * `tally` (no extra promise per request, so no cost to the figures).
  */
-export async function measureRun(
-  op: () => Promise<unknown>,
-  check: (value: unknown) => boolean,
-  total: number,
-  concurrency: number,
-  tally: Tally = { attempted: 0, succeeded: 0 },
-): Promise<RunResult> {
+export async function requestLoops(op: () => Promise<unknown>, check: (value: unknown) => boolean, total: number, concurrency: number, tally: Tally): Promise<void> {
   let issued = 0;
   let failed = false;
-  const worker = async (): Promise<void> => {
+  const loop = async (): Promise<void> => {
     while (issued < total && !failed) {
       issued++;
       tally.attempted++;
@@ -57,70 +107,30 @@ export async function measureRun(
       }
     }
   };
-  let peakRss = process.memoryUsage.rss();
-  const sampler = setInterval(() => {
-    peakRss = Math.max(peakRss, process.memoryUsage.rss());
-    // reading RSS costs ~0.3 ms here (/proc): sample rarely so it stays out of the CPU figures
-  }, 200);
-  const cpuStart = process.cpuUsage();
-  const start = process.hrtime.bigint();
-  try {
-    await Promise.all(Array.from({ length: Math.min(concurrency, total) }, worker));
-  } finally {
-    clearInterval(sampler);
-  }
-  const wallMs = Number(process.hrtime.bigint() - start) / 1e6;
-  const cpu = process.cpuUsage(cpuStart);
-  peakRss = Math.max(peakRss, process.memoryUsage.rss());
-  return {
-    requests: total,
-    wallMs,
-    cpuUserUs: cpu.user,
-    cpuSystemUs: cpu.system,
-    reqPerSec: total / (wallMs / 1000),
-    cpuUsPerReq: (cpu.user + cpu.system) / total,
-    peakRssBytes: peakRss,
-  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, total) }, loop));
 }
 
-/** Several runs of one contender as one: totals of requests, time and CPU, the highest RSS. */
-export function combineRuns(parts: readonly RunResult[]): RunResult {
-  const sum = (of: (part: RunResult) => number) => parts.reduce((total, part) => total + of(part), 0);
-  const requests = sum((part) => part.requests);
-  const wallMs = sum((part) => part.wallMs);
-  const cpuUserUs = sum((part) => part.cpuUserUs);
-  const cpuSystemUs = sum((part) => part.cpuSystemUs);
-  return {
-    requests,
-    wallMs,
-    cpuUserUs,
-    cpuSystemUs,
-    reqPerSec: requests / (wallMs / 1000),
-    cpuUsPerReq: (cpuUserUs + cpuSystemUs) / requests,
-    peakRssBytes: Math.max(...parts.map((part) => part.peakRssBytes)),
-  };
-}
-
-// A scenario's measured rounds start from a collected heap (once: see rounds.ts for why not per
-// round), as do overhead.ts's runs. `gc` is only exposed with --expose-gc; this
-// enables it at run time because `npm run bench` is plain `tsx bench/run.ts`.
-const collect: () => void = (() => {
-  const existing = (globalThis as { gc?: () => void }).gc;
-  if (existing) return existing;
-  setFlagsFromString('--expose-gc');
-  return runInNewContext('gc') as () => void;
-})();
-
-/** Full GC (twice: what the first one finalises, the second one frees). */
-export function collectGarbage(): void {
-  collect();
-  collect();
-}
-
-/** Full GC, then a short idle pause so sockets and timers settle before the next run. */
+/**
+ * Full GCs around a short idle pause, so sockets and timers settle and what follows starts from a
+ * collected heap: what the first GC finalises, the second frees. Needs `node --expose-gc` (every
+ * benchmark process has it: `processes.ts`).
+ */
 export async function settle(): Promise<void> {
-  collectGarbage();
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) throw new Error('the benchmark needs node --expose-gc');
+  gc();
+  gc();
   await new Promise((resolve) => setTimeout(resolve, 200));
+  gc();
+}
+
+/** `promise`, or a rejection once `ms` have passed. */
+export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`did not finish within ${ms / 1000} s`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 /** Median (mean of the middle two for an even count). */

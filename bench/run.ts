@@ -1,88 +1,87 @@
 /**
- * `npm run bench`: runs the request scenarios (a) and (b) for the selected contenders (`BENCH_ONLY`, see `options.ts`)
- * in one process per library contender (`isolate.ts`, the default), or with `--isolate=0` all in
- * this process (`in-process.ts`); then the transfer scenarios (c) and (d) (`transfer/runner.ts`,
- * one process per transfer). Prints the report and writes `bench/results/latest.md` and
- * `latest.json`; a part left out with `--scenarios` keeps its results from the previous
- * `latest.json`. The library is measured as users run it, compiled (`library.ts`: dist/ is
- * built first). Exits non-zero only on errors of the harness itself (a missed target or a
- * failed contender is reported, not fatal).
- *
- * With `BENCH_REPORT_FILE` set (how `isolate.ts` runs its child processes) it runs the request
- * scenarios only and writes the report as JSON to that file instead.
+ * `npm run bench`: builds `dist/` (the library is measured compiled, as users run it:
+ * `library.ts`), starts the benchmark server in a process of its own, runs the request scenarios
+ * (`requests.ts`) and then the transfer scenarios (`transfers.ts`) for the selected contenders,
+ * checks the server's request counts, then prints the report and writes `latest.md` and
+ * `latest.json` (`report.ts`). Scenarios left out with `--scenarios` keep their results from the
+ * previous `latest.json`. Options: `options.ts`. A missed target or a failed contender is
+ * reported, not fatal; the exit code is non-zero when the harness itself failed or the server's
+ * counts disagree with the clients'.
  *
  * @module
  */
 import os from 'node:os';
-import { writeFileSync } from 'node:fs';
-import { CONTENDERS, selectContenders, type Contender } from './contenders.js';
-import { runInProcess } from './in-process.js';
-import { runIsolated } from './isolate.js';
+import type { Contender } from './contender.js';
+import { CONTENDERS, selectContenders } from './contenders.js';
 import { buildLibrary } from './library.js';
 import { parseOptions, type BenchOptions } from './options.js';
-import { formatText, readPreviousReport, writeResults, type BenchReport, type ScenarioReport } from './report.js';
-import { SCENARIOS, selectScenarios } from './scenarios.js';
-import { runTransfers } from './transfer/runner.js';
+import { PINNING, startServer } from './processes.js';
+import { formatText, readPreviousReport, writeResults, FORMAT, type BenchReport } from './report.js';
+import { requestSettings, runRequestScenarios } from './requests.js';
+import { scenarios, type RequestScenario, type Scenario, type TransferScenario } from './scenarios.js';
+import { ServerCheck, serverStats } from './server-check.js';
+import { summarise, type ScenarioReport } from './summary.js';
+import { runTransferScenarios, transferSettings } from './transfers.js';
 
 async function main(): Promise<void> {
   const started = performance.now();
-  const options = parseOptions(process.argv.slice(2), process.env);
-  const reportFile = process.env.BENCH_REPORT_FILE;
-  // the parent builds dist/ once; its child processes (isolate, transfers) load that build
-  if (!reportFile) buildLibrary();
-  const previous = reportFile ? undefined : readPreviousReport();
-  let report = previous ?? emptyReport(options);
-  const contenders = selectScenarios(options.scenarios).length > 0 ? selectFor(options) : [];
-  if (contenders.length > 0) {
-    const fresh = options.isolate ? await runIsolated(contenders, options, started) : await runInProcess(contenders, options, started);
-    report = { ...fresh, scenarios: withKept(fresh, previous), transfers: previous?.transfers };
-  } else if (previous) {
-    console.log(`request scenarios not run: their results from ${previous.date} are kept`);
-  }
-  if (reportFile) {
-    writeFileSync(reportFile, JSON.stringify(report));
-    return;
-  }
-  const transfers = await runTransfers(options);
-  if (transfers) report = { ...report, transfers };
-  else if (report.transfers) console.log(`transfers not run: their results from ${report.transfers.date} are kept`);
-  console.log(`\n${formatText(report)}`);
-  console.log(`\nwrote ${writeResults(report).join(', ')}`);
-}
-
-/** The request scenarios of `fresh`, plus those of `previous` it did not run (marked with their date), in run order. */
-function withKept(fresh: BenchReport, previous: BenchReport | undefined): ScenarioReport[] {
-  const kept = (previous?.scenarios ?? []).filter((old) => !fresh.scenarios.some((s) => s.id === old.id)).map((old) => ({ ...old, keptFrom: old.keptFrom ?? previous?.date }));
-  const ids = SCENARIOS.map((s) => s.id);
-  return [...fresh.scenarios, ...kept].sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
-}
-
-/** The request scenarios' contenders; none when `--only` names only transfer contenders (`raw undici`) and transfers run too. */
-function selectFor(options: BenchOptions): Contender[] {
-  try {
-    return selectContenders(CONTENDERS, options.only);
-  } catch (error) {
-    if (options.scenarios.every((id) => selectScenarios([id]).length > 0)) throw error;
-    console.log(`request scenarios skipped: ${(error as Error).message}`);
-    return [];
-  }
-}
-
-/** A report without request scenarios, for a first run that skips them. */
-function emptyReport(options: BenchOptions): BenchReport {
-  return {
-    date: new Date().toISOString(),
+  const date = new Date().toISOString();
+  const options = parseOptions(process.argv.slice(2));
+  const contenders = selectContenders(CONTENDERS, options.only);
+  const selected = scenarios(options.transferSize).filter((s) => options.scenarios.includes(s.id));
+  const previous = readPreviousReport(options.out);
+  buildLibrary();
+  const { fresh, check } = await runScenarios(contenders, selected, options, date);
+  const report: BenchReport = {
+    format: FORMAT,
+    date,
     node: process.version,
-    cpuModel: os.cpus()[0]?.model.trim() ?? 'unknown',
-    cpuCount: os.cpus().length,
     platform: `${process.platform}-${process.arch}`,
-    pinning: { client: 'not run', server: 'not run' },
+    cpu: `${os.cpus()[0]?.model.trim() ?? 'unknown'} × ${os.cpus().length}`,
+    pinning: PINNING,
     options,
-    scenarios: [],
-    clientMaxRssBytes: 0,
-    serverCheck: 'request scenarios not run',
-    durationSeconds: 0,
+    method: methodLines(options, contenders, selected),
+    durationSeconds: (performance.now() - started) / 1000,
+    serverCheck: check.text,
+    scenarios: withKept(fresh, previous),
   };
+  console.log(`\n${formatText(report)}`);
+  console.log(`\nwrote ${writeResults(report, options.out).join(', ')}`);
+  if (!check.ok) process.exitCode = 1;
+}
+
+/** Runs `selected` against a server of their own: the request scenarios first, then the transfers; their summaries, and the server's check. */
+async function runScenarios(contenders: readonly Contender[], selected: readonly Scenario[], options: BenchOptions, date: string) {
+  const server = await startServer();
+  console.log(`server: ${server.origin}; pinning: ${PINNING}\ncontenders: ${contenders.map((c) => c.name).join(', ')}`);
+  try {
+    const check = new ServerCheck();
+    const requests = selected.filter((s): s is RequestScenario => s.kind === 'requests');
+    const transfers = selected.filter((s): s is TransferScenario => s.kind === 'transfers');
+    const results = [
+      ...(await runRequestScenarios(contenders, requests, options, server.origin, check)),
+      ...(await runTransferScenarios(contenders, transfers, options, server.origin, check)),
+    ];
+    return { fresh: results.map((result) => summarise(result, contenders, date)), check: check.verdict((await serverStats(server.origin)).served) };
+  } finally {
+    await server.stop();
+  }
+}
+
+/** How this run measured, for the report. */
+function methodLines(options: BenchOptions, contenders: readonly Contender[], selected: readonly Scenario[]): string[] {
+  const only = options.only.length > 0 ? ` (--only ${options.only.join(',')}: with counterparts and baseline)` : '';
+  return [
+    `seed ${options.seed}${only}; each process and scenario derives its own schedule from it (\`bench/schedule.ts\`)`,
+    ...(selected.some((s) => s.kind === 'requests') ? [`request scenarios: ${requestSettings(options, contenders)}`] : []),
+    ...(selected.some((s) => s.kind === 'transfers') ? [`transfer scenarios: ${transferSettings(options)}`] : []),
+  ];
+}
+
+/** The scenarios run now, plus those of `previous` not run this time (with their own date), in scenario order. */
+function withKept(fresh: readonly ScenarioReport[], previous: BenchReport | undefined): ScenarioReport[] {
+  const kept = (previous?.scenarios ?? []).filter((old) => !fresh.some((s) => s.id === old.id));
+  return [...fresh, ...kept].sort((a, b) => a.id.localeCompare(b.id));
 }
 
 main().catch((error: unknown) => {

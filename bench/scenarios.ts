@@ -1,17 +1,41 @@
 /**
- * What is measured: a request shape, its concurrency, and a cheap check of each result so
- * no contender can win by skipping work. The request scenarios (a) and (b) live here; the
- * transfer scenarios (c) and (d), one large body per process, live in `transfer/scenarios.ts`.
+ * What is measured: (a) and (b), many small requests at a concurrency of 32, each result checked;
+ * (c) and (d), one large transfer each, checked on disk or by the server's count. No contender
+ * can win by skipping work.
  *
  * @module
  */
-import type { Session } from './contender.js';
+import { rm } from 'node:fs/promises';
+import { UPLOAD_PART, type ScenarioKind, type Session } from './contender.js';
+import { checkPatternFile } from './pattern.js';
+import { formatSize } from './tables.js';
 
-/** One workload. */
-export interface Scenario {
-  readonly id: string;
+/** A scenario's id, as `--scenarios` takes it. */
+export type ScenarioId = 'a' | 'b' | 'c' | 'd';
+
+/** How a kind of scenario states its figures: per request, or per MiB moved. */
+export interface Unit {
+  /** Throughput, e.g. `req/s`. */
+  readonly rate: string;
+  /** CPU per unit of work, e.g. `CPU µs/req`. */
+  readonly cpu: string;
+  /** Units of work of the CPU figure in one unit of measured amount (requests: 1; bytes: 1 / 2^20). */
+  readonly cpuScale: number;
+  /** Units of the rate in one unit of measured amount (requests: 1; bytes: 1 / 10^6). */
+  readonly rateScale: number;
+}
+
+export const UNITS: Readonly<Record<ScenarioKind, Unit>> = {
+  requests: { rate: 'req/s', cpu: 'CPU µs/req', cpuScale: 1, rateScale: 1 },
+  transfers: { rate: 'MB/s', cpu: 'CPU µs/MiB', cpuScale: 2 ** -20, rateScale: 1e-6 },
+};
+
+/** Many requests, `concurrency` at a time. */
+export interface RequestScenario {
+  readonly kind: 'requests';
+  readonly id: ScenarioId;
   readonly title: string;
-  /** The server route it hits, as counted by the server (`"GET /small.json"`). */
+  /** The server route it hits, as the server counts it (`"GET /small.json"`). */
   readonly route: string;
   /** One request. */
   readonly run: (session: Session) => Promise<unknown>;
@@ -19,14 +43,27 @@ export interface Scenario {
   readonly check: (value: unknown) => boolean;
 }
 
-/** (a) GET a ~100-byte JSON document. */
-export const SMALL_JSON: Scenario = {
-  id: 'a',
-  title: 'GET /small.json (~100 B JSON)',
-  route: 'GET /small.json',
-  run: (session) => session.getJson('/small.json'),
-  check: (value) => typeof value === 'object' && value !== null && (value as { id?: unknown }).id === 42,
-};
+/** The files one transfer works with. */
+export interface TransferFiles {
+  /** Path of a pattern file of exactly `size` bytes (the upload sources, made before the scenario runs). */
+  source(size: number): string;
+  /** Where a download goes; removed after each check. */
+  readonly target: string;
+}
+
+/** One large body, streamed. */
+export interface TransferScenario {
+  readonly kind: 'transfers';
+  readonly id: ScenarioId;
+  readonly title: string;
+  readonly route: string;
+  /** One transfer of `size` bytes; resolves to what {@link verify} checks. */
+  readonly run: (session: Session, size: number, files: TransferFiles) => Promise<unknown>;
+  /** Checks the result of {@link run} (untimed) and removes what it wrote; returns what is wrong, if anything. */
+  readonly verify: (result: unknown, size: number, files: TransferFiles) => Promise<string | undefined>;
+}
+
+export type Scenario = RequestScenario | TransferScenario;
 
 /**
  * The body of scenario (b): an object whose JSON text is exactly 1 KiB, built once, so every
@@ -34,26 +71,56 @@ export const SMALL_JSON: Scenario = {
  */
 export const POST_DOCUMENT: { readonly id: number; readonly items: readonly string[]; readonly note: string } = (() => {
   const base = { id: 7, items: ['alpha', 'beta', 'gamma', 'delta'], note: '' };
-  const fill = 1024 - JSON.stringify(base).length;
-  return Object.freeze({ ...base, note: 'x'.repeat(fill) });
+  return Object.freeze({ ...base, note: 'x'.repeat(1024 - JSON.stringify(base).length) });
 })();
 
-/** (b) POST a 1 KiB JSON document; the server echoes it back and the contender parses the echo. */
-export const POST_JSON: Scenario = {
-  id: 'b',
-  title: 'POST /echo (1 KiB JSON, echoed back)',
-  route: 'POST /echo',
-  run: (session) => session.postJson('/echo', POST_DOCUMENT),
-  check: (value) => {
-    const echoed = value as Partial<typeof POST_DOCUMENT> | null;
-    return typeof echoed === 'object' && echoed !== null && echoed.id === POST_DOCUMENT.id && echoed.note?.length === POST_DOCUMENT.note.length;
-  },
-};
-
-/** Request scenarios run by `npm run bench`, in run order. */
-export const SCENARIOS: readonly Scenario[] = [SMALL_JSON, POST_JSON];
-
-/** The request scenarios among `ids` (`--scenarios`), in run order. */
-export function selectScenarios(ids: readonly string[]): Scenario[] {
-  return SCENARIOS.filter((s) => ids.includes(s.id));
+/** Every scenario, in run order, the transfers titled with `transferSize`. */
+export function scenarios(transferSize: number): readonly Scenario[] {
+  return [
+    {
+      kind: 'requests',
+      id: 'a',
+      title: 'GET /small.json (~100 B JSON)',
+      route: 'GET /small.json',
+      run: (session) => session.getJson('/small.json'),
+      check: (value) => typeof value === 'object' && value !== null && (value as { id?: unknown }).id === 42,
+    },
+    {
+      kind: 'requests',
+      id: 'b',
+      title: 'POST /echo (1 KiB JSON, echoed back)',
+      route: 'POST /echo',
+      run: (session) => session.postJson('/echo', POST_DOCUMENT),
+      check: (value) => {
+        const echoed = value as Partial<typeof POST_DOCUMENT> | null;
+        return typeof echoed === 'object' && echoed !== null && echoed.id === POST_DOCUMENT.id && echoed.note?.length === POST_DOCUMENT.note.length;
+      },
+    },
+    {
+      kind: 'transfers',
+      id: 'c',
+      title: `download ${formatSize(transferSize)} to a file`,
+      route: 'GET /bytes',
+      run: (session, size, files) => session.download(size, files.target),
+      async verify(_result, size, files) {
+        try {
+          return await checkPatternFile(files.target, size);
+        } finally {
+          await rm(files.target, { force: true });
+        }
+      },
+    },
+    {
+      kind: 'transfers',
+      id: 'd',
+      title: `multipart upload of a ${formatSize(transferSize)} file from a path`,
+      route: 'POST /upload',
+      run: (session, size, files) => session.upload(files.source(size), size),
+      verify(result, size) {
+        const { bytes, fileName } = (result ?? {}) as { bytes?: unknown; fileName?: unknown };
+        const ok = bytes === size && fileName === UPLOAD_PART.fileName;
+        return Promise.resolve(ok ? undefined : `the server counted ${JSON.stringify(result)}, expected ${size} bytes of '${UPLOAD_PART.fileName}'`);
+      },
+    },
+  ];
 }

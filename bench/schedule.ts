@@ -1,12 +1,9 @@
 /**
- * The order contenders take turns in, shuffled afresh for every slice. A fixed pattern (a
- * rotation, or forwards then backwards) repeats every few slices, and V8's major garbage
- * collection, which comes about every 4,000 fetch requests here, locks onto such a period: a
- * trace of the fetch pair showed one major GC in every fourth block, on the same contender's
- * block for minutes, each such block costing ~40 µs/req more (docs/performance.md, "Phase
- * lock"). A shuffled order has no period to lock onto: which contender carries a collection
- * is then chance, in proportion to its share of the run on average. Seeded, so a schedule can
- * be repeated.
+ * The order contenders take turns in, shuffled afresh for every slice. V8's major garbage
+ * collection (about every 4,000 fetch requests) locks onto any fixed pattern's period and then
+ * lands on the same contender for minutes, each time costing it ~40 µs/req more
+ * (docs/performance.md, "What the research tools found"); a shuffled order has no period.
+ * Seeded, so that a schedule can be repeated.
  *
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * Benchmark server, run in its own process (see `server-process.ts`) so that its CPU time never
+ * Benchmark server, run in its own process (started by `processes.ts`) so that its CPU time never
  * counts towards the client being measured. Prints one line `{"port":N}` on stdout once
  * listening on 127.0.0.1, then serves until SIGTERM or until its stdin closes (parent gone).
  *
@@ -9,8 +9,8 @@
  * @module
  */
 import http from 'node:http';
-import { writePattern } from './transfer/pattern.js';
-import { countMultipartUpload } from './transfer/upload-counter.js';
+import { writePattern } from './pattern.js';
+import { countMultipartUpload } from './upload-counter.js';
 
 /** A route handler: writes the whole response. The request body is already read into `body`. */
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse, body: Buffer) => void;
@@ -26,8 +26,9 @@ const served = new Map<string, number>();
 let connections = 0;
 
 const ROUTES: ReadonlyMap<string, Handler> = new Map<string, Handler>([
+  // scenario (a)
   ['GET /small.json', (_req, res) => send(res, 200, 'application/json', SMALL_JSON)],
-  // echoes a JSON request body back (for a future POST scenario)
+  // scenario (b): the JSON request body echoed back
   ['POST /echo', (req, res, body) => send(res, 200, req.headers['content-type'] ?? 'application/octet-stream', body)],
   ['GET /__stats', (_req, res) => send(res, 200, 'application/json', Buffer.from(JSON.stringify({ connections, served: Object.fromEntries(served), cpu: process.cpuUsage() })))],
 ]);

@@ -1,132 +1,131 @@
 /**
- * Turns one scenario's runs into per-contender medians and paired ratios: each contender against
- * its counterpart (the raw client its backend uses) and against the baseline (raw node:http),
- * each ratio taken per round between the two runs of that round, then the median of those.
+ * Turns a scenario's samples into each contender's medians and its ratios against its
+ * counterpart (the raw client its backend runs on) and the baseline (raw node:http): each ratio
+ * taken per round between the two samples of that round, then the median of those, judged
+ * against the contender's target by an interval for that median (`median-interval.ts`).
  *
  * @module
  */
-import type { Contender } from './contender.js';
+import type { Contender, ScenarioKind } from './contender.js';
 import type { Failure } from './failure.js';
-import { median, type RunResult } from './measure.js';
+import { median } from './measure.js';
 import { medianInterval, type MedianInterval } from './median-interval.js';
+import type { Sample } from './rounds.js';
+import { UNITS, type Scenario, type ScenarioId, type Unit } from './scenarios.js';
 
-/** One measured run as recorded by `rounds.ts`. */
-export type RunRecord = RunResult & {
-  readonly round: number;
-  /** Position in its round's first slice (0 = first); every later slice is shuffled anew. */
-  readonly order: number;
-  /** TCP connections the server accepted during the run (0 when every request reused a pooled socket). */
-  readonly newConnections: number;
-  /** The server process's CPU µs per request during the run (same work per request; differs only through batching). */
-  readonly serverCpuUsPerReq: number;
-};
+/** RSS growth a streamed transfer may cost, whatever its size. */
+export const MEMORY_LIMIT_BYTES = 64 * 2 ** 20;
+
+/** What a scenario's run produced, before it is summarised. */
+export interface ScenarioResult {
+  readonly scenario: Scenario;
+  /** Per contender, one sample per round it finished. */
+  readonly samples: ReadonlyMap<Contender, readonly Sample[]>;
+  readonly failures: ReadonlyMap<Contender, Failure>;
+}
 
 /** This contender against another one, round by round. */
 export interface Ratio {
   /** The other contender's name. */
   readonly against: string;
-  /** Median over rounds of (own CPU µs/req ÷ the other's, same round). */
+  /** Median over rounds of (own CPU per unit ÷ the other's, same round). */
   readonly cpu: number;
-  /** The per-round CPU ratios, in round order: how stable the ratio is. */
+  /** The per-round CPU ratios, in sample order. */
   readonly roundCpu: readonly number[];
-  /** Median over rounds of (own req/s ÷ the other's, same round). */
-  readonly reqPerSec: number;
-}
-
-/** A {@link Ratio} against the counterpart, with the target it aims for. */
-export type TargetRatio = Ratio & {
-  /** Upper bound for {@link Ratio.cpu}, if any. */
-  readonly target?: number;
-  /**
-   * A 95% interval for the median per-round ratio (`medianInterval`): the rounds are a sample,
-   * and one run's median lands a few percent either side of where another run's would.
-   */
-  readonly interval?: MedianInterval;
-  /**
-   * Against the target (absent without one): `met` when the whole interval is at or below it,
-   * `not met` when the whole interval is above it, `unsettled` when the interval straddles it
-   * (more rounds settle it: `--processes N`), or when there are too few rounds for an interval.
-   */
-  readonly verdict?: Verdict;
-  /**
-   * With `--processes N`: each process's own {@link Ratio.cpu}, in run order. A process's level
-   * can differ from the next's by more than its rounds average out, so the report shows them
-   * beside the pooled figure.
-   */
+  /** Median over rounds of (own rate ÷ the other's, same round). */
+  readonly rate: number;
+  /** With samples of several processes: each process's own median CPU ratio, in run order (a process's level can differ from the next's). */
   readonly processCpu?: readonly number[];
-};
-
-/** Medians of a contender's runs (absent for a contender that failed). */
-export interface Medians {
-  readonly reqPerSec: number;
-  readonly minReqPerSec: number;
-  readonly maxReqPerSec: number;
-  readonly cpuUsPerReq: number;
-  readonly minCpuUsPerReq: number;
-  readonly maxCpuUsPerReq: number;
-  /** The user / system split of CPU µs/req (medians of each, so they need not add up exactly). */
-  readonly userUsPerReq: number;
-  readonly systemUsPerReq: number;
-  readonly serverCpuUsPerReq: number;
-  /** Highest sampled RSS during this contender's measured runs (the process is shared, so it includes the others' leftovers). */
-  readonly peakRssBytes: number;
-  /** Most connections the server accepted during one run (0: every request reused a pooled socket). */
-  readonly maxNewConnections: number;
-}
-
-/** One contender's runs of one scenario, summarised. */
-export interface ContenderSummary {
-  readonly name: string;
-  readonly description: string;
-  readonly baseline: boolean;
-  /** Set when the contender did not finish: its runs (if any) are kept but not summarised. */
-  readonly failure?: Failure;
-  readonly medians?: Medians;
-  /** Name of its counterpart, even when that one failed. */
-  readonly comparedWith?: string;
-  /** Against its counterpart (absent when either has no runs). */
-  readonly vsCounterpart?: TargetRatio;
-  /** Against the baseline (absent for the baseline itself). */
-  readonly vsBaseline?: Ratio;
-  /** Rounds in order. */
-  readonly runs: readonly RunRecord[];
-  /** With `--isolate`: the (1-based) group these figures come from (its one process, or with `--processes N` its N pooled ones). */
-  readonly process?: number;
-}
-
-/** Summarises each contender's runs and its ratios against its counterpart and the baseline. */
-export function summarise(
-  contenders: readonly Contender[],
-  runs: ReadonlyMap<Contender, readonly RunRecord[]>,
-  failures: ReadonlyMap<Contender, Failure>,
-): ContenderSummary[] {
-  const usable = (c: Contender | undefined) => (c && !failures.has(c) ? (runs.get(c) ?? []) : []);
-  const baseline = contenders.find((c) => c.baseline);
-  return contenders.map((contender) => {
-    const own = usable(contender);
-    const counterpart = contenders.find((c) => c.name === contender.comparedWith);
-    const vsCounterpart = counterpart && pair(own, usable(counterpart), counterpart.name);
-    const target = contender.cpuRatioTarget;
-    return {
-      name: contender.name,
-      description: contender.description,
-      baseline: contender === baseline,
-      failure: failures.get(contender),
-      medians: own.length > 0 ? medians(own) : undefined,
-      comparedWith: contender.comparedWith,
-      vsCounterpart: vsCounterpart && (target === undefined ? vsCounterpart : judged(vsCounterpart, target)),
-      vsBaseline: baseline && contender !== baseline ? pair(own, usable(baseline), baseline.name) : undefined,
-      runs: runs.get(contender) ?? [],
-    };
-  });
 }
 
 /** How a ratio stands against its target. */
 export type Verdict = 'met' | 'not met' | 'unsettled';
 
-/** `ratio` judged against `target` by the interval of its median, not by the median alone. */
-function judged(ratio: Ratio, target: number): TargetRatio {
-  return { ...ratio, target, ...judgedRounds(ratio.roundCpu, target) };
+/** A {@link Ratio} against the counterpart, judged against the contender's target. */
+export type TargetRatio = Ratio & {
+  readonly target: number;
+  /** A 95% interval for the median per-round ratio: the rounds are a sample, and the next run's median lands a few percent either side. */
+  readonly interval?: MedianInterval;
+  /**
+   * `met` when the whole interval is at or below the target, `not met` when all of it is above,
+   * `unsettled` when it straddles the target (more rounds settle it) or there are too few rounds for one.
+   */
+  readonly verdict: Verdict;
+};
+
+/** Medians of a contender's samples (absent for a contender that failed). */
+export interface Medians {
+  readonly rate: number;
+  readonly minRate: number;
+  readonly maxRate: number;
+  readonly cpu: number;
+  readonly minCpu: number;
+  readonly maxCpu: number;
+  /** The user / system split of the CPU figure (medians of each, so they need not add up exactly). */
+  readonly userCpu: number;
+  readonly systemCpu: number;
+  readonly serverCpu: number;
+  readonly maxNewConnections: number;
+  readonly peakRss: number;
+  readonly medianRssGrowth: number;
+  readonly maxRssGrowth: number;
+  readonly maxArrayBuffersGrowth: number;
+}
+
+/** One contender's samples of one scenario, summarised. */
+export interface ContenderSummary {
+  readonly name: string;
+  readonly description: string;
+  readonly baseline: boolean;
+  /** Set when the contender did not finish: its samples (if any) are kept but not summarised. */
+  readonly failure?: Failure;
+  readonly medians?: Medians;
+  /** Name of its counterpart, even when that one failed. */
+  readonly counterpart?: string;
+  /** Against its counterpart (absent when either has no samples); with a target in the request scenarios. */
+  readonly vsCounterpart?: Ratio | TargetRatio;
+  /** Against the baseline (absent for the baseline itself). */
+  readonly vsBaseline?: Ratio;
+  /** Transfers: whether every sample's RSS growth stayed within {@link MEMORY_LIMIT_BYTES}. */
+  readonly memoryMet?: boolean;
+  readonly samples: readonly Sample[];
+}
+
+/** One scenario's results, as `latest.json` keeps them. */
+export interface ScenarioReport {
+  readonly id: ScenarioId;
+  readonly kind: ScenarioKind;
+  readonly title: string;
+  /** When it ran (a scenario not run this time keeps the results, and date, of the run before). */
+  readonly date: string;
+  readonly contenders: readonly ContenderSummary[];
+}
+
+/** Summarises every contender of `result`, in the order of `contenders`. */
+export function summarise(result: ScenarioResult, contenders: readonly Contender[], date: string): ScenarioReport {
+  const { scenario, failures } = result;
+  const usable = (c: Contender | undefined) => (c && !failures.has(c) ? (result.samples.get(c) ?? []) : []);
+  const baseline = contenders.find((c) => c.baseline);
+  const summaries = contenders.map((contender): ContenderSummary => {
+    const own = usable(contender);
+    const counterpart = contenders.find((c) => c.name === contender.counterpart);
+    const vsCounterpart = counterpart && pair(own, usable(counterpart), counterpart.name);
+    const target = scenario.kind === 'requests' ? contender.target : undefined;
+    const medians = own.length > 0 ? mediansOf(own, UNITS[scenario.kind]) : undefined;
+    return {
+      name: contender.name,
+      description: contender.description[scenario.kind],
+      baseline: contender === baseline,
+      failure: failures.get(contender),
+      medians,
+      counterpart: contender.counterpart,
+      vsCounterpart: vsCounterpart && target !== undefined ? { ...vsCounterpart, target, ...judgedRounds(vsCounterpart.roundCpu, target) } : vsCounterpart,
+      vsBaseline: baseline && contender !== baseline ? pair(own, usable(baseline), baseline.name) : undefined,
+      memoryMet: scenario.kind === 'transfers' && medians ? medians.maxRssGrowth <= MEMORY_LIMIT_BYTES : undefined,
+      samples: result.samples.get(contender) ?? [],
+    };
+  });
+  return { id: scenario.id, kind: scenario.kind, title: scenario.title, date, contenders: summaries };
 }
 
 /**
@@ -141,31 +140,38 @@ export function judgedRounds(roundCpu: readonly number[], target: number): { int
   return { interval, verdict };
 }
 
-function medians(own: readonly RunRecord[]): Medians {
-  const cpu = own.map((r) => r.cpuUsPerReq);
-  const rate = own.map((r) => r.reqPerSec);
+function mediansOf(own: readonly Sample[], unit: Unit): Medians {
+  const cpu = own.map((s) => s.cpuPerUnit);
+  const rate = own.map((s) => s.rate);
+  const growth = own.map((s) => s.memory.rssGrowth);
+  const perUnit = (us: (s: Sample) => number) => median(own.map((s) => us(s) / (s.amount * unit.cpuScale)));
   return {
-    reqPerSec: median(rate),
-    minReqPerSec: Math.min(...rate),
-    maxReqPerSec: Math.max(...rate),
-    cpuUsPerReq: median(cpu),
-    minCpuUsPerReq: Math.min(...cpu),
-    maxCpuUsPerReq: Math.max(...cpu),
-    userUsPerReq: median(own.map((r) => r.cpuUserUs / r.requests)),
-    systemUsPerReq: median(own.map((r) => r.cpuSystemUs / r.requests)),
-    serverCpuUsPerReq: median(own.map((r) => r.serverCpuUsPerReq)),
-    peakRssBytes: Math.max(...own.map((r) => r.peakRssBytes)),
-    maxNewConnections: Math.max(...own.map((r) => r.newConnections)),
+    rate: median(rate),
+    minRate: Math.min(...rate),
+    maxRate: Math.max(...rate),
+    cpu: median(cpu),
+    minCpu: Math.min(...cpu),
+    maxCpu: Math.max(...cpu),
+    userCpu: perUnit((s) => s.cpuUserUs),
+    systemCpu: perUnit((s) => s.cpuSystemUs),
+    serverCpu: median(own.map((s) => s.serverCpuPerUnit)),
+    maxNewConnections: Math.max(...own.map((s) => s.newConnections)),
+    peakRss: Math.max(...own.map((s) => s.memory.peakRss)),
+    medianRssGrowth: median(growth),
+    maxRssGrowth: Math.max(...growth),
+    maxArrayBuffersGrowth: Math.max(...own.map((s) => s.memory.arrayBuffersGrowth)),
   };
 }
 
-/** Ratios over the rounds both have a run in; `undefined` when there is none. */
-function pair(own: readonly RunRecord[], other: readonly RunRecord[], against: string): Ratio | undefined {
-  const pairs = own.flatMap((r) => {
-    const o = other.find((x) => x.round === r.round);
-    return o ? [{ cpu: r.cpuUsPerReq / o.cpuUsPerReq, rate: r.reqPerSec / o.reqPerSec }] : [];
+/** Ratios over the rounds both have a sample in (same process, same round); `undefined` when there is none. */
+function pair(own: readonly Sample[], other: readonly Sample[], against: string): Ratio | undefined {
+  const pairs = own.flatMap((s) => {
+    const o = other.find((x) => x.process === s.process && x.round === s.round);
+    return o ? [{ process: s.process, cpu: s.cpuPerUnit / o.cpuPerUnit, rate: s.rate / o.rate }] : [];
   });
   if (pairs.length === 0) return undefined;
   const roundCpu = pairs.map((p) => p.cpu);
-  return { against, cpu: median(roundCpu), roundCpu, reqPerSec: median(pairs.map((p) => p.rate)) };
+  const processes = [...new Set(pairs.map((p) => p.process))];
+  const processCpu = processes.length > 1 ? processes.map((n) => median(pairs.filter((p) => p.process === n).map((p) => p.cpu))) : undefined;
+  return { against, cpu: median(roundCpu), roundCpu, rate: median(pairs.map((p) => p.rate)), processCpu };
 }

@@ -1,51 +1,62 @@
 /**
- * The library itself (compiled, from `dist/`: see `library.ts`), once per backend. Each is written
- * the way a user writes it and is compared with the raw client its backend uses underneath.
+ * The library itself, compiled (from `dist/`: see `library.ts`), once per backend, written the
+ * way a user writes it and compared with the raw client its backend runs on.
  *
  * @module
  */
-import type { BackendChoice, HttpBuilder } from '../../lib/index.js';
-import { importLibrary } from '../library.js';
-import type { Contender, Session } from '../contender.js';
+import type { BackendChoice } from '../../lib/index.js';
+import { DOWNLOAD_PATH, UPLOAD_PART, UPLOAD_PATH, type Contender } from '../contender.js';
+import { importDownload, importLibrary } from '../library.js';
 
 type BackendName = Extract<BackendChoice, string>;
 
 /**
- * `HttpBuilder.configure(origin, backend)` + `http.get((c) => { c.request.uri.path = path; })`.
- * A backend that cannot load (package or module missing) rejects the first request, which the
- * run reports as this contender's failure.
+ * `httpbuilder-ts (<backend>)`: `HttpBuilder.configure(origin)` and a fresh block per call.
+ * `target` bounds its CPU per request ÷ `counterpart`'s. A backend that cannot load (package
+ * missing) rejects at `open` or at the first request, which the run reports as this contender's failure.
  */
-export function libraryContender(backend: BackendName, comparedWith: string, cpuRatioTarget: number): Contender {
+export function library(backend: BackendName, counterpart: Contender, target: number): Contender {
   const choice = backend === 'native' ? "default 'native' backend" : `c.client.backend = '${backend}'`;
   return {
     name: `httpbuilder-ts (${backend})`,
-    description: `HttpBuilder.configure(origin) + http.get((c) => { c.request.uri.path = path; }) (POST: also contentType = 'application/json', body = object), ${choice}`,
-    comparedWith,
-    cpuRatioTarget,
+    description: {
+      requests: `HttpBuilder.configure(origin), http.get((c) => { c.request.uri.path = path; }) (POST: also contentType = 'application/json', body = object); ${choice}`,
+      transfers: `download: http.get((c) => { path, query n; Download.toFile(c, file) }); upload: http.post((c) => { c.request.body = multipart((mp) => mp.part('file', 'big.bin', type, { path })) }); ${choice}`,
+    },
+    counterpart: counterpart.name,
+    target,
     async open(origin) {
-      const { HttpBuilder } = await importLibrary();
+      const [{ HttpBuilder, multipart }, { Download }] = await Promise.all([importLibrary(), importDownload()]);
       const client = HttpBuilder.configure((c) => {
         c.request.uri = origin;
         if (backend !== 'native') c.client.backend = backend;
       });
-      return librarySession(client);
+      return {
+        getJson: (path) =>
+          client.get((c) => {
+            c.request.uri.path = path;
+          }),
+        postJson: (path, body) =>
+          client.post((c) => {
+            c.request.uri.path = path;
+            c.request.contentType = 'application/json';
+            c.request.body = body;
+          }),
+        download: async (size, file) => {
+          await client.get((c) => {
+            c.request.uri.path = DOWNLOAD_PATH;
+            c.request.uri.query = { n: String(size) };
+            Download.toFile(c, file);
+          });
+        },
+        upload: (source) =>
+          client.post((c) => {
+            c.request.uri.path = UPLOAD_PATH;
+            c.request.contentType = 'multipart/form-data';
+            c.request.body = multipart((mp) => mp.part(UPLOAD_PART.name, UPLOAD_PART.fileName, UPLOAD_PART.contentType, { path: source }));
+          }),
+        close: () => client.close(),
+      };
     },
-  };
-}
-
-/** The scenarios' calls on `client`, written the way a user writes them: a fresh block per call. */
-export function librarySession(client: HttpBuilder): Session {
-  return {
-    getJson: (path: string) =>
-      client.get((c) => {
-        c.request.uri.path = path;
-      }),
-    postJson: (path: string, body: object) =>
-      client.post((c) => {
-        c.request.uri.path = path;
-        c.request.contentType = 'application/json';
-        c.request.body = body;
-      }),
-    close: () => client.close(),
   };
 }

@@ -1,28 +1,49 @@
 /**
- * `raw node:http`: the overall baseline, node's own client with a keep-alive agent and nothing else.
+ * `raw node:http`: the baseline, node's own client with a keep-alive agent and nothing else.
  *
  * @module
  */
+import { createWriteStream } from 'node:fs';
 import http from 'node:http';
-import { asError, libraryLikeHeaders, type Contender } from '../contender.js';
+import { pipeline } from 'node:stream/promises';
+import { DOWNLOAD_PATH, UPLOAD_PATH, handBuiltMultipart, libraryLikeHeaders, type Contender } from '../contender.js';
 
 const HEADERS = libraryLikeHeaders('node-http');
 
-/** `http.request` + `http.Agent({ keepAlive: true })`, chunks collected, `JSON.parse`. */
+/** `http.request` + `http.Agent({ keepAlive: true })`: chunks collected and `JSON.parse`d, or `stream.pipeline` to and from a file. */
 export const rawNodeHttp: Contender = {
   name: 'raw node:http',
-  description: 'http.request + http.Agent({ keepAlive: true }), collect chunks, JSON.parse (POST: JSON.stringify, Content-Type and Content-Length set)',
+  description: {
+    requests: 'http.request + http.Agent({ keepAlive: true }), collect chunks, JSON.parse (POST: JSON.stringify, Content-Type and Content-Length set)',
+    transfers: 'http.request + http.Agent({ keepAlive: true }); download: pipeline(res, fs.createWriteStream(file)); upload: pipeline(hand-built multipart around fs.createReadStream(path), req) with Content-Length',
+  },
   baseline: true,
   open(origin) {
     const agent = new http.Agent({ keepAlive: true });
     const { hostname, port } = new URL(origin);
     const target = { agent, hostname, port: Number(port) };
+    // the transfers' requests; the JSON ones below build their options inline, as they always have
+    const request = (method: string, path: string, headers: http.OutgoingHttpHeaders) => http.request({ ...target, method, path, headers: { ...HEADERS, ...headers } });
     return Promise.resolve({
       getJson: (path: string) => exchangeJson({ ...target, method: 'GET', path, headers: HEADERS }),
       postJson: (path: string, body: object) => {
         const text = JSON.stringify(body);
         const headers = { ...HEADERS, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) };
         return exchangeJson({ ...target, method: 'POST', path, headers }, text);
+      },
+      async download(size: number, file: string) {
+        const req = request('GET', `${DOWNLOAD_PATH}?n=${size}`, {});
+        req.end();
+        await pipeline(await response(req), createWriteStream(file));
+      },
+      async upload(source: string, size: number) {
+        const body = handBuiltMultipart(source, size);
+        const req = request('POST', UPLOAD_PATH, { 'Content-Type': body.contentType, 'Content-Length': body.length });
+        const answer = response(req);
+        await pipeline(body.body, req);
+        const chunks: Buffer[] = [];
+        for await (const chunk of await answer) chunks.push(chunk as Buffer);
+        return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
       },
       close: () => {
         agent.destroy();
@@ -49,11 +70,23 @@ function exchangeJson(options: http.RequestOptions, body?: string): Promise<unkn
         try {
           resolve(JSON.parse((chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)).toString('utf8')));
         } catch (error) {
-          reject(asError(error));
+          reject(error instanceof Error ? error : new Error(String(error)));
         }
       });
     });
     req.once('error', reject);
     req.end(body);
+  });
+}
+
+/** The response of `req`, rejected unless it is a 200 (its body then drained). */
+function response(req: http.ClientRequest): Promise<http.IncomingMessage> {
+  return new Promise((resolve, reject) => {
+    req.once('error', reject);
+    req.once('response', (res) => {
+      if (res.statusCode === 200) return resolve(res);
+      res.resume();
+      reject(new Error(`raw node:http: unexpected ${res.statusCode}`));
+    });
   });
 }

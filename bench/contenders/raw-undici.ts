@@ -1,32 +1,51 @@
 /**
- * `raw undici.request`: undici 7's own request API, the fastest client node has (information
- * only: no backend of the library uses it underneath).
+ * `raw undici.request`: undici 7's own request API (its dispatcher API, not its fetch), the
+ * leanest client node has. Information only until a backend of the library runs on it.
  *
  * @module
  */
-import { libraryLikeHeaders, type Contender } from '../contender.js';
+import { createWriteStream } from 'node:fs';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { DOWNLOAD_PATH, UPLOAD_PATH, handBuiltMultipart, libraryLikeHeaders, type Contender } from '../contender.js';
 
 const HEADERS = libraryLikeHeaders('undici');
 const POST_HEADERS = { ...HEADERS, 'Content-Type': 'application/json' };
 
-/** `request(origin + path, { headers, dispatcher: new Agent() })`, check the status, `await body.json()`. */
+/** `request(origin + path, { headers, dispatcher: new Agent() })`, the status checked, `await body.json()` or the body piped. */
 export const rawUndiciRequest: Contender = {
   name: 'raw undici.request',
-  description: 'undici 7 request(origin + path, { headers, dispatcher: new undici.Agent() }) (POST: method, Content-Type, body JSON.stringify), check statusCode, await body.json() (information only)',
+  description: {
+    requests: 'undici 7 request(origin + path, { headers, dispatcher: new undici.Agent() }) (POST: method, Content-Type, body JSON.stringify), check statusCode, await body.json() (information only)',
+    transfers: 'undici 7 request(url, { dispatcher: new undici.Agent() }); download: pipeline(body, fs.createWriteStream(file)); upload: body = Readable.from(hand-built multipart) with Content-Length, await body.json() (information only)',
+  },
   async open(origin) {
     const { Agent, request } = await import('undici');
     const dispatcher = new Agent();
-    const json = async (path: string, options: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string }) => {
+    type Options = { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string | Readable };
+    type Response = Awaited<ReturnType<typeof request>>;
+    const failed = async (res: Response): Promise<never> => {
+      await res.body.dump();
+      throw new Error(`undici.request: unexpected ${res.statusCode}`);
+    };
+    // one async step per JSON request, as a user writes it (not `ok` below, then `.json()`)
+    const json = async (path: string, options: Options) => {
       const res = await request(origin + path, { ...options, dispatcher });
-      if (res.statusCode !== 200) {
-        await res.body.dump();
-        throw new Error(`undici.request: unexpected ${res.statusCode}`);
-      }
-      return res.body.json();
+      return res.statusCode === 200 ? res.body.json() : failed(res);
+    };
+    const ok = async (url: string, options: Options) => {
+      const res = await request(url, { ...options, dispatcher });
+      return res.statusCode === 200 ? res.body : failed(res);
     };
     return {
       getJson: (path) => json(path, { method: 'GET', headers: HEADERS }),
       postJson: (path, body) => json(path, { method: 'POST', headers: POST_HEADERS, body: JSON.stringify(body) }),
+      download: async (size, file) => pipeline(await ok(`${origin}${DOWNLOAD_PATH}?n=${size}`, { method: 'GET', headers: HEADERS }), createWriteStream(file)),
+      async upload(source, size) {
+        const body = handBuiltMultipart(source, size);
+        const headers = { ...HEADERS, 'Content-Type': body.contentType, 'Content-Length': String(body.length) };
+        return (await ok(origin + UPLOAD_PATH, { method: 'POST', headers, body: Readable.from(body.body) })).json();
+      },
       close: () => dispatcher.close(),
     };
   },

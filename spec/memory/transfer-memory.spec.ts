@@ -6,7 +6,7 @@
  * The client runs in a fresh process per transfer (`spec/support/transfer-client.ts`, with
  * `--expose-gc` for a clean baseline), since a jest worker's RSS moves with everything else it
  * does; the server runs here. The server and the pattern check are the benchmark's own
- * (`bench/transfer/`), so both measure the same thing. `npm run bench` measures the same at 256
+ * (`bench/`), so both measure the same thing. `npm run bench` measures the same at 256
  * MiB and 1 GiB against raw clients; see docs/performance.md, "Transfers and memory".
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -17,8 +17,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { writePattern, writePatternFile } from '../../bench/transfer/pattern.js';
-import { countMultipartUpload } from '../../bench/transfer/upload-counter.js';
+import { writePattern, writePatternFile } from '../../bench/pattern.js';
+import { countMultipartUpload } from '../../bench/upload-counter.js';
 import type { TransferClientJob, TransferClientResult } from '../support/transfer-client.js';
 
 const SIZE = 128 * 2 ** 20;

@@ -12,8 +12,8 @@
  */
 import { rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { measureMemory, type MemoryGrowth } from '../../bench/transfer/memory.js';
-import { checkPatternFile } from '../../bench/transfer/pattern.js';
+import { measureTransfer, type MemoryGrowth } from '../../bench/measure.js';
+import { checkPatternFile } from '../../bench/pattern.js';
 import { Download } from '../../lib/download.js';
 import { HttpBuilder, multipart, type BackendChoice } from '../../lib/index.js';
 
@@ -64,9 +64,9 @@ async function main(): Promise<void> {
   const transfer = job.direction === 'download' ? download : upload;
   try {
     await transfer(WARMUP);
-    const { result, memory } = await measureMemory(() => transfer(job.size));
+    const { value, measurement } = await measureTransfer(() => transfer(job.size));
     const problem = job.direction === 'download' ? await checkPatternFile(target, job.size) : undefined;
-    process.stdout.write(`${JSON.stringify({ ...result, problem, memory } satisfies TransferClientResult)}\n`);
+    process.stdout.write(`${JSON.stringify({ ...value, problem, memory: measurement.memory } satisfies TransferClientResult)}\n`);
   } finally {
     await rm(target, { force: true });
     await http.close();

@@ -1,0 +1,118 @@
+/**
+ * The processes of a run besides `run.ts` itself: the benchmark server (`server.ts`), pinned to
+ * one core, and the worker processes that measure (`worker.ts`), pinned to another, so that
+ * neither steals the other's time slices. Pinning uses `taskset` when it exists and there are two
+ * cores; without it the benchmark still runs and the report says it was not pinned. Every
+ * process runs `node --expose-gc --import tsx` (GC between parts: `measure.ts`).
+ *
+ * @module
+ */
+import { execFileSync, spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
+import type { Job } from './jobs.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const SERVER_SCRIPT = fileURLToPath(new URL('./server.ts', import.meta.url));
+const WORKER_SCRIPT = fileURLToPath(new URL('./worker.ts', import.meta.url));
+const CLIENT_CPU = 0;
+const SERVER_CPU = 1;
+
+/** Path of `taskset` when it exists and there are at least two cores, else `undefined`. */
+const taskset: string | undefined = (() => {
+  if (os.availableParallelism() < 2) return undefined;
+  try {
+    return execFileSync('sh', ['-c', 'command -v taskset'], { encoding: 'utf8' }).trim() || undefined;
+  } catch {
+    return undefined; // not installed: run unpinned
+  }
+})();
+
+/** How the processes are pinned, for the report. */
+export const PINNING = taskset
+  ? `every worker process started under taskset -c ${CLIENT_CPU} (all its threads: GC helpers and libuv's pool count as client CPU too), the server under taskset -c ${SERVER_CPU}`
+  : 'not pinned (taskset unavailable or fewer than 2 cores)';
+
+/** `node --expose-gc --import tsx <script>`, under `taskset -c <cpu>` when pinning is possible. */
+function spawnNode(script: string, cpu: number, options: SpawnOptions): ChildProcess {
+  const nodeArgs = ['--expose-gc', '--import', 'tsx', script];
+  return taskset ? spawn(taskset, ['-c', String(cpu), process.execPath, ...nodeArgs], { cwd: ROOT, ...options }) : spawn(process.execPath, nodeArgs, { cwd: ROOT, ...options });
+}
+
+/**
+ * Starts the server; resolves once it listens, to its origin (`http://127.0.0.1:PORT`) and a
+ * `stop()` (SIGTERM, SIGKILL after 2 s); rejects if it exits or stays silent for 15 s.
+ */
+export function startServer(): Promise<{ readonly origin: string; stop(): Promise<void> }> {
+  // stdin stays a pipe we never close: the server exits when it sees EOF, i.e. when we die
+  const child = spawnNode(SERVER_SCRIPT, SERVER_CPU, { stdio: ['pipe', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let buffered = '';
+    const timer = setTimeout(() => fail(new Error('bench server did not report a port within 15 s')), 15_000);
+    const onExit = (code: number | null) => fail(new Error(`bench server exited early (code ${code})`));
+    const fail = (error: Error) => {
+      clearTimeout(timer);
+      child.kill('SIGKILL');
+      reject(error);
+    };
+    child.once('error', fail);
+    child.once('exit', onExit);
+    child.stdout?.setEncoding('utf8');
+    child.stdout?.on('data', function onData(text: string) {
+      buffered += text;
+      const newline = buffered.indexOf('\n');
+      if (newline < 0) return;
+      clearTimeout(timer);
+      child.off('exit', onExit);
+      child.stdout?.off('data', onData);
+      child.stdout?.resume(); // keep draining so a chatty server never blocks
+      const { port } = JSON.parse(buffered.slice(0, newline)) as { port: number };
+      resolve({ origin: `http://127.0.0.1:${port}`, stop: () => stop(child) });
+    });
+  });
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const kill = setTimeout(() => child.kill('SIGKILL'), 2_000);
+    child.once('exit', () => {
+      clearTimeout(kill);
+      resolve();
+    });
+    child.kill('SIGTERM');
+    child.stdin?.end();
+  });
+}
+
+/**
+ * Runs `job` in a fresh worker process and resolves to its answer; rejects when the process
+ * ends without one, or is killed after `timeoutMs`.
+ */
+export function runWorker<A>(job: Job, timeoutMs = Infinity): Promise<A> {
+  const child = spawnNode(WORKER_SCRIPT, CLIENT_CPU, { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, BENCH_JOB: JSON.stringify(job) } });
+  return new Promise((resolve, reject) => {
+    let timedOut = false;
+    const kill = () => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    };
+    const timer = Number.isFinite(timeoutMs) ? setTimeout(kill, timeoutMs) : undefined;
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      try {
+        if (timedOut) throw new Error(`did not finish within ${timeoutMs / 1000} s`);
+        resolve(JSON.parse(readFileSync(job.answerFile, 'utf8')) as A);
+      } catch (error) {
+        reject(timedOut ? (error as Error) : new Error(`worker exited with ${signal ?? `code ${code}`} without an answer`));
+      } finally {
+        rmSync(job.answerFile, { force: true });
+      }
+    });
+  });
+}
