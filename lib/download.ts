@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import { pipeline } from 'node:stream/promises';
 import type { HttpConfig } from './config/http-config.js';
 import { parseMediaType } from './core/media-type.js';
-import { defaultParser, READS_EMPTY_BODIES, type Parser } from './content/parsers.js';
+import { defaultParser, DOWNLOADS, READS_EMPTY_BODIES, type Parser } from './content/parsers.js';
 import { describeValue } from './core/describe-value.js';
 import { ConfigError } from './core/errors.js';
 import { checkDownloadTarget } from './download-target.js';
@@ -30,7 +30,7 @@ function download(config: HttpConfig, contentType: string | undefined, sink: Sin
     return sink(fromServer.stream());
   };
   // an empty 2xx (a 204 too) is downloaded as an empty file, as curl -o does
-  config.response.parser(type, Object.assign(parser, { [READS_EMPTY_BODIES]: true }));
+  config.response.parser(type, Object.assign(parser, { [READS_EMPTY_BODIES]: true, [DOWNLOADS]: true }));
 }
 
 /**
@@ -38,7 +38,8 @@ function download(config: HttpConfig, contentType: string | undefined, sink: Sin
  * then may a failure remove it) and readable by the owner only; on any error it is removed.
  */
 async function writeFile(body: Readable, file: string): Promise<string> {
-  const out = createWriteStream(file, { flags: 'wx', mode: 0o600 });
+  // 0666 less the umask, as fs.writeFile and curl make a new file (0644 under the usual umask)
+  const out = createWriteStream(file, { flags: 'wx', mode: 0o666 });
   // open first: a failed open touched nothing, and after it every failure leaves a file of ours
   // to remove (a body failing at once would otherwise race the open and leave the file behind)
   await once(out, 'open');

@@ -14,14 +14,18 @@ import { wirePipeline } from './pipeline/stages.js';
 import { chain, checkedRecord } from './pipeline/interceptors.js';
 import type { RequestRecord } from './model/request-record.js';
 import { loggerFromEnvironment } from './pipeline/request-log.js';
-import { type ResultType } from './result/result-type.js';
-import { verbArguments, type ResultFor, type VerbArgument } from './verb-arguments.js';
+import { verbArguments, type HeadResultFor, type ResultFor, type VerbArgument, type VerbArguments } from './verb-arguments.js';
+import { clientClosed } from './model/backend.js';
+import { DOWNLOADS } from './content/parsers.js';
 
 /**
  * A verb: `verb()`, `verb(block)`, or `verb(Type, block?)` resolving to the result converted to `Type`.
  * Never throws synchronously: every failure, bad input included, is a rejection.
  */
 export type Verb = <A extends VerbArgument>(first?: A, block?: ConfigBlock) => Promise<ResultFor<A>>;
+
+/** HEAD: a {@link Verb} whose result may be `null`, since a HEAD response has no body. */
+export type HeadVerb = <A extends VerbArgument>(first?: A, block?: ConfigBlock) => Promise<HeadResultFor<A>>;
 
 /** The connection pool a client owns and the clients derived from it share, with what its servers challenged. */
 interface Pool {
@@ -31,6 +35,8 @@ interface Pool {
   readonly authCache: AuthCache;
   /** the jar, made when a client first turns `client.cookies` on; shared by every client derived from it, whatever its pool */
   readonly cookies: { jar?: ClientCookieJar };
+  /** set by close() of the client that made the pool: every client using it sends nothing more */
+  closed: boolean;
 }
 
 /**
@@ -45,10 +51,13 @@ interface Pool {
 export class HttpBuilder {
   readonly #settings: Settings;
   readonly #pool: Pool;
+  /** whether this client made its pool (a derived client sharing its parent's does not) */
+  readonly #ownsPool: boolean;
 
-  private constructor(settings: Settings, pool: Pool) {
+  private constructor(settings: Settings, pool: Pool, ownsPool: boolean) {
     this.#settings = settings;
     this.#pool = pool;
+    this.#ownsPool = ownsPool;
   }
 
   /**
@@ -62,7 +71,7 @@ export class HttpBuilder {
    */
   static configure(block?: ConfigBlock): HttpBuilder {
     const settings = applyClientBlock(rootSettings(), block);
-    return new HttpBuilder(settings, newPool(settings, {}));
+    return new HttpBuilder(settings, newPool(settings, {}), true);
   }
 
   /**
@@ -76,11 +85,21 @@ export class HttpBuilder {
     const settings = applyClientBlock(this.#settings, block);
     const samePool = settings.backend === this.#settings.backend && settings.tls === this.#settings.tls;
     // another pool for another transport, but the same cookies: derived clients share the jar
-    return new HttpBuilder(settings, samePool ? this.#pool : newPool(settings, this.#pool.cookies));
+    return samePool ? new HttpBuilder(settings, this.#pool, false) : new HttpBuilder(settings, newPool(settings, this.#pool.cookies), true);
   }
 
-  /** Releases the connection pool (shared with clients derived from this one). */
+  /**
+   * Releases the connection pool this client made: later calls of every client using it reject
+   * with `ConfigError`, calls in flight with `AbortError`. A derived client that shares its
+   * parent's pool releases nothing (its `close()` resolves at once).
+   *
+   * @example
+   * const http = HttpBuilder.configure((c) => { c.request.uri = 'https://api.example.com'; });
+   * try { await http.get(); } finally { await http.close(); }
+   */
   close(): Promise<void> {
+    if (!this.#ownsPool) return Promise.resolve();
+    this.#pool.closed = true;
     return this.#pool.backend.close();
   }
 
@@ -92,8 +111,8 @@ export class HttpBuilder {
    */
   readonly get: Verb = this.#verb('GET');
 
-  /** HEAD: resolves to `null` (no body); handlers see the headers. @example await http.head((c) => { c.response.success((fs) => fs.headers.get('etag')); }); */
-  readonly head: Verb = this.#verb('HEAD');
+  /** HEAD: resolves to `null` (no body) unless a handler returns something; handlers see the headers. @example await http.head((c) => { c.response.success((fs) => fs.headers.get('etag')); }); */
+  readonly head: HeadVerb = this.#verb('HEAD');
 
   /** POST. @example await http.post((c) => { c.request.contentType = 'application/json'; c.request.body = { a: 1 }; }); */
   readonly post: Verb = this.#verb('POST');
@@ -110,7 +129,7 @@ export class HttpBuilder {
   /** OPTIONS. @example await http.options((c) => { c.response.success((fs) => fs.headers.get('allow')); }); */
   readonly options: Verb = this.#verb('OPTIONS');
 
-  #verb(method: string): Verb {
+  #verb(method: string): (first?: VerbArgument, block?: ConfigBlock) => Promise<never> {
     // the generic result type exists only in the signature: #call resolves to whatever Type produced
     const name = method.toLowerCase(); // for messages: once per verb, not per call
     return (first, block) => this.#call(method, name, first, block) as Promise<never>;
@@ -120,12 +139,13 @@ export class HttpBuilder {
   // a synchronous block (the usual kind) then costs no extra trip through the microtask queue.
   #call(method: string, name: string, first: unknown, second: ConfigBlock | undefined): Promise<unknown> {
     try {
-      const { type, block } = verbArguments(name, first, second);
-      if (!block) return this.#send(method, type, undefined);
+      const args = verbArguments(name, first, second);
+      const block = args.block;
+      if (!block) return this.#send(method, args, undefined);
       const layer = new HttpConfig('request');
       const returned: unknown = block.call(layer, layer);
-      if (isThenable(returned)) return Promise.resolve(returned).then(this.#send.bind(this, method, type, layer));
-      return this.#send(method, type, layer);
+      if (isThenable(returned)) return Promise.resolve(returned).then(this.#send.bind(this, method, args, layer));
+      return this.#send(method, args, layer);
     } catch (error) {
       // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- pass on exactly what the block threw
       return Promise.reject(error);
@@ -133,12 +153,16 @@ export class HttpBuilder {
   }
 
   // also bound as the step after an async block, whose value then comes as a fourth argument: ignored
-  #send(method: string, type: ResultType | undefined, layer: HttpConfig | undefined): Promise<unknown> {
+  #send(method: string, args: VerbArguments, layer: HttpConfig | undefined): Promise<unknown> {
     const base = this.#settings;
     let settings: Settings;
     let frozen: ReturnType<typeof freezeRecord>;
     try {
+      if (this.#pool.closed) throw clientClosed();
       settings = layer ? mergeSettings(base, layer) : base;
+      if (args.type !== undefined && downloads(settings)) {
+        throw new ConfigError(`${method.toLowerCase()}(): a Download writes the body to its target, so the call's result type must be the default one (drop the result type, or use withResponse() without one)`);
+      }
       // the client's own header map when the block set no header: its requests share one frozen object
       frozen = freezeRecord(method, settings, settings.headers === base.headers);
     } catch (error) {
@@ -153,7 +177,9 @@ export class HttpBuilder {
       handlers: settings.handlers,
       encoders: settings.encoders,
       parsers: settings.parsers,
-      resultType: type,
+      resultType: args.type,
+      withResponse: args.withResponse,
+      pool: this.#pool,
       credentials: settings.credentials,
       authCache: this.#pool.authCache,
       onDownloadProgress: settings.onDownloadProgress,
@@ -187,5 +213,11 @@ function applyClientBlock(base: Settings, block: ConfigBlock | undefined): Setti
 }
 
 function newPool(settings: Settings, cookies: Pool['cookies']): Pool {
-  return { backend: backendFor(settings.backend, settings.tls), send: wirePipeline(), authCache: new AuthCache(), cookies };
+  return { backend: backendFor(settings.backend, settings.tls), send: wirePipeline(), authCache: new AuthCache(), cookies, closed: false };
+}
+
+/** Whether a level registered a Download (`httpbuilder-ts/download`): it takes the body itself. */
+function downloads(settings: Settings): boolean {
+  for (const level of settings.parsers) for (const parser of level.values()) if (DOWNLOADS in parser) return true;
+  return false;
 }

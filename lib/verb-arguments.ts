@@ -1,15 +1,22 @@
 import type { ConfigBlock } from './config/http-config.js';
 import { describeValue } from './core/describe-value.js';
-import { ResultTypeError } from './core/errors.js';
+import { ConfigError, ResultTypeError } from './core/errors.js';
 import { hasConverter } from './result/convert.js';
 import type { ResultOf, ResultType } from './result/result-type.js';
 import { isStandardSchema } from './result/standard-schema.js';
+import { ResponseOf, type BodyOf, type WithResponse } from './result/with-response.js';
 
-/** A verb's first argument: a result type, a configuration block, or nothing. */
-export type VerbArgument = ResultType | ConfigBlock | undefined;
+/** A verb's first argument: a result type (or one wrapped in `withResponse()`), a configuration block, or nothing. */
+export type VerbArgument = ResultType | ResponseOf<ResultType | undefined> | ConfigBlock | undefined;
 
-/** The result of a verb called with `first`: `ResultOf<Type>` for a result type, `unknown` for a block or nothing. */
-export type ResultFor<A> = A extends ResultType ? ResultOf<A> : unknown;
+/**
+ * The result of a verb called with `first`: `ResultOf<Type>` for a result type, the response
+ * with its body for `withResponse(Type)`, `unknown` for a block or nothing.
+ */
+export type ResultFor<A> = A extends ResponseOf<infer T> ? WithResponse<BodyOf<T>> : A extends ResultType ? ResultOf<A> : unknown;
+
+/** What HEAD resolves to: as {@link ResultFor}, but a body is always absent, so `null` is possible. */
+export type HeadResultFor<A> = A extends ResponseOf<infer T> ? WithResponse<BodyOf<T> | null> : ResultFor<A> | null;
 
 /** What a function passed to a verb is: a built-in constructor (native code, `Buffer`), an ES class, or (`false`) a block. */
 type TokenKind = 'built-in' | 'class' | false;
@@ -29,31 +36,53 @@ function tokenKind(fn: (...args: never[]) => unknown): TokenKind {
   return known;
 }
 
+/** A verb's arguments, sorted out: the result type, whether it is wrapped in `withResponse()`, the block. */
+export interface VerbArguments {
+  readonly type: ResultType | undefined;
+  readonly withResponse: boolean;
+  readonly block: ConfigBlock | undefined;
+}
+
 /** Splits a verb's arguments into result type and block, rejecting anything else (before sending). */
-export function verbArguments(verb: string, first: unknown, second: unknown): { type: ResultType | undefined; block: ConfigBlock | undefined } {
-  if (first === undefined || first === null) return { type: undefined, block: asBlock(verb, second) };
-  if (isStandardSchema(first)) {
-    // a schema that cannot validate would fail only once the response is in
-    const standard: unknown = first['~standard'];
-    if (typeof standard !== 'object' || standard === null || typeof (standard as { validate?: unknown }).validate !== 'function') {
-      throw new ResultTypeError(`${verb}(): the first argument has '~standard' but no validate function there: not a Standard Schema`);
-    }
-    return { type: first, block: asBlock(verb, second) };
+export function verbArguments(verb: string, first: unknown, second: unknown): VerbArguments {
+  if (first === undefined || first === null) return { type: undefined, withResponse: false, block: asBlock(verb, second) };
+  if (first instanceof ResponseOf) {
+    const inner: unknown = (first as ResponseOf<ResultType | undefined>).type;
+    return { type: inner === undefined ? undefined : resultType(verb, inner, 'withResponse()'), withResponse: true, block: asBlock(verb, second) };
   }
-  if (typeof first === 'function') {
+  if (typeof first === 'function' && tokenKind(first as (...args: never[]) => unknown) === false) {
     const fn = first as (...args: never[]) => unknown;
+    if (second !== undefined) throw new ResultTypeError(`${verb}(): '${fn.name || 'anonymous function'}' is not a class or built-in constructor, so it cannot be a result type`);
+    return { type: undefined, withResponse: false, block: fn as unknown as ConfigBlock };
+  }
+  if (typeof first === 'string') {
+    // an axios habit (http.get('/users/1')): the text is not echoed, it may be a URL with a password
+    throw new ConfigError(`${verb}(): the first argument is a string; the URL goes in the block: ${verb}((c) => { c.request.uri.path = '...'; }) (c.request.uri.path, or c.request.uri for a whole URL)`);
+  }
+  return { type: resultType(verb, first, 'the first argument'), withResponse: false, block: asBlock(verb, second) };
+}
+
+/** `value` as a result type: a Standard Schema, a built-in constructor with a converter, or a class. */
+function resultType(verb: string, value: unknown, where: string): ResultType {
+  if (isStandardSchema(value)) {
+    // a schema that cannot validate would fail only once the response is in
+    const standard: unknown = value['~standard'];
+    if (typeof standard !== 'object' || standard === null || typeof (standard as { validate?: unknown }).validate !== 'function') {
+      throw new ResultTypeError(`${verb}(): ${where} has '~standard' but no validate function there: not a Standard Schema`);
+    }
+    return value;
+  }
+  if (typeof value === 'function') {
+    const fn = value as (...args: never[]) => unknown;
     const kind = tokenKind(fn);
     // any other (Map, Array, Promise, ...) would come back as a broken instance, after the request
     if (kind === 'built-in' && !hasConverter(fn)) {
       throw new ResultTypeError(`${verb}(): ${fn.name || 'this built-in constructor'} is not a result type: use String, Number, Boolean, Date, Object, Buffer, Uint8Array, a class of your own or a Standard Schema`);
     }
-    if (kind !== false) return { type: fn as unknown as ResultType, block: asBlock(verb, second) };
-    if (second !== undefined) throw new ResultTypeError(`${verb}(): '${fn.name || 'anonymous function'}' is not a class or built-in constructor, so it cannot be a result type`);
-    return { type: undefined, block: fn as unknown as ConfigBlock };
+    if (kind !== false) return fn as unknown as ResultType;
+    throw new ResultTypeError(`${verb}(): '${fn.name || 'anonymous function'}' in ${where} is not a class or built-in constructor, so it cannot be a result type`);
   }
-  throw new ResultTypeError(
-    `${verb}(): the first argument must be a configuration block, a class, a built-in constructor or a Standard Schema, not ${describeValue(first, typeof first !== 'string')}`,
-  );
+  throw new ResultTypeError(`${verb}(): ${where} must be a configuration block, a class, a built-in constructor or a Standard Schema, not ${describeValue(value, true)}`);
 }
 
 function asBlock(verb: string, value: unknown): ConfigBlock | undefined {

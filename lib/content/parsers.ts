@@ -20,6 +20,12 @@ export type Parser = (fromServer: FromServer, request: RequestRecord) => unknown
  */
 export const READS_EMPTY_BODIES: unique symbol = Symbol('httpbuilder-ts.readsEmptyBodies');
 
+/**
+ * Marks a parser that takes the body to a target of its own (the download module's): the call's
+ * result is then what it wrote, so a result type other than the default is refused before sending.
+ */
+export const DOWNLOADS: unique symbol = Symbol('httpbuilder-ts.downloads');
+
 function parseJson(fromServer: FromServer): Promise<unknown> {
   return fromServer.parsedText(parseJsonText);
 }

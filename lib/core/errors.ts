@@ -1,3 +1,5 @@
+import { urlForMessage } from './redact.js';
+
 /**
  * Every error httpbuilder-ts rejects with extends {@link HttpBuilderError}: one small class per
  * kind, each with a literal `name` and a stable `code` to branch on.
@@ -27,7 +29,9 @@ export interface ErrorHeaders {
 
 /**
  * The server answered with a status >= 400 and no handler took it. `message` is the reason
- * phrase (`Not Found`, `Unauthorized`, ...).
+ * phrase (`Not Found`, `Unauthorized`, ...); `method` and `url` (credentials hidden) say which
+ * request got it, and `String(error)` and the stack's first line name them:
+ * `HttpException: Not Found (GET https://api.example.com/v1/users/7)`.
  *
  * @example
  * await http.get().catch((e: unknown) => e instanceof HttpException ? e.statusCode : -1);
@@ -38,12 +42,30 @@ export class HttpException extends HttpBuilderError {
   declare readonly statusCode: number;
   declare readonly headers: ErrorHeaders;
   declare readonly body: unknown;
+  /** The method of the request that got this response (the last redirect hop's). */
+  declare readonly method: string | undefined;
+  /** That request's URL, user info and credential-like query values hidden. */
+  declare readonly url: string | undefined;
 
-  constructor(statusCode: number, message: string, headers: ErrorHeaders, body: unknown) {
+  constructor(statusCode: number, message: string, headers: ErrorHeaders, body: unknown, request?: { readonly method: string; readonly url: string }) {
     super(message);
     // headers and body can be large: keep them out of util.inspect and JSON.stringify
     Object.defineProperty(this, 'statusCode', { value: statusCode, enumerable: true });
+    Object.defineProperty(this, 'method', { value: request?.method, enumerable: true });
+    Object.defineProperty(this, 'url', { value: request && urlForMessage(request.url), enumerable: true });
     hide(this, { headers, body });
+    // what console.error and util.inspect show first: which request, not only the reason phrase
+    if (request && typeof this.stack === 'string') {
+      const firstLineEnd = this.stack.indexOf('\n');
+      const rest = firstLineEnd < 0 ? '' : this.stack.slice(firstLineEnd);
+      Object.defineProperty(this, 'stack', { value: `${this.toString()}${rest}`, writable: true, configurable: true, enumerable: false });
+    }
+  }
+
+  /** `HttpException: <reason> (<METHOD> <url>)`. */
+  override toString(): string {
+    const base = `${this.name}: ${this.message}`;
+    return this.method === undefined || this.url === undefined ? base : `${base} (${this.method} ${this.url})`;
   }
 }
 

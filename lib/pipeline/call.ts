@@ -1,4 +1,5 @@
-import { ConfigError, EncodeError, ParseError } from '../core/errors.js';
+import { AbortError, ConfigError, EncodeError, ParseError } from '../core/errors.js';
+import { urlForMessage } from '../core/redact.js';
 import { isThenable, type MaybePromise } from '../core/maybe-promise.js';
 import type { ExceptionHandler, HandlerTier } from '../config/handlers.js';
 import { encodeBody, type EncodedRequestBody } from '../content/encoders.js';
@@ -11,6 +12,7 @@ import { firstHeader } from '../model/response-headers.js';
 import { toTransportError } from '../model/transport-error.js';
 import { convertResult } from '../result/convert.js';
 import { MAPPER_ID, rawBodyKind, type Mapper } from '../result/result-type.js';
+import type { WithResponse } from '../result/with-response.js';
 import { CallControl } from './call-control.js';
 import { dispatch } from './dispatch.js';
 import type { Plan, WireCall } from './plan.js';
@@ -39,7 +41,9 @@ function hasExceptionHandler(tier: HandlerTier): boolean {
 async function handledException(handle: ExceptionHandler, plan: Plan, error: unknown): Promise<unknown> {
   // bad input, or a progress listener's throw, is the caller's bug, not an outcome of the exchange: it always propagates
   if (error instanceof ConfigError || error instanceof EncodeError || listenerThrown(error) !== error) throw error;
-  return convertResult(await handle(error), plan.resultType);
+  const result = await handle(error);
+  // with withResponse() there is no response to wrap: the handler's value is the result as it is
+  return plan.withResponse ? result : convertResult(result, plan.resultType);
 }
 
 function rethrowListenerError(error: unknown): never {
@@ -108,7 +112,7 @@ export class Call implements WireCall {
   #failedBeforeResponse(error: unknown): Promise<never> {
     try {
       releaseUpload(this.record.body);
-      return Promise.reject(toTransportError(error, (this.last ?? this.record).url));
+      return Promise.reject(this.#closedUnder(error) ?? toTransportError(error, (this.last ?? this.record).url));
     } catch (failure) {
       // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- pass on exactly what releasing threw
       return Promise.reject(failure);
@@ -173,11 +177,20 @@ export class Call implements WireCall {
     }
   }
 
+  /**
+   * The failure of a call whose client was closed while it was in flight: an AbortError, as for
+   * any call stopped from outside (whatever the transport made of its connections being cut).
+   */
+  #closedUnder(error: unknown): AbortError | undefined {
+    if (!this.plan.pool.closed) return undefined;
+    return new AbortError(`the request to ${urlForMessage((this.last ?? this.record).url)} was cut by close() of its client`, { cause: error });
+  }
+
   /** Reading failed: an error page's text still goes to the handlers; anything else fails the call. */
   #dispatchErrorPage(error: unknown): MaybePromise<unknown> {
     let text: string;
     try {
-      text = errorPageText(error, this.#fromServer!);
+      text = errorPageText(this.#closedUnder(error) ?? error, this.#fromServer!);
     } catch (failure) {
       this.#fromServer!.discard();
       throw failure;
@@ -190,7 +203,7 @@ export class Call implements WireCall {
     const fromServer = this.#fromServer!;
     let outcome;
     try {
-      const dispatched = dispatch(fromServer, body, this.plan.handlers);
+      const dispatched = dispatch(fromServer, body, this.plan.handlers, this.last!.method);
       outcome = isThenable(dispatched) ? Promise.resolve(dispatched).then(this.#convert.bind(this)) : this.#convert(dispatched);
     } catch (error) {
       fromServer.discard();
@@ -204,10 +217,18 @@ export class Call implements WireCall {
   }
 
   /** Convert: the handler's result to the result type; a mapper configured for the response's content type builds class instances. */
-  #convert(result: unknown): unknown {
+  #convert(result: unknown): MaybePromise<unknown> {
     const type = this.plan.resultType;
     const mapper = type === undefined ? undefined : (this.record.context(this.#fromServer!.contentType, MAPPER_ID) as Mapper | undefined);
-    return convertResult(result, type, mapper);
+    const converted = convertResult(result, type, mapper);
+    if (!this.plan.withResponse) return converted;
+    return isThenable(converted) ? Promise.resolve(converted).then(this.#withResponse.bind(this)) : this.#withResponse(converted);
+  }
+
+  /** `withResponse(Type)`: the body with the response's status, reason phrase and headers. */
+  #withResponse(body: unknown): WithResponse<unknown> {
+    const { statusCode, message, headers } = this.#fromServer!;
+    return { statusCode, message, headers, body };
   }
 
   #releasedWith(result: unknown): unknown {

@@ -23,6 +23,10 @@ export interface Plan {
   readonly encoders: ReadonlyArray<ReadonlyMap<string, Encoder>>;
   readonly parsers: ReadonlyArray<ReadonlyMap<string, Parser>>;
   readonly resultType: ResultType | undefined;
+  /** `withResponse(Type)`: the result is `{ statusCode, message, headers, body }` */
+  readonly withResponse: boolean;
+  /** the client's pool: once closed, a failure of a call in flight is an AbortError */
+  readonly pool: { readonly closed: boolean };
   readonly credentials: Credentials | undefined;
   /** the protection spaces the client's servers challenged in */
   readonly authCache: AuthCache;

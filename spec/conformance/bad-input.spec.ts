@@ -52,7 +52,7 @@ const CASES: Array<[string, ErrorClass, RegExp, (client: HttpBuilder) => Promise
   ['Promise as the result type', ResultTypeError, /^get\(\): Promise is not a result type/, (h) => h.get(Promise as never)],
   ['Array as the result type', ResultTypeError, /^post\(\): Array is not a result type/, (h) => h.post(Array as never, (c) => void (c.request.body = 'x'))],
   ['a first argument with a ~standard that cannot validate', ResultTypeError, /^get\(\): the first argument has '~standard' but no validate function there/, (h) => h.get({ '~standard': { version: 1, vendor: 'x', validate: 5 } } as never)],
-  ['a string as the first argument', ResultTypeError, /post\(\): the first argument .* not a string/, (h) => h.post('/alpha' as never)],
+  ['a string as the first argument', ConfigError, /post\(\): the first argument is a string.*c\.request\.uri\.path/, (h) => h.post('/alpha' as never)],
   ['a plain object as the first argument', ResultTypeError, /the first argument/, (h) => h.put({ path: '/x' } as never)],
   ['a non-function second argument', ResultTypeError, /the second argument must be a configuration block/, (h) => h.get(String, '/x' as never)],
   ['an arrow function followed by a block', ResultTypeError, /'block' is not a class or built-in constructor/, (h) => {

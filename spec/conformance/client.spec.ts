@@ -59,7 +59,7 @@ conformance('clients: configure, derive, close', (kit) => {
     expect(() => HttpBuilder.configure((c) => void (c.request.uri = 'nope'))).toThrow(/not a valid absolute URL/);
   });
 
-  it('close() releases pooled connections; derived clients share the pool', async () => {
+  it('close() releases pooled connections; derived clients share the pool, and closing one releases nothing', async () => {
     kit.server.expect({ method: 'GET', path: '/pool', respond: OK });
     const client = kit.client((c) => void (c.request.uri.path = '/pool'));
     const derived = client.configure((c) => void (c.request.headers['X-D'] = '1'));
@@ -67,20 +67,43 @@ conformance('clients: configure, derive, close', (kit) => {
     expect(new Set(kit.server.requests.map((r) => r.remotePort)).size).toBeLessThanOrEqual(2 * kit.traits.sequentialSockets);
     expect(kit.server.openConnections).toBeGreaterThan(0);
     await derived.close();
+    // the derived client shares its parent's pool: its close() lets go of nothing
+    expect(await client.get(String)).toBe('ok');
+    expect(await derived.get(String)).toBe('ok');
+    expect(kit.server.openConnections).toBeGreaterThan(0);
+    await client.close();
     await untilClosed(kit.server);
+    await expect(derived.get()).rejects.toThrow(/the client was closed/);
   });
 
-  it('close() fails a request in flight without sending it again, and refuses later ones before sending', async () => {
+  it('a derived client with a pool of its own (another backend or TLS settings) releases only that one', async () => {
+    kit.server.expect({ method: 'GET', path: '/own', respond: OK });
+    const client = kit.client((c) => void (c.request.uri.path = '/own'));
+    const own = client.configure((c) => void (c.execution.tls = { ca: kit.server.ca, rejectUnauthorized: true }));
+    expect(await own.get(String)).toBe('ok');
+    await own.close();
+    await expect(own.get()).rejects.toThrow(ConfigError);
+    expect(await client.get(String)).toBe('ok');
+  });
+
+  it('close() fails a request in flight with AbortError (through the exception handler), without sending it again, and refuses later ones before sending', async () => {
     kit.server.expect({ method: 'GET', path: '/never', respond: () => {} });
     const client = kit.client((c) => void (c.request.uri.path = '/never'));
-    const pending = client.get().then(
-      () => undefined,
-      (error: unknown) => error,
-    );
+    const seen: unknown[] = [];
+    const pending = client
+      .get((c) => void c.response.exception((error) => {
+        seen.push(error);
+        throw error;
+      }))
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      );
     while (kit.server.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
     await client.close();
-    // its connection cut (a reset), the GET would be sent once more: the closed client refuses that
-    expect(await pending).toMatchObject({ name: 'ConfigError', message: expect.stringMatching(/the client was closed/) as unknown });
+    // its connection cut (a reset), the GET is not sent once more: the call was stopped from outside
+    expect(await pending).toMatchObject({ name: 'AbortError', message: expect.stringMatching(/close\(\) of its client/) as unknown });
+    expect(seen).toHaveLength(1);
     await expect(client.get()).rejects.toThrow(ConfigError);
     await expect(client.configure((c) => void (c.request.headers['X-D'] = '1')).get()).rejects.toThrow(/the client was closed/);
     expect(kit.server.requests).toHaveLength(1);
@@ -96,12 +119,12 @@ conformance('clients: configure, derive, close', (kit) => {
       (error: unknown) => error,
     );
     await client.close();
-    expect(await pending).toMatchObject({ name: 'ConfigError', message: expect.stringMatching(/the client was closed/) as unknown });
+    expect(await pending).toMatchObject({ name: 'AbortError' });
     expect(kit.server.requests).toHaveLength(0);
     await untilClosed(kit.server);
   });
 
-  it('close() while a body is being read fails the read with NetworkError reason reset', async () => {
+  it('close() while a body is being read fails the call with AbortError', async () => {
     kit.server.expect({
       method: 'GET',
       path: '/drip',
@@ -123,7 +146,7 @@ conformance('clients: configure, derive, close', (kit) => {
       .catch((error: unknown) => error);
     await started;
     await client.close();
-    expect(await pending).toMatchObject({ name: 'NetworkError', reason: 'reset' });
+    expect(await pending).toMatchObject({ name: 'AbortError', cause: { name: 'NetworkError', reason: 'reset' } });
     expect(kit.server.requests).toHaveLength(1);
   });
 

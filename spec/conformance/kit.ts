@@ -42,14 +42,15 @@ export function conformance(title: string, define: (kit: Kit) => void): void {
             secure,
             client(block) {
               const server = holder.server;
+              // one level: the client made here owns its pool, so a test's close() releases it
               const client = HttpBuilder.configure((c) => {
                 c.request.uri = server.url(secure);
                 c.client.backend = backend.choice;
                 c.execution.tls = { ca: server.ca };
+                if (block) void block.call(c, c);
               });
-              const configured = block ? client.configure(block) : client;
               open.push(client);
-              return configured;
+              return client;
             },
           });
         });

@@ -4,7 +4,7 @@
  */
 import { expect, it } from '@jest/globals';
 import { z } from 'zod';
-import { HttpBuilder, type FromServer, type HttpConfig, type Verb } from '../../lib/index.js';
+import { HttpBuilder, withResponse, type FromServer, type HttpConfig, type ResponseHeaders, type Verb } from '../../lib/index.js';
 
 type Equal<X, Y> = (<T>() => T extends X ? 1 : 2) extends <T>() => T extends Y ? 1 : 2 ? true : false;
 
@@ -32,7 +32,20 @@ async function inferred(http: HttpBuilder): Promise<void> {
     }),
   );
   exact<string>()(await http.get(String, (c) => void (c.request.uri.path = '/x')));
-  exact<number>()(await http.head(Number));
+  exact<number | null>()(await http.head(Number));
+  exact<unknown>()(await http.head());
+  // @ts-expect-error a HEAD response has no body: a string result may be null
+  const headText: string = await http.head(String, (c) => void (c.request.uri.path = '/x'));
+  void headText;
+  // withResponse: status, reason phrase, headers and the typed body together
+  const full = await http.get(withResponse(User), (c) => void (c.request.uri.path = '/users/1'));
+  exact<number>()(full.statusCode);
+  exact<string>()(full.message);
+  exact<ResponseHeaders>()(full.headers);
+  exact<User>()(full.body);
+  exact<unknown>()((await http.post(withResponse())).body);
+  exact<{ id: number; name: string }>()((await http.put(withResponse(UserSchema))).body);
+  exact<string | null>()((await http.head(withResponse(String))).body);
   exact<boolean>()(await http.delete(Boolean));
   exact<Date>()(await http.get(Date));
   exact<Buffer>()(await http.get(Buffer));

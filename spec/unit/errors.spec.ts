@@ -52,6 +52,19 @@ describe('errors', () => {
     }
   });
 
+  it('HttpException names the request in toString() and the first line of its stack, credentials hidden', () => {
+    const error = new HttpException(404, 'Not Found', headers, null, { method: 'GET', url: 'https://ada:pw@api.example.com/v1/users/7?api_key=k3y' });
+    expect(error.message).toBe('Not Found');
+    expect([error.method, error.url]).toEqual(['GET', 'https://***@api.example.com/v1/users/7?api_key=***']);
+    expect(String(error)).toBe('HttpException: Not Found (GET https://***@api.example.com/v1/users/7?api_key=***)');
+    expect(error.stack?.split('\n')[0]).toBe(String(error));
+    expect(inspect(error).split('\n')[0]).toContain('HttpException: Not Found (GET https://***@api.example.com/v1/users/7');
+    for (const text of [inspect(error), JSON.stringify(error), String(error)]) {
+      expect(text).not.toContain('pw@');
+      expect(text).not.toContain('k3y');
+    }
+  });
+
   it('ParseError keeps the raw text out of logs but on the error', () => {
     const error = new ParseError('bad', { statusCode: 502, contentType: 'application/json', text: '<html>secret</html>' });
     expect(error.text).toBe('<html>secret</html>');

@@ -1,0 +1,38 @@
+import type { ResponseHeaders } from '../model/response-headers.js';
+import type { ResultOf, ResultType } from './result-type.js';
+
+/**
+ * What a verb called with `withResponse(Type)` resolves to: the status, the reason phrase, the
+ * headers and the body converted to `Type` (what a handler returned, when one ran).
+ */
+export interface WithResponse<B> {
+  readonly statusCode: number;
+  readonly message: string;
+  readonly headers: ResponseHeaders;
+  readonly body: B;
+}
+
+/** The result type that {@link withResponse} makes: `Type` (or none), and the response around it. */
+export class ResponseOf<T extends ResultType | undefined = undefined> {
+  /** @internal */
+  constructor(readonly type: T) {
+    Object.freeze(this);
+  }
+}
+
+/**
+ * Wraps a result type so the call resolves to `{ statusCode, message, headers, body }`, `body`
+ * converted to `Type` (the parsed body when no `Type` is given). Handlers run as usual: what
+ * a handler returns becomes `body`.
+ *
+ * @example
+ * const { statusCode, headers, body } = await http.get(withResponse(User), (c) => { c.request.uri.path = '/users/42'; });
+ * body.name; // a User
+ * headers.get('etag');
+ */
+export function withResponse<T extends ResultType | undefined = undefined>(type?: T): ResponseOf<T> {
+  return new ResponseOf(type as T);
+}
+
+/** The body type of `withResponse(T)`: `ResultOf<T>`, or `unknown` without a type. */
+export type BodyOf<T> = T extends ResultType ? ResultOf<T> : unknown;
