@@ -72,7 +72,10 @@ export async function measure<T>(work: () => Promise<T>, sampleEveryMs: number, 
     arrayBuffersGrowth: peak.arrayBuffers - base.arrayBuffers,
     heapUsedGrowth: peak.heapUsed - base.heapUsed,
   };
-  const server = before && after ? { serverCpuUs: after.cpu.user + after.cpu.system - before.cpu.user - before.cpu.system, newConnections: after.connections - before.connections - 1 } : { serverCpuUs: 0, newConnections: 0 };
+  const server =
+    before && after
+      ? { serverCpuUs: after.cpu.user + after.cpu.system - before.cpu.user - before.cpu.system, newConnections: after.connections - before.connections - 1 }
+      : { serverCpuUs: 0, newConnections: 0 };
   return { value, measurement: { wallMs, cpuUserUs: cpu.user, cpuSystemUs: cpu.system, ...server, memory } };
 }
 
@@ -90,7 +93,13 @@ export async function measureTransfer<T>(work: () => Promise<T>, origin?: string
  * next), and checks every result; rejects on the first failure or bad result. Counts into
  * `tally` (no extra promise per request, so no cost to the figures).
  */
-export async function requestLoops(op: () => Promise<unknown>, check: (value: unknown) => boolean, total: number, concurrency: number, tally: Tally): Promise<void> {
+export async function requestLoops(
+  op: () => Promise<unknown>,
+  check: (value: unknown) => boolean,
+  total: number,
+  concurrency: number,
+  tally: Tally,
+): Promise<void> {
   let issued = 0;
   let failed = false;
   const loop = async (): Promise<void> => {

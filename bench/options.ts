@@ -75,7 +75,8 @@ function toCount(name: string, text: string, min: number, max = Number.MAX_SAFE_
 
 function toScenarios(text: string): ScenarioId[] {
   const ids = toList(text).map((id) => id.toLowerCase());
-  if (ids.length === 0 || ids.some((id) => !(SCENARIO_IDS as readonly string[]).includes(id))) throw new Error(`--scenarios must be a list of ${SCENARIO_IDS.join(', ')}, got '${text}'`);
+  if (ids.length === 0 || ids.some((id) => !(SCENARIO_IDS as readonly string[]).includes(id)))
+    throw new Error(`--scenarios must be a list of ${SCENARIO_IDS.join(', ')}, got '${text}'`);
   return SCENARIO_IDS.filter((id) => ids.includes(id));
 }
 

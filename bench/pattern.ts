@@ -17,7 +17,7 @@ export const PATTERN: Buffer = Buffer.from(Uint8Array.from({ length: 64 * 1024 }
 /** The pattern's bytes from `offset` (any offset; it repeats every {@link PATTERN} length). */
 function expected(offset: number, length: number): Buffer {
   const out = Buffer.allocUnsafe(length);
-  for (let done = 0; done < length; ) {
+  for (let done = 0; done < length;) {
     const at = (offset + done) % PATTERN.length;
     done += PATTERN.copy(out, done, at, Math.min(PATTERN.length, at + length - done));
   }
@@ -29,7 +29,7 @@ function expected(offset: number, length: number): Buffer {
  * pushes back, then ends it. Stops early (without throwing) if `out` is destroyed.
  */
 export async function writePattern(out: Writable, size: number): Promise<void> {
-  for (let left = size; left > 0 && !out.destroyed; ) {
+  for (let left = size; left > 0 && !out.destroyed;) {
     const length = Math.min(left, PATTERN.length);
     left -= length;
     if (!out.write(length === PATTERN.length ? PATTERN : PATTERN.subarray(0, length))) await drainedOrClosed(out);

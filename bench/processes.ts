@@ -37,7 +37,9 @@ export const PINNING = taskset
 /** `node --expose-gc --import tsx <script>`, under `taskset -c <cpu>` when pinning is possible. */
 function spawnNode(script: string, cpu: number, options: SpawnOptions): ChildProcess {
   const nodeArgs = ['--expose-gc', '--import', 'tsx', script];
-  return taskset ? spawn(taskset, ['-c', String(cpu), process.execPath, ...nodeArgs], { cwd: ROOT, ...options }) : spawn(process.execPath, nodeArgs, { cwd: ROOT, ...options });
+  return taskset
+    ? spawn(taskset, ['-c', String(cpu), process.execPath, ...nodeArgs], { cwd: ROOT, ...options })
+    : spawn(process.execPath, nodeArgs, { cwd: ROOT, ...options });
 }
 
 /**

@@ -46,7 +46,13 @@ function resultRows(s: ScenarioReport): string[][] {
     const m = c.medians;
     if (c.failure || !m) return [name, 'FAILED', ...Array<string>(header.length - 2).fill(DASH)];
     const digits = memory ? 0 : 1;
-    const row = [name, fmt(m.rate), fmt(m.cpu, digits), `${fmt(m.minCpu, digits)}–${fmt(m.maxCpu, digits)}`, `${fmt(m.userCpu, digits)} / ${fmt(m.systemCpu, digits)}`];
+    const row = [
+      name,
+      fmt(m.rate),
+      fmt(m.cpu, digits),
+      `${fmt(m.minCpu, digits)}–${fmt(m.maxCpu, digits)}`,
+      `${fmt(m.userCpu, digits)} / ${fmt(m.systemCpu, digits)}`,
+    ];
     if (memory) row.push(`${mib(m.medianRssGrowth)} / ${mib(m.maxRssGrowth)}`, c.memoryMet ? 'met' : 'NOT met', mib(m.maxArrayBuffersGrowth));
     return row;
   });
@@ -61,13 +67,29 @@ function ratioCell(ratio: Ratio | undefined): string {
 function ratioRows(s: ScenarioReport): string[][] {
   const unit = UNITS[s.kind];
   const baseline = s.contenders.find((c) => c.baseline)?.name ?? 'baseline';
-  const header = ['contender', 'counterpart', 'CPU ÷ counterpart (rounds min–max)', 'target', `CPU ÷ ${baseline} (rounds min–max)`, `${unit.rate} ÷ counterpart`, `${unit.rate} ÷ ${baseline}`];
+  const header = [
+    'contender',
+    'counterpart',
+    'CPU ÷ counterpart (rounds min–max)',
+    'target',
+    `CPU ÷ ${baseline} (rounds min–max)`,
+    `${unit.rate} ÷ counterpart`,
+    `${unit.rate} ÷ ${baseline}`,
+  ];
   const rows = s.contenders
     .filter((c) => !c.baseline)
     .map((c) => {
       const r = c.vsCounterpart;
       const target = isTarget(r) ? `≤ ${r.target}: ${verdictText(r, false)}` : c.counterpart !== undefined && !r ? 'not measured' : DASH;
-      return [c.name, c.counterpart ?? DASH, ratioCell(r), target, ratioCell(c.vsBaseline), r ? fmt(r.rate, 2) : DASH, c.vsBaseline ? fmt(c.vsBaseline.rate, 2) : DASH];
+      return [
+        c.name,
+        c.counterpart ?? DASH,
+        ratioCell(r),
+        target,
+        ratioCell(c.vsBaseline),
+        r ? fmt(r.rate, 2) : DASH,
+        c.vsBaseline ? fmt(c.vsBaseline.rate, 2) : DASH,
+      ];
     });
   // the targets are the request scenarios'
   return [header, ...rows].map((row) => (s.kind === 'requests' ? row : row.toSpliced(3, 1)));
@@ -125,12 +147,42 @@ function fairnessRows(s: ScenarioReport): string[][] {
 
 function sampleRows(s: ScenarioReport): string[][] {
   const unit = UNITS[s.kind];
-  const header = ['process', 'round', 'order', 'contender', 'wall ms', unit.rate, unit.cpu, 'user ms', 'system ms', `server ${unit.cpu}`, 'new conns', 'peak RSS', 'RSS growth', 'Buffers growth'];
-  const all = s.contenders.flatMap((c) => c.samples.map((sample) => ({ c, sample }))).sort((a, b) => a.sample.process - b.sample.process || a.sample.round - b.sample.round || a.sample.order - b.sample.order);
+  const header = [
+    'process',
+    'round',
+    'order',
+    'contender',
+    'wall ms',
+    unit.rate,
+    unit.cpu,
+    'user ms',
+    'system ms',
+    `server ${unit.cpu}`,
+    'new conns',
+    'peak RSS',
+    'RSS growth',
+    'Buffers growth',
+  ];
+  const all = s.contenders
+    .flatMap((c) => c.samples.map((sample) => ({ c, sample })))
+    .sort((a, b) => a.sample.process - b.sample.process || a.sample.round - b.sample.round || a.sample.order - b.sample.order);
   const rows = all.map(({ c, sample: r }) => {
     const { peakRss, rssGrowth, arrayBuffersGrowth } = r.memory;
     const counts = [r.process, r.round, r.order].map(String);
-    return [...counts, c.name, fmt(r.wallMs), fmt(r.rate), fmt(r.cpuPerUnit, 1), fmt(r.cpuUserUs / 1000), fmt(r.cpuSystemUs / 1000), fmt(r.serverCpuPerUnit, 1), fmt(r.newConnections), mib(peakRss), mib(rssGrowth), mib(arrayBuffersGrowth)];
+    return [
+      ...counts,
+      c.name,
+      fmt(r.wallMs),
+      fmt(r.rate),
+      fmt(r.cpuPerUnit, 1),
+      fmt(r.cpuUserUs / 1000),
+      fmt(r.cpuSystemUs / 1000),
+      fmt(r.serverCpuPerUnit, 1),
+      fmt(r.newConnections),
+      mib(peakRss),
+      mib(rssGrowth),
+      mib(arrayBuffersGrowth),
+    ];
   });
   return [header, ...rows];
 }
@@ -171,7 +223,10 @@ export function formatMarkdown(report: BenchReport): string {
     parts.push(...[...targetLines(s), ...failureLines(s)].map((l) => `- ${l}`), '', '### Fairness checks', '', markdownTable(fairnessRows(s)), '');
     parts.push('### Contenders', '', ...s.contenders.map((c) => `- **${c.name}**: ${c.description}`), '', '### Every sample', '', markdownTable(sampleRows(s)));
   }
-  return `${parts.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
+  return `${parts
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trimEnd()}\n`;
 }
 
 /** The report in `dir/latest.json`, if there is one this version can read (an older layout is ignored, with a note). */

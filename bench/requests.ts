@@ -46,9 +46,19 @@ export function requestSettings(options: BenchOptions, contenders: readonly Cont
 }
 
 /** Runs `scenarios` for `contenders`; adds every process's request counts to `check`. */
-export async function runRequestScenarios(contenders: readonly Contender[], scenarios: readonly RequestScenario[], options: BenchOptions, origin: string, check: ServerCheck): Promise<ScenarioResult[]> {
+export async function runRequestScenarios(
+  contenders: readonly Contender[],
+  scenarios: readonly RequestScenario[],
+  options: BenchOptions,
+  origin: string,
+  check: ServerCheck,
+): Promise<ScenarioResult[]> {
   if (scenarios.length === 0) return [];
-  const results = scenarios.map((scenario) => ({ scenario, samples: new Map<Contender, Sample[]>(contenders.map((c) => [c, []])), failures: new Map<Contender, Failure>() }));
+  const results = scenarios.map((scenario) => ({
+    scenario,
+    samples: new Map<Contender, Sample[]>(contenders.map((c) => [c, []])),
+    failures: new Map<Contender, Failure>(),
+  }));
   const groups = isolationGroups(contenders);
   let number = 0; // of the process, over the whole run
   for (const [g, group] of groups.entries()) {

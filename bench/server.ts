@@ -16,9 +16,7 @@ import { countMultipartUpload } from './upload-counter.js';
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse, body: Buffer) => void;
 
 // ~100 bytes of JSON, built once so the server does the same tiny amount of work per request
-const SMALL_JSON = Buffer.from(
-  JSON.stringify({ id: 42, name: 'httpbuilder-ts', ok: true, tags: ['bench', 'small'], score: 3.14, note: 'abcdefghij' }),
-);
+const SMALL_JSON = Buffer.from(JSON.stringify({ id: 42, name: 'httpbuilder-ts', ok: true, tags: ['bench', 'small'], score: 3.14, note: 'abcdefghij' }));
 
 /** Requests served per route, for the client's integrity check (`GET /__stats`, with the connection count). */
 const served = new Map<string, number>();
@@ -30,7 +28,11 @@ const ROUTES: ReadonlyMap<string, Handler> = new Map<string, Handler>([
   ['GET /small.json', (_req, res) => send(res, 200, 'application/json', SMALL_JSON)],
   // scenario (b): the JSON request body echoed back
   ['POST /echo', (req, res, body) => send(res, 200, req.headers['content-type'] ?? 'application/octet-stream', body)],
-  ['GET /__stats', (_req, res) => send(res, 200, 'application/json', Buffer.from(JSON.stringify({ connections, served: Object.fromEntries(served), cpu: process.cpuUsage() })))],
+  [
+    'GET /__stats',
+    (_req, res) =>
+      send(res, 200, 'application/json', Buffer.from(JSON.stringify({ connections, served: Object.fromEntries(served), cpu: process.cpuUsage() }))),
+  ],
 ]);
 
 /** A route handler that reads the request body itself (or ignores it) and writes the whole response. */

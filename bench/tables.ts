@@ -29,7 +29,11 @@ export function markdownTable(rows: readonly string[][]): string {
 
 /** `256 MiB`, `1 GiB`, `1.5 MiB`, `12,345 B`. */
 export function formatSize(bytes: number): string {
-  for (const [unit, scale] of [['GiB', 2 ** 30], ['MiB', 2 ** 20], ['KiB', 2 ** 10]] as const) {
+  for (const [unit, scale] of [
+    ['GiB', 2 ** 30],
+    ['MiB', 2 ** 20],
+    ['KiB', 2 ** 10],
+  ] as const) {
     if (bytes >= scale) return `${Number((bytes / scale).toFixed(2))} ${unit}`;
   }
   return `${fmt(bytes)} B`;

@@ -36,7 +36,13 @@ export function transferSettings(options: BenchOptions): string {
 }
 
 /** Runs `scenarios` for `contenders`, `options.rounds` rounds each; adds every transfer's requests to `check`. */
-export async function runTransferScenarios(contenders: readonly Contender[], scenarios: readonly TransferScenario[], options: BenchOptions, origin: string, check: ServerCheck): Promise<ScenarioResult[]> {
+export async function runTransferScenarios(
+  contenders: readonly Contender[],
+  scenarios: readonly TransferScenario[],
+  options: BenchOptions,
+  origin: string,
+  check: ServerCheck,
+): Promise<ScenarioResult[]> {
   if (scenarios.length === 0) return [];
   const size = options.transferSize;
   const warmupSize = Math.min(size, WARMUP_BYTES);
@@ -49,7 +55,8 @@ export async function runTransferScenarios(contenders: readonly Contender[], sce
   process.once('SIGINT', onSignal);
   try {
     // fsynced: the kernel writing a fresh large file back would slow down whichever transfer runs next
-    if (scenarios.some((s) => s.id === 'd')) for (const bytes of new Set([warmupSize, size])) await writePatternFile(path.join(dir, `source-${bytes}.bin`), bytes, { sync: true });
+    if (scenarios.some((s) => s.id === 'd'))
+      for (const bytes of new Set([warmupSize, size])) await writePatternFile(path.join(dir, `source-${bytes}.bin`), bytes, { sync: true });
     // the first large file a run writes is slow whoever writes it (in 1 GiB runs it cost the first
     // contender about half its throughput): write and drop one, so that no download pays for it
     if (scenarios.some((s) => s.id === 'c')) {
@@ -62,9 +69,24 @@ export async function runTransferScenarios(contenders: readonly Contender[], sce
     for (const scenario of scenarios) {
       console.log(`\nScenario (${scenario.id}) ${scenario.title}, one process per transfer`);
       const failures = new Map<Contender, Failure>();
-      const plan = { rounds: options.rounds, slices: 1, random: seededRandom(derivedSeed(options.seed, `scenario ${scenario.id}`)), process: 0, unit: UNITS.transfers };
+      const plan = {
+        rounds: options.rounds,
+        slices: 1,
+        random: seededRandom(derivedSeed(options.seed, `scenario ${scenario.id}`)),
+        process: 0,
+        unit: UNITS.transfers,
+      };
       const samples = await runRounds(contenders, plan, failures, async (contender) => {
-        const job: TransferJob = { kind: 'transfers', contender: contender.name, scenario: scenario.id, origin, size, warmupSize, dir, answerFile: path.join(dir, `answer-${scenario.id}.json`) };
+        const job: TransferJob = {
+          kind: 'transfers',
+          contender: contender.name,
+          scenario: scenario.id,
+          origin,
+          size,
+          warmupSize,
+          dir,
+          answerFile: path.join(dir, `answer-${scenario.id}.json`),
+        };
         let answer: TransferAnswer;
         try {
           answer = await runWorker<TransferAnswer>(job, timeoutMs);

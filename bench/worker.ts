@@ -57,7 +57,10 @@ async function runRequests(job: RequestJob): Promise<RequestAnswer> {
       const tally: Tally = { attempted: 0, succeeded: 0 };
       const run = (c: Contender, requests: number) => {
         const session = sessions.get(c)!;
-        return withTimeout(requestLoops(() => request(session), check, requests, job.concurrency, tally), RUN_TIMEOUT_MS);
+        return withTimeout(
+          requestLoops(() => request(session), check, requests, job.concurrency, tally),
+          RUN_TIMEOUT_MS,
+        );
       };
       // one full GC per scenario, before the warm-up, none between rounds: the slice right after a
       // full GC costs 2.5-3x the usual CPU (the background sweep of the whole heap) and so belongs
@@ -74,7 +77,13 @@ async function runRequests(job: RequestJob): Promise<RequestAnswer> {
         }
       }
       // a schedule of its own per scenario, so that running fewer scenarios does not change it
-      const plan = { rounds: job.rounds, slices: job.slices, random: seededRandom(derivedSeed(job.seed, `scenario ${id}`)), process: job.process, unit: UNITS.requests };
+      const plan = {
+        rounds: job.rounds,
+        slices: job.slices,
+        random: seededRandom(derivedSeed(job.seed, `scenario ${id}`)),
+        process: job.process,
+        unit: UNITS.requests,
+      };
       const samples = await runRounds(contenders, plan, failures, async (c, slice) => {
         const amount = sliceSize(job.requests, job.slices, slice);
         const { measurement } = await measure(() => run(c, amount), REQUEST_SAMPLE_MS, job.origin);

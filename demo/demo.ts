@@ -48,7 +48,8 @@ async function main(): Promise<void> {
     show('GET report (gzip, decoded transparently)', report);
 
     const missing = await http.get((c) => void (c.request.uri.path = 'missing')).catch((error: unknown) => error);
-    if (missing instanceof HttpException) show('GET missing rejects with HttpException', `${missing.statusCode} ${missing.message} ${JSON.stringify(missing.body)}`);
+    if (missing instanceof HttpException)
+      show('GET missing rejects with HttpException', `${missing.statusCode} ${missing.message} ${JSON.stringify(missing.body)}`);
 
     const etag = await http.head((c) => {
       c.request.uri.path = 'users/42';
@@ -62,7 +63,8 @@ async function main(): Promise<void> {
     show('An interceptor wraps the call', timed);
 
     console.log('\nWhat the server received:');
-    for (const request of server.requests) console.log(`  ${request.method} ${request.target}  (${String(request.headers['user-agent'])}, X-Demo: ${String(request.headers['x-demo'])})`);
+    for (const request of server.requests)
+      console.log(`  ${request.method} ${request.target}  (${String(request.headers['user-agent'])}, X-Demo: ${String(request.headers['x-demo'])})`);
   } finally {
     await http.close();
     await server.close();

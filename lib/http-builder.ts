@@ -161,7 +161,9 @@ export class HttpBuilder {
       if (this.#pool.closed) throw clientClosed();
       settings = layer ? mergeSettings(base, layer) : base;
       if (args.type !== undefined && downloads(settings)) {
-        throw new ConfigError(`${method.toLowerCase()}(): a Download writes the body to its target, so the call's result type must be the default one (drop the result type, or use withResponse() without one)`);
+        throw new ConfigError(
+          `${method.toLowerCase()}(): a Download writes the body to its target, so the call's result type must be the default one (drop the result type, or use withResponse() without one)`,
+        );
       }
       // the client's own header map when the block set no header: its requests share one frozen object
       frozen = freezeRecord(method, settings, settings.headers === base.headers);

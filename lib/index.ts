@@ -29,7 +29,16 @@ export type { ClientConfig, BackendChoice, BackendName } from './config/client-c
 export type { Encoder, EncodedBody, EncodedWire } from './content/encoders.js';
 export type { Parser } from './content/parsers.js';
 export type { RawUpload } from './content/raw-upload.js';
-export { multipart, Multipart, type MultipartBuilder, type MultipartPart, type PartContent, type PartStream, type PathSource, type SizedStream } from './content/multipart.js';
+export {
+  multipart,
+  Multipart,
+  type MultipartBuilder,
+  type MultipartPart,
+  type PartContent,
+  type PartStream,
+  type PathSource,
+  type SizedStream,
+} from './content/multipart.js';
 
 // what interceptors, handlers and parsers see
 export type { RequestRecord } from './model/request-record.js';

@@ -30,7 +30,12 @@ function tokenKind(fn: (...args: never[]) => unknown): TokenKind {
   let known = classified.get(fn);
   if (known === undefined) {
     const source = Function.prototype.toString.call(fn);
-    known = (fn as unknown) === Buffer || (source.includes('[native code]') && !fn.name.startsWith('bound ')) ? 'built-in' : /^class[\s{]/.test(source) ? 'class' : false;
+    known =
+      (fn as unknown) === Buffer || (source.includes('[native code]') && !fn.name.startsWith('bound '))
+        ? 'built-in'
+        : /^class[\s{]/.test(source)
+          ? 'class'
+          : false;
     classified.set(fn, known);
   }
   return known;
@@ -52,12 +57,15 @@ export function verbArguments(verb: string, first: unknown, second: unknown): Ve
   }
   if (typeof first === 'function' && tokenKind(first as (...args: never[]) => unknown) === false) {
     const fn = first as (...args: never[]) => unknown;
-    if (second !== undefined) throw new ResultTypeError(`${verb}(): '${fn.name || 'anonymous function'}' is not a class or built-in constructor, so it cannot be a result type`);
+    if (second !== undefined)
+      throw new ResultTypeError(`${verb}(): '${fn.name || 'anonymous function'}' is not a class or built-in constructor, so it cannot be a result type`);
     return { type: undefined, withResponse: false, block: fn as unknown as ConfigBlock };
   }
   if (typeof first === 'string') {
     // an axios habit (http.get('/users/1')): the text is not echoed, it may be a URL with a password
-    throw new ConfigError(`${verb}(): the first argument is a string; the URL goes in the block: ${verb}((c) => { c.request.uri.path = '...'; }) (c.request.uri.path, or c.request.uri for a whole URL)`);
+    throw new ConfigError(
+      `${verb}(): the first argument is a string; the URL goes in the block: ${verb}((c) => { c.request.uri.path = '...'; }) (c.request.uri.path, or c.request.uri for a whole URL)`,
+    );
   }
   return { type: resultType(verb, first, 'the first argument'), withResponse: false, block: asBlock(verb, second) };
 }
@@ -77,12 +85,18 @@ function resultType(verb: string, value: unknown, where: string): ResultType {
     const kind = tokenKind(fn);
     // any other (Map, Array, Promise, ...) would come back as a broken instance, after the request
     if (kind === 'built-in' && !hasConverter(fn)) {
-      throw new ResultTypeError(`${verb}(): ${fn.name || 'this built-in constructor'} is not a result type: use String, Number, Boolean, Date, Object, Buffer, Uint8Array, a class of your own or a Standard Schema`);
+      throw new ResultTypeError(
+        `${verb}(): ${fn.name || 'this built-in constructor'} is not a result type: use String, Number, Boolean, Date, Object, Buffer, Uint8Array, a class of your own or a Standard Schema`,
+      );
     }
     if (kind !== false) return fn as unknown as ResultType;
-    throw new ResultTypeError(`${verb}(): '${fn.name || 'anonymous function'}' in ${where} is not a class or built-in constructor, so it cannot be a result type`);
+    throw new ResultTypeError(
+      `${verb}(): '${fn.name || 'anonymous function'}' in ${where} is not a class or built-in constructor, so it cannot be a result type`,
+    );
   }
-  throw new ResultTypeError(`${verb}(): ${where} must be a configuration block, a class, a built-in constructor or a Standard Schema, not ${describeValue(value, true)}`);
+  throw new ResultTypeError(
+    `${verb}(): ${where} must be a configuration block, a class, a built-in constructor or a Standard Schema, not ${describeValue(value, true)}`,
+  );
 }
 
 function asBlock(verb: string, value: unknown): ConfigBlock | undefined {

@@ -261,7 +261,10 @@ async function main(): Promise<void> {
 
     step('a native request, and a fetch one on the global fetch, without axios, got or undici installed');
     await writeFile(join(consumer, 'without-peers.mjs'), WITHOUT_PEERS);
-    check((await sh(process.execPath, ['without-peers.mjs', url], consumer)).includes('requests without optional peers ok'), 'without-peers.mjs did not finish');
+    check(
+      (await sh(process.execPath, ['without-peers.mjs', url], consumer)).includes('requests without optional peers ok'),
+      'without-peers.mjs did not finish',
+    );
 
     step('the installed hb bin');
     const hb = join(consumer, 'node_modules', '.bin', 'hb');
@@ -277,6 +280,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(`check-package: FAILED: ${error instanceof CheckFailed ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  console.error(
+    `check-package: FAILED: ${error instanceof CheckFailed ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+  );
   process.exitCode = 1;
 });

@@ -39,13 +39,18 @@ const TRANSFERS =
 export const rawFetch: Contender = {
   name: 'raw fetch',
   description: {
-    requests: 'undici 7 fetch(origin + path, { headers, dispatcher: new undici.Agent() }) (POST: method, Content-Type, body JSON.stringify), check res.ok, await res.json()',
+    requests:
+      'undici 7 fetch(origin + path, { headers, dispatcher: new undici.Agent() }) (POST: method, Content-Type, body JSON.stringify), check res.ok, await res.json()',
     transfers: `undici 7 fetch(url, { dispatcher: new undici.Agent() }); ${TRANSFERS}`,
   },
   async open(origin) {
     const { Agent, fetch } = await import('undici');
     const dispatcher = new Agent();
-    return session(origin, (url, init) => fetch(url, { ...init, dispatcher }), () => dispatcher.close());
+    return session(
+      origin,
+      (url, init) => fetch(url, { ...init, dispatcher }),
+      () => dispatcher.close(),
+    );
   },
 };
 
@@ -58,7 +63,13 @@ export const rawGlobalFetch: Contender = {
   },
   open(origin) {
     // the global pool is shared by the whole process: nothing of ours to release
-    return Promise.resolve(session(origin, (url, init) => globalThis.fetch(url, init), () => Promise.resolve()));
+    return Promise.resolve(
+      session(
+        origin,
+        (url, init) => globalThis.fetch(url, init),
+        () => Promise.resolve(),
+      ),
+    );
   },
 };
 

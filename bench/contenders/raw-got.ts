@@ -14,8 +14,10 @@ import { DOWNLOAD_PATH, UPLOAD_PATH, handBuiltMultipart, libraryLikeHeaders, typ
 export const rawGot: Contender = {
   name: 'raw got',
   description: {
-    requests: 'got.extend({ agent: { http, https } keepAlive, same headers }), await api.get(origin + path).json() / api.post(url, { json: object }).json(); got defaults otherwise',
-    transfers: 'the same instance; download: pipeline(api.stream(url), fs.createWriteStream(file)); upload: api.post(url, { body: Readable.from(hand-built multipart), Content-Type, Content-Length }).json()',
+    requests:
+      'got.extend({ agent: { http, https } keepAlive, same headers }), await api.get(origin + path).json() / api.post(url, { json: object }).json(); got defaults otherwise',
+    transfers:
+      'the same instance; download: pipeline(api.stream(url), fs.createWriteStream(file)); upload: api.post(url, { body: Readable.from(hand-built multipart), Content-Type, Content-Length }).json()',
   },
   async open(origin) {
     const { default: got } = await import('got');

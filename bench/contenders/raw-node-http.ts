@@ -15,7 +15,8 @@ export const rawNodeHttp: Contender = {
   name: 'raw node:http',
   description: {
     requests: 'http.request + http.Agent({ keepAlive: true }), collect chunks, JSON.parse (POST: JSON.stringify, Content-Type and Content-Length set)',
-    transfers: 'http.request + http.Agent({ keepAlive: true }); download: pipeline(res, fs.createWriteStream(file)); upload: pipeline(hand-built multipart around fs.createReadStream(path), req) with Content-Length',
+    transfers:
+      'http.request + http.Agent({ keepAlive: true }); download: pipeline(res, fs.createWriteStream(file)); upload: pipeline(hand-built multipart around fs.createReadStream(path), req) with Content-Length',
   },
   baseline: true,
   open(origin) {
@@ -23,7 +24,8 @@ export const rawNodeHttp: Contender = {
     const { hostname, port } = new URL(origin);
     const target = { agent, hostname, port: Number(port) };
     // the transfers' requests; the JSON ones below build their options inline, as they always have
-    const request = (method: string, path: string, headers: http.OutgoingHttpHeaders) => http.request({ ...target, method, path, headers: { ...HEADERS, ...headers } });
+    const request = (method: string, path: string, headers: http.OutgoingHttpHeaders) =>
+      http.request({ ...target, method, path, headers: { ...HEADERS, ...headers } });
     return Promise.resolve({
       getJson: (path: string) => exchangeJson({ ...target, method: 'GET', path, headers: HEADERS }),
       postJson: (path: string, body: object) => {

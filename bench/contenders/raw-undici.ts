@@ -16,8 +16,10 @@ const POST_HEADERS = { ...HEADERS, 'Content-Type': 'application/json' };
 export const rawUndiciRequest: Contender = {
   name: 'raw undici.request',
   description: {
-    requests: 'undici 7 request(origin + path, { headers, dispatcher: new undici.Agent() }) (POST: method, Content-Type, body JSON.stringify), check statusCode, await body.json() (information only)',
-    transfers: 'undici 7 request(url, { dispatcher: new undici.Agent() }); download: pipeline(body, fs.createWriteStream(file)); upload: body = Readable.from(hand-built multipart) with Content-Length, await body.json() (information only)',
+    requests:
+      'undici 7 request(origin + path, { headers, dispatcher: new undici.Agent() }) (POST: method, Content-Type, body JSON.stringify), check statusCode, await body.json() (information only)',
+    transfers:
+      'undici 7 request(url, { dispatcher: new undici.Agent() }); download: pipeline(body, fs.createWriteStream(file)); upload: body = Readable.from(hand-built multipart) with Content-Length, await body.json() (information only)',
   },
   async open(origin) {
     const { Agent, request } = await import('undici');

@@ -4,11 +4,13 @@ import { createHash } from 'node:crypto';
 export const DIGEST_ALGORITHMS = ['MD5', 'MD5-sess', 'SHA-256', 'SHA-256-sess', 'SHA-512-256', 'SHA-512-256-sess'] as const;
 export type DigestAlgorithm = (typeof DIGEST_ALGORITHMS)[number];
 
-const HASHES: Readonly<Record<string, string>> = { 'MD5': 'md5', 'SHA-256': 'sha256', 'SHA-512-256': 'sha512-256' };
+const HASHES: Readonly<Record<string, string>> = { MD5: 'md5', 'SHA-256': 'sha256', 'SHA-512-256': 'sha512-256' };
 
 /** H(data) as lower-case hex, for the algorithm (without `-sess`). */
 export function digestHash(algorithm: DigestAlgorithm, data: string | Uint8Array): string {
-  return createHash(HASHES[algorithm.replace(/-sess$/i, '')]).update(data).digest('hex');
+  return createHash(HASHES[algorithm.replace(/-sess$/i, '')])
+    .update(data)
+    .digest('hex');
 }
 
 /** How strong an algorithm is, to pick among several challenges (RFC 7616 §3.7: prefer the strongest). */

@@ -1,6 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import type { Challenge } from './challenges.js';
-import { DIGEST_ALGORITHMS, digestHash, digestResponse, expectedRspauth, strength, userRealmBytes, type DigestAlgorithm, type DigestInput } from './digest-math.js';
+import {
+  DIGEST_ALGORITHMS,
+  digestHash,
+  digestResponse,
+  expectedRspauth,
+  strength,
+  userRealmBytes,
+  type DigestAlgorithm,
+  type DigestInput,
+} from './digest-math.js';
 
 /** A Digest challenge we can answer, as kept for the protection space. */
 export interface DigestChallenge {

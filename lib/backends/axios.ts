@@ -14,7 +14,9 @@ const EVERY_STATUS = () => true;
 const NO_TRANSFORMS: [] = [];
 
 /** Headers axios adds on its own, by lower-case name: sent as `null` (axios's "remove") unless the caller set them. */
-const AXIOS_DEFAULTS: ReadonlyMap<string, string> = new Map(['User-Agent', 'Accept', 'Accept-Encoding', 'Content-Type'].map((name) => [name.toLowerCase(), name]));
+const AXIOS_DEFAULTS: ReadonlyMap<string, string> = new Map(
+  ['User-Agent', 'Accept', 'Accept-Encoding', 'Content-Type'].map((name) => [name.toLowerCase(), name]),
+);
 
 /**
  * The `'axios'` backend: a private axios instance with keep-alive agents (TLS settings on the
@@ -119,7 +121,8 @@ class AxiosBackend implements Backend {
       upload?.destroy();
       throw bodyError ?? cleanError(error);
     }
-    if (res === undefined) throw new ConfigError("axiosBackend: the request did not go through axios's http adapter (did an interceptor change adapter, transport or httpVersion?)");
+    if (res === undefined)
+      throw new ConfigError("axiosBackend: the request did not go through axios's http adapter (did an interceptor change adapter, transport or httpVersion?)");
     return nodeResponse(res);
   }
 
@@ -135,7 +138,8 @@ function toHeaders(headers: Readonly<Record<string, string>>): Record<string, st
   for (const name of AXIOS_DEFAULTS.values()) out[name] = null;
   for (const name in headers) {
     // axios's config merge skips these two names, spelled so (it guards object prototypes)
-    if (name === 'constructor' || name === 'prototype') throw new ConfigError(`the 'axios' backend cannot send a header named '${name}' (axios drops it): use another spelling or backend`);
+    if (name === 'constructor' || name === 'prototype')
+      throw new ConfigError(`the 'axios' backend cannot send a header named '${name}' (axios drops it): use another spelling or backend`);
     const preset = AXIOS_DEFAULTS.get(name.toLowerCase());
     if (preset !== undefined && preset !== name) delete out[preset];
     out[name] = headers[name];

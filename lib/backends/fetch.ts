@@ -104,7 +104,9 @@ function fetchInit(request: WireRequest, transport: Transport): RequestInit {
     const parsed = new URL(request.url);
     if (parsed.pathname + parsed.search !== request.target) {
       // the paths only: a query may carry a token
-      throw new ConfigError(`the request path '${request.target.split('?', 1)[0]}' (uri.path or request.raw) would be sent as '${parsed.pathname}' by fetch, which resolves '.' and '..' segments: use that form, or another backend`);
+      throw new ConfigError(
+        `the request path '${request.target.split('?', 1)[0]}' (uri.path or request.raw) would be sent as '${parsed.pathname}' by fetch, which resolves '.' and '..' segments: use that form, or another backend`,
+      );
     }
   }
   const streamed = isStreamed(request.body);
@@ -340,7 +342,13 @@ const EMPTY_BODY: AsyncIterable<Uint8Array> = { [Symbol.asyncIterator]: () => ({
 function malformed(inner: { name?: unknown; code?: unknown }, message: string): boolean {
   // ERR_ASSERTION: undici's own check of what it parsed failed (a status below 100, say); in
   // another realm (jest's) it arrives as a plain Error carrying the assertion's text
-  return inner.name === 'HTTPParserError' || inner.code === 'ERR_ASSERTION' || message.startsWith('AssertionError') || message === 'bad response' || message === 'bad upgrade';
+  return (
+    inner.name === 'HTTPParserError' ||
+    inner.code === 'ERR_ASSERTION' ||
+    message.startsWith('AssertionError') ||
+    message === 'bad response' ||
+    message === 'bad upgrade'
+  );
 }
 
 /** A rejection with {@link transportError}: one function for every request, not a closure each. */
@@ -363,10 +371,19 @@ function transportError(error: unknown): Error {
   // fetch refuses such a response before handing it back, so its status is not known
   if (/too many content-encodings/i.test(message)) return new ParseError(`Content-Encoding: ${message}`, { statusCode: 0, contentType: '', text: '' });
   if (message === 'unexpected redirect') {
-    return new RedirectError('the server redirected a streamed upload; the fetch backend cannot hand that 3xx over without holding the whole body (use another backend, or send the body as bytes)');
+    return new RedirectError(
+      'the server redirected a streamed upload; the fetch backend cannot hand that 3xx over without holding the whole body (use another backend, or send the body as bytes)',
+    );
   }
-  if (message === 'bad port') return new ConfigError("the fetch backend cannot reach this port: fetch refuses the ports on its 'bad ports' list (use another port, or another backend)");
-  const code = malformed(inner, message) ? 'UND_ERR_BAD_RESPONSE' : typeof inner.code === 'string' ? inner.code : outer.name === 'AbortError' ? 'ABORT_ERR' : 'UND_ERR_SOCKET';
+  if (message === 'bad port')
+    return new ConfigError("the fetch backend cannot reach this port: fetch refuses the ports on its 'bad ports' list (use another port, or another backend)");
+  const code = malformed(inner, message)
+    ? 'UND_ERR_BAD_RESPONSE'
+    : typeof inner.code === 'string'
+      ? inner.code
+      : outer.name === 'AbortError'
+        ? 'ABORT_ERR'
+        : 'UND_ERR_SOCKET';
   const plain = new Error(message === 'fetch failed' || message === 'terminated' ? `fetch failed: ${code}` : message);
   return Object.assign(plain, { code, name: outer.name === 'AbortError' ? 'AbortError' : 'Error' });
 }

@@ -18,7 +18,16 @@ const TRANSPORT_ONLY: ExtendOptions = {
   allowGetBody: true,
   strictContentLength: false,
   // clears the instance's; the pipeline's timeouts apply
-  timeout: { lookup: undefined, connect: undefined, secureConnect: undefined, socket: undefined, send: undefined, response: undefined, read: undefined, request: undefined },
+  timeout: {
+    lookup: undefined,
+    connect: undefined,
+    secureConnect: undefined,
+    socket: undefined,
+    send: undefined,
+    response: undefined,
+    read: undefined,
+    request: undefined,
+  },
   headers: { 'user-agent': undefined }, // got's own default; `undefined` removes it
   hooks: { beforeRequest: [exactWire] }, // appended: runs after the user's hooks
 };

@@ -88,4 +88,3 @@ function drained(req: http.ClientRequest): Promise<void> {
     req.once('close', onClose);
   });
 }
-

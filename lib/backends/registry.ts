@@ -3,7 +3,6 @@ import { clientClosed, type Backend, type TlsOptions } from '../model/backend.js
 import { NativeBackend } from './native.js';
 import type { BackendName } from '../config/client-config.js';
 
-
 type Factory = (options: { tls: TlsOptions | undefined }) => Promise<Backend>;
 
 // Loaded on first use, so a client that never picks axios, got or fetch never loads them.

@@ -29,8 +29,13 @@ export function oneLine(text: string, secrets: readonly string[] = []): string {
     // very short secrets would mangle ordinary words; the library never puts passwords in messages anyway
     if (secret.length >= 4) line = line.split(secret).join('***');
   }
-  // eslint-disable-next-line no-control-regex
-  return line.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').replace(/ {2,}/g, ' ').trim();
+  return (
+    line
+      // eslint-disable-next-line no-control-regex -- control characters are what is taken out
+      .replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ')
+      .replace(/ {2,}/g, ' ')
+      .trim()
+  );
 }
 
 /**

@@ -55,7 +55,8 @@ function preemptiveOf(options: AuthOptions | null | undefined, method: string): 
   if (options === undefined) return false;
   if (!isRecord(options)) throw new ConfigError(`${method}: the options must be an object ({ preemptive }), not ${describeValue(options)}`);
   const { preemptive } = options;
-  if (preemptive !== undefined && typeof preemptive !== 'boolean') throw new ConfigError(`${method}: preemptive must be true or false, not ${describeValue(preemptive)}`);
+  if (preemptive !== undefined && typeof preemptive !== 'boolean')
+    throw new ConfigError(`${method}: preemptive must be true or false, not ${describeValue(preemptive)}`);
   return preemptive ?? false;
 }
 
@@ -69,7 +70,10 @@ export function checkBasicUser(user: string, setting: string): void {
 
 /** Text a challenge can be answered with: strings, with no lone UTF-16 surrogate (which has no UTF-8 form). The values stay out of the message. */
 function checkCredentials(scheme: 'basic' | 'digest', user: unknown, password: unknown): void {
-  for (const [what, value] of [['user name', user], ['password', password]] as const) {
+  for (const [what, value] of [
+    ['user name', user],
+    ['password', password],
+  ] as const) {
     if (typeof value !== 'string') throw new ConfigError(`auth.${scheme}(): the ${what} must be a string`);
     if (/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(value)) {
       throw new ConfigError(`auth.${scheme}(): the ${what} contains a lone UTF-16 surrogate, which has no UTF-8 form`);

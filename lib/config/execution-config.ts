@@ -87,7 +87,8 @@ export class ExecutionConfig {
     const methods = new Set(stringList(verbs, 'execution.interceptor(): the verbs').map((v) => v.toUpperCase()));
     if (methods.size === 0) throw new ConfigError('execution.interceptor() needs at least one verb: it would never run');
     for (const verb of methods) {
-      if (!VERBS.has(verb)) throw new ConfigError(`execution.interceptor(): '${escape(verb)}' is not a verb of the client (${[...VERBS].join(', ')}): it would never run`);
+      if (!VERBS.has(verb))
+        throw new ConfigError(`execution.interceptor(): '${escape(verb)}' is not a verb of the client (${[...VERBS].join(', ')}): it would never run`);
     }
     (this.interceptors ??= []).push({ methods, intercept });
   }

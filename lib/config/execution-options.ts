@@ -62,7 +62,10 @@ export interface RedirectOptions {
 /** The execution options of every level, merged field by field (nearest level wins). */
 export interface ExecutionOptions {
   readonly timeout: Timeouts;
-  readonly retry: Required<Omit<RetryOptions, 'methods' | 'statusCodes'>> & { readonly methods: ReadonlySet<string>; readonly statusCodes: ReadonlySet<number> };
+  readonly retry: Required<Omit<RetryOptions, 'methods' | 'statusCodes'>> & {
+    readonly methods: ReadonlySet<string>;
+    readonly statusCodes: ReadonlySet<number>;
+  };
   readonly redirects: { readonly follow: boolean; readonly max: number; readonly sensitiveHeaders: readonly string[] };
   readonly signal: AbortSignal | undefined;
   readonly maxResponseSize: number | undefined;
@@ -104,7 +107,8 @@ export interface ExecutionLayer {
 /** `layer` over `base`, each option field by field, checked so a typo fails before anything is sent. */
 export function mergeExecution(base: ExecutionOptions, layer: ExecutionLayer): ExecutionOptions {
   const { timeout, retry, redirects, signal, maxResponseSize, logger } = layer;
-  if (timeout === undefined && retry === undefined && redirects === undefined && signal === undefined && maxResponseSize === undefined && logger === undefined) return base;
+  if (timeout === undefined && retry === undefined && redirects === undefined && signal === undefined && maxResponseSize === undefined && logger === undefined)
+    return base;
   return {
     timeout: timeout === undefined ? base.timeout : { ...base.timeout, ...checkTimeouts(timeout) },
     retry: retry === undefined ? base.retry : mergeRetry(base.retry, retry),
@@ -125,10 +129,14 @@ function checkTimeouts(timeout: Timeouts): Timeouts {
 
 function mergeRetry(base: ExecutionOptions['retry'], retry: RetryOptions): ExecutionOptions['retry'] {
   checkObject(retry, 'execution.retry', new Set(['limit', 'methods', 'statusCodes', 'backoff', 'maxRetryAfter']));
-  if (retry.backoff !== undefined && typeof retry.backoff !== 'function') throw new ConfigError('execution.retry.backoff must be a function (attempt) => milliseconds');
+  if (retry.backoff !== undefined && typeof retry.backoff !== 'function')
+    throw new ConfigError('execution.retry.backoff must be a function (attempt) => milliseconds');
   return {
     limit: retry.limit === undefined ? base.limit : checkWhole(retry.limit, 'execution.retry.limit', 0),
-    methods: retry.methods === undefined ? base.methods : new Set(checkList(retry.methods, 'execution.retry.methods', (m) => typeof m === 'string').map((m) => m.toUpperCase())),
+    methods:
+      retry.methods === undefined
+        ? base.methods
+        : new Set(checkList(retry.methods, 'execution.retry.methods', (m) => typeof m === 'string').map((m) => m.toUpperCase())),
     statusCodes: retry.statusCodes === undefined ? base.statusCodes : new Set(checkList(retry.statusCodes, 'execution.retry.statusCodes', isStatus)),
     backoff: retry.backoff ?? base.backoff,
     maxRetryAfter: retry.maxRetryAfter === undefined ? base.maxRetryAfter : checkMilliseconds(retry.maxRetryAfter, 'execution.retry.maxRetryAfter', 0),
@@ -142,7 +150,10 @@ function mergeRedirects(base: ExecutionOptions['redirects'], redirects: Redirect
   return {
     follow: redirects.follow ?? base.follow,
     max: redirects.max === undefined ? base.max : checkWhole(redirects.max, 'execution.redirects.max', 0),
-    sensitiveHeaders: sensitive === undefined ? base.sensitiveHeaders : checkList(sensitive, 'execution.redirects.sensitiveHeaders', (h) => typeof h === 'string').map((h) => h.toLowerCase()),
+    sensitiveHeaders:
+      sensitive === undefined
+        ? base.sensitiveHeaders
+        : checkList(sensitive, 'execution.redirects.sensitiveHeaders', (h) => typeof h === 'string').map((h) => h.toLowerCase()),
   };
 }
 
@@ -163,12 +174,18 @@ export function checkTls(tls: TlsOptions): TlsOptions {
   checkObject(tls, 'execution.tls', TLS_OPTIONS);
   const pem = (value: unknown) => typeof value === 'string' || value instanceof Uint8Array;
   const { ca, cert, key, rejectUnauthorized, servername } = tls as Record<string, unknown>;
-  if (ca !== undefined && !pem(ca) && !(Array.isArray(ca) && ca.every(pem))) throw new ConfigError(`execution.tls.ca must be PEM text or bytes, or a list of them, not ${describeValue(ca)}`);
-  for (const [name, value] of [['cert', cert], ['key', key]] as const) {
+  if (ca !== undefined && !pem(ca) && !(Array.isArray(ca) && ca.every(pem)))
+    throw new ConfigError(`execution.tls.ca must be PEM text or bytes, or a list of them, not ${describeValue(ca)}`);
+  for (const [name, value] of [
+    ['cert', cert],
+    ['key', key],
+  ] as const) {
     if (value !== undefined && !pem(value)) throw new ConfigError(`execution.tls.${name} must be PEM text or bytes, not ${describeValue(value)}`);
   }
-  if (rejectUnauthorized !== undefined && typeof rejectUnauthorized !== 'boolean') throw new ConfigError(`execution.tls.rejectUnauthorized must be true or false, not ${describeValue(rejectUnauthorized)}`);
-  if (servername !== undefined && typeof servername !== 'string') throw new ConfigError(`execution.tls.servername must be a string, not ${describeValue(servername)}`);
+  if (rejectUnauthorized !== undefined && typeof rejectUnauthorized !== 'boolean')
+    throw new ConfigError(`execution.tls.rejectUnauthorized must be true or false, not ${describeValue(rejectUnauthorized)}`);
+  if (servername !== undefined && typeof servername !== 'string')
+    throw new ConfigError(`execution.tls.servername must be a string, not ${describeValue(servername)}`);
   // a copy: the caller's object changed later is not what was checked
   return Object.freeze({ ...tls });
 }
@@ -199,7 +216,13 @@ function isStatus(code: unknown): boolean {
 }
 
 function checkSignal(signal: AbortSignal): AbortSignal {
-  if (typeof signal !== 'object' || signal === null || typeof signal.addEventListener !== 'function' || typeof signal.removeEventListener !== 'function' || typeof signal.aborted !== 'boolean') {
+  if (
+    typeof signal !== 'object' ||
+    signal === null ||
+    typeof signal.addEventListener !== 'function' ||
+    typeof signal.removeEventListener !== 'function' ||
+    typeof signal.aborted !== 'boolean'
+  ) {
     throw new ConfigError('execution.signal must be an AbortSignal');
   }
   return signal;

@@ -30,7 +30,6 @@ export interface UriParts {
   readonly raw: string | undefined;
 }
 
-
 /**
  * Everything resolved for a client (or, merged once more, for one request): scalars and maps
  * merged with the nearest level winning; registries and handlers kept as levels, nearest first.
@@ -110,8 +109,10 @@ export function mergeSettings(base: Settings, layer: HttpConfig): Settings {
     context: layer.contextSet ? mergeContext(base.context, layer.contextSet) : base.context,
     tls: execution?.tls ?? base.tls,
     backend: client?.backend ?? base.backend,
-    onDownloadProgress: execution?.onDownloadProgress === undefined ? base.onDownloadProgress : checkFunction(execution.onDownloadProgress, 'execution.onDownloadProgress'),
-    onUploadProgress: execution?.onUploadProgress === undefined ? base.onUploadProgress : checkFunction(execution.onUploadProgress, 'execution.onUploadProgress'),
+    onDownloadProgress:
+      execution?.onDownloadProgress === undefined ? base.onDownloadProgress : checkFunction(execution.onDownloadProgress, 'execution.onDownloadProgress'),
+    onUploadProgress:
+      execution?.onUploadProgress === undefined ? base.onUploadProgress : checkFunction(execution.onUploadProgress, 'execution.onUploadProgress'),
     execution: execution ? mergeExecution(base.execution, execution) : base.execution,
     cookieJar: client?.cookies ?? base.cookieJar,
   };
@@ -210,7 +211,8 @@ function mergeQuery(base: ReadonlyMap<string, readonly string[]>, layer: Query |
 }
 
 function queryText(name: string, value: unknown): string {
-  if (!isScalar(value)) throw new ConfigError(`uri.query parameter '${escape(name)}' must be a string, number or boolean (or a list of them), not ${describeValue(value)}`);
+  if (!isScalar(value))
+    throw new ConfigError(`uri.query parameter '${escape(name)}' must be a string, number or boolean (or a list of them), not ${describeValue(value)}`);
   return String(value);
 }
 

@@ -108,7 +108,6 @@ export class UriConfig {
   }
 }
 
-
 function decodeUserInfo(value: string): string {
   try {
     return decodeURIComponent(value);

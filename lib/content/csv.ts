@@ -47,6 +47,10 @@ export async function parseCsv(fromServer: FromServer): Promise<string[][]> {
   try {
     return parse(text, { delimiter: delimiterOf(fromServer.contentType), relax_column_count: true });
   } catch (error) {
-    throw new ParseError(`the ${fromServer.statusCode} response is not valid CSV: ${(error as Error).message}`, { statusCode: fromServer.statusCode, contentType: fromServer.contentType, text }, { cause: error });
+    throw new ParseError(
+      `the ${fromServer.statusCode} response is not valid CSV: ${(error as Error).message}`,
+      { statusCode: fromServer.statusCode, contentType: fromServer.contentType, text },
+      { cause: error },
+    );
   }
 }

@@ -64,7 +64,12 @@ function rejectObjects(body: unknown, request: RequestRecord): string {
 function isEncodedWire(value: unknown): value is EncodedWire {
   if (typeof value !== 'object' || value === null) return false;
   const { wire, contentType } = value as Partial<EncodedWire>;
-  return typeof wire === 'object' && wire !== null && typeof wire[Symbol.asyncIterator] === 'function' && (contentType === undefined || typeof contentType === 'string');
+  return (
+    typeof wire === 'object' &&
+    wire !== null &&
+    typeof wire[Symbol.asyncIterator] === 'function' &&
+    (contentType === undefined || typeof contentType === 'string')
+  );
 }
 
 /** The built-in encoders, by media type (suffix and wildcard keys allowed). */
@@ -101,9 +106,7 @@ export function encodeBody(
   if (contentType === undefined && isMultipart(body)) contentType = 'multipart/form-data';
   if (contentType === undefined) {
     if (typeof body !== 'string') {
-      throw new EncodeError(
-        `the request body is ${describeValue(body)} but no content type is set: set request.contentType`,
-      );
+      throw new EncodeError(`the request body is ${describeValue(body)} but no content type is set: set request.contentType`);
     }
     contentType = 'text/plain';
   }

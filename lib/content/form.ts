@@ -14,13 +14,16 @@ export function encodeForm(body: unknown): string {
   // as axios and fetch take it; the prototype's toString, so a subclass cannot change the escaping
   if (body instanceof URLSearchParams) return URLSearchParams.prototype.toString.call(body);
   if (!isPlainObject(body)) {
-    throw new EncodeError(`an application/x-www-form-urlencoded body must be an object of { name: value | value[] }, a URLSearchParams or a string, not ${describeValue(body)}`);
+    throw new EncodeError(
+      `an application/x-www-form-urlencoded body must be an object of { name: value | value[] }, a URLSearchParams or a string, not ${describeValue(body)}`,
+    );
   }
   const params = new URLSearchParams();
   for (const [name, value] of Object.entries(body as FormFields)) {
     if (value === undefined || value === null) continue;
     for (const item of Array.isArray(value) ? (value as unknown[]) : [value]) {
-      if (!isScalar(item)) throw new EncodeError(`form field '${escape(name)}' must be a string, number or boolean (or a list of them), not ${describeValue(item)}`);
+      if (!isScalar(item))
+        throw new EncodeError(`form field '${escape(name)}' must be a string, number or boolean (or a list of them), not ${describeValue(item)}`);
       params.append(name, String(item));
     }
   }

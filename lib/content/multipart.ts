@@ -93,7 +93,9 @@ export function multipart(block: (mp: MultipartBuilder) => void): Multipart {
       checkText(`file name of part '${name}'`, fileName);
       checkText(`content type of part '${name}'`, contentType);
       if (!isPartContent(content)) {
-        throw new EncodeError(`the content of multipart part '${name}' must be a string, bytes, a Blob, { path }, a stream or { stream, size }, not ${describeValue(content)}`);
+        throw new EncodeError(
+          `the content of multipart part '${name}' must be a string, bytes, a Blob, { path }, a stream or { stream, size }, not ${describeValue(content)}`,
+        );
       }
       parts.push({ name, fileName, contentType: contentType === '' ? 'application/octet-stream' : contentType, content });
       return builder;
@@ -116,4 +118,3 @@ function checkText(what: string, value: unknown): void {
     throw new EncodeError(`the multipart ${what} '${shown}' contains ${bad[0] === '\0' ? 'NUL' : bad[0] === '\r' ? 'CR' : 'LF'}`);
   }
 }
-

@@ -25,10 +25,13 @@ export function rawUploadBody(value: RawUpload): WireBody {
   if (value instanceof ArrayBuffer || ArrayBuffer.isView(value)) return bufferedBody(bytesOf(value, 'the request body'));
   if (isBlob(value)) return streamedBody(value.stream(), value.size);
   // a web stream someone else is reading: reading it here too would fail once connected
-  if ((value as { locked?: unknown }).locked === true) throw new EncodeError('the request body is a ReadableStream that is locked (a reader already holds it): pass a stream nobody reads');
+  if ((value as { locked?: unknown }).locked === true)
+    throw new EncodeError('the request body is a ReadableStream that is locked (a reader already holds it): pass a stream nobody reads');
   // has pipe() or getReader(), but no way to read it chunk by chunk (an Observable, an old stream library's)
   if (typeof (value as Partial<AsyncIterable<unknown>>)[Symbol.asyncIterator] !== 'function') {
-    throw new EncodeError('the request body has pipe() or getReader() but cannot be iterated, so it cannot be streamed: pass a Node Readable, a web ReadableStream, bytes, a string or a Blob');
+    throw new EncodeError(
+      'the request body has pipe() or getReader() but cannot be iterated, so it cannot be streamed: pass a Node Readable, a web ReadableStream, bytes, a string or a Blob',
+    );
   }
   checkUnread(value, 'the request body');
   return streamedBody(value as AsyncIterable<Uint8Array>);

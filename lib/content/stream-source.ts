@@ -15,7 +15,9 @@ export function isBlob(value: unknown): value is Blob {
 export function checkUnread(stream: unknown, what: string): void {
   const source = stream as { readableEnded?: unknown; destroyed?: unknown; errored?: unknown };
   if (source.readableEnded === true || source.destroyed === true || (source.errored ?? null) !== null) {
-    throw new EncodeError(`${what} is a stream that was already read to its end, destroyed or failed: a stream can be sent only once (make a new one for each request)`);
+    throw new EncodeError(
+      `${what} is a stream that was already read to its end, destroyed or failed: a stream can be sent only once (make a new one for each request)`,
+    );
   }
 }
 

@@ -17,7 +17,9 @@ export async function encodeXml(body: unknown, request: RequestRecord): Promise<
     throw new EncodeError(`an XML body must be a string or an object ({ root: { ... } }), not ${describeValue(body)}`);
   }
   const { Builder } = await xml2js();
-  return new Builder({ xmldec: { version: '1.0', encoding: (request.charset ?? namedCharset(request.contentType) ?? 'UTF-8').toUpperCase() } }).buildObject(body);
+  return new Builder({ xmldec: { version: '1.0', encoding: (request.charset ?? namedCharset(request.contentType) ?? 'UTF-8').toUpperCase() } }).buildObject(
+    body,
+  );
 }
 
 /** XML → object (xml2js `Parser` defaults: attributes under `$`, repeated elements as arrays). */
@@ -27,6 +29,10 @@ export async function parseXml(fromServer: FromServer): Promise<unknown> {
   try {
     return (await new Parser().parseStringPromise(text)) as unknown;
   } catch (error) {
-    throw new ParseError(`the ${fromServer.statusCode} response is not valid XML (${fromServer.contentType}): ${(error as Error).message.split('\n')[0]}`, { statusCode: fromServer.statusCode, contentType: fromServer.contentType, text }, { cause: error });
+    throw new ParseError(
+      `the ${fromServer.statusCode} response is not valid XML (${fromServer.contentType}): ${(error as Error).message.split('\n')[0]}`,
+      { statusCode: fromServer.statusCode, contentType: fromServer.contentType, text },
+      { cause: error },
+    );
   }
 }

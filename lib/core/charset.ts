@@ -30,7 +30,9 @@ export function encodeText(text: string, charset: string | undefined): Buffer {
   // own entries only: 'constructor' must not find Object's
   const encoding = Object.hasOwn(REQUEST_CHARSETS, key) ? REQUEST_CHARSETS[key] : undefined;
   if (encoding === undefined) {
-    throw new EncodeError(`charset '${escape(charset)}' (request.charset, or the content type's) is not supported for encoding request text; use utf-8, utf-16le, iso-8859-1 or us-ascii`);
+    throw new EncodeError(
+      `charset '${escape(charset)}' (request.charset, or the content type's) is not supported for encoding request text; use utf-8, utf-16le, iso-8859-1 or us-ascii`,
+    );
   }
   // latin1 keeps only each character's low byte: '€' would go out as '¬'
   if (encoding === 'latin1' && /[\u0100-\uffff]/.test(text)) {

@@ -32,7 +32,10 @@ function parsed(value: string): MediaType {
       at = end; // no '=': not a parameter
       continue;
     }
-    const name = value.slice(at + 1, end).trim().toLowerCase();
+    const name = value
+      .slice(at + 1, end)
+      .trim()
+      .toLowerCase();
     let start = end + 1;
     while (value[start] === ' ' || value[start] === '\t') start++;
     let paramValue: string | undefined;
@@ -48,7 +51,12 @@ function parsed(value: string): MediaType {
     at = next < 0 ? value.length : next;
     paramValue ??= value.slice(start, at).trim();
     // defined, not assigned: a `__proto__` parameter is kept as one instead of being dropped
-    Object.defineProperty(params, name, { value: name === 'charset' ? paramValue.toLowerCase() : paramValue, writable: true, enumerable: true, configurable: true });
+    Object.defineProperty(params, name, {
+      value: name === 'charset' ? paramValue.toLowerCase() : paramValue,
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    });
   }
   return Object.freeze({ type, params: Object.freeze(params) });
 }
@@ -98,7 +106,9 @@ function keysOf(type: string): string[] {
  * const parserFor = rememberedLookup(DEFAULT_LEVEL);
  * parserFor(plan.parsers, 'application/json');
  */
-export function rememberedLookup<V>(defaults: ReadonlyArray<ReadonlyMap<string, V>>): (levels: ReadonlyArray<ReadonlyMap<string, V>>, type: string) => V | undefined {
+export function rememberedLookup<V>(
+  defaults: ReadonlyArray<ReadonlyMap<string, V>>,
+): (levels: ReadonlyArray<ReadonlyMap<string, V>>, type: string) => V | undefined {
   const foundByLevels = new WeakMap<object, Map<string, V | undefined>>();
   return (levels, type) => {
     let found = foundByLevels.get(levels);

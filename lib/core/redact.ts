@@ -42,7 +42,9 @@ export function redactUrl(url: string): string {
   const pathEnd = query < 0 || query > end ? end : query;
   const hide = (name: string, value: string, all: string) => (SECRET_NAME.test(decodeName(name)) ? `${all.slice(0, all.length - value.length)}***` : all);
   const path = text.slice(pathStart, pathEnd).replace(/;([^=;/]+)=([^;/]*)/g, (all: string, name: string, value: string) => hide(name, value, all));
-  const search = text.slice(pathEnd, end).replace(/([?&;])([^=&;]+)=([^&;]*)/g, (all: string, _at: string, name: string, value: string) => hide(name, value, all));
+  const search = text
+    .slice(pathEnd, end)
+    .replace(/([?&;])([^=&;]+)=([^&;]*)/g, (all: string, _at: string, name: string, value: string) => hide(name, value, all));
   return `${text.slice(0, pathStart)}${path}${search}${text.slice(end)}`;
 }
 

@@ -116,7 +116,9 @@ export interface Backend {
  * later one is refused before anything is sent.
  */
 export function clientClosed(): ConfigError {
-  return new ConfigError('the client was closed: close() released its connections, and it sends nothing more, not even again a request the close cut (make a new client with HttpBuilder.configure)');
+  return new ConfigError(
+    'the client was closed: close() released its connections, and it sends nothing more, not even again a request the close cut (make a new client with HttpBuilder.configure)',
+  );
 }
 
 /** A body already in memory. */

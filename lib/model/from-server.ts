@@ -50,8 +50,10 @@ export class FromServer {
   /** Made by the pipeline for each response; `maxSize` is `execution.maxResponseSize`. */
   constructor(wire: WireResponse, method: string, uri: string, maxSize?: number) {
     // node's parser takes any three digits ('099'); RFC 9110 status codes are 100-599, and 6xx-9xx at most are extensions
-    if (!(wire.statusCode >= 100 && wire.statusCode <= 999)) throw new NetworkError(`the response of ${urlForMessage(uri)} has status ${wire.statusCode}, which is no HTTP status`, 'other');
-    if (wire.headers.length > MAX_HEADERS) throw new ResponseTooLargeError(`the response of ${urlForMessage(uri)} has ${wire.headers.length} header lines; at most ${MAX_HEADERS} are accepted`);
+    if (!(wire.statusCode >= 100 && wire.statusCode <= 999))
+      throw new NetworkError(`the response of ${urlForMessage(uri)} has status ${wire.statusCode}, which is no HTTP status`, 'other');
+    if (wire.headers.length > MAX_HEADERS)
+      throw new ResponseTooLargeError(`the response of ${urlForMessage(uri)} has ${wire.headers.length} header lines; at most ${MAX_HEADERS} are accepted`);
     this.#wire = wire;
     this.statusCode = wire.statusCode;
     this.message = wire.message;
@@ -149,7 +151,11 @@ export class FromServer {
     try {
       return decodeText(bytes, this.charset);
     } catch (error) {
-      throw new ParseError(`response charset '${this.charset}' is not supported`, { statusCode: this.statusCode, contentType: this.contentType, text: '' }, { cause: error });
+      throw new ParseError(
+        `response charset '${this.charset}' is not supported`,
+        { statusCode: this.statusCode, contentType: this.contentType, text: '' },
+        { cause: error },
+      );
     }
   }
 

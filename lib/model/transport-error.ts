@@ -47,7 +47,11 @@ export function toTransportError(error: unknown, url: string, response?: { statu
 function describe(error: unknown): { code: string; name: string; message: string } {
   if (types.isNativeError(error) || (typeof error === 'object' && error !== null)) {
     const { code, name, message } = error as { code?: unknown; name?: unknown; message?: unknown };
-    return { code: typeof code === 'string' ? code : '', name: typeof name === 'string' ? name : '', message: typeof message === 'string' ? message : 'unknown error' };
+    return {
+      code: typeof code === 'string' ? code : '',
+      name: typeof name === 'string' ? name : '',
+      message: typeof message === 'string' ? message : 'unknown error',
+    };
   }
   return { code: '', name: '', message: String(error) };
 }

@@ -42,7 +42,14 @@ async function controlledAttempt(backend: Backend, wire: WireRequest, control: C
     response.discard();
     throw reason;
   }
-  return guardedResponse(response, attempt.signal, () => reason, read === undefined ? undefined : () => stop(timeoutError('read', read, wire.url)), read, unlink);
+  return guardedResponse(
+    response,
+    attempt.signal,
+    () => reason,
+    read === undefined ? undefined : () => stop(timeoutError('read', read, wire.url)),
+    read,
+    unlink,
+  );
 }
 
 /**
@@ -55,7 +62,10 @@ function untilAborted(sending: Promise<WireResponse>, signal: AbortSignal): Prom
     const onAbort = () => {
       // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the abort's reason, as it is (the caller's catch prefers the attempt's own)
       reject(signal.reason);
-      sending.then((late) => late.discard(), () => {});
+      sending.then(
+        (late) => late.discard(),
+        () => {},
+      );
     };
     if (signal.aborted) return onAbort();
     signal.addEventListener('abort', onAbort, { once: true });
@@ -121,10 +131,7 @@ function guardedResponse(
     ...response,
     body: { [Symbol.asyncIterator]: body },
     // in one piece only without a read timeout (it needs to see every chunk)
-    readAll:
-      readAll && !onSilence
-        ? () => race(readAll()).finally(finish)
-        : undefined,
+    readAll: readAll && !onSilence ? () => race(readAll()).finally(finish) : undefined,
     discard: () => {
       finish();
       response.discard();

@@ -39,7 +39,8 @@ interface Origin {
 
 // The origin checked last, by the parts it came from: a client sends most of its requests to one
 // origin, and checking it again costs regexes and strings on every request. Failures are not kept.
-let lastOrigin: { readonly scheme: string | undefined; readonly host: string | undefined; readonly port: string | undefined; readonly origin: Origin } | undefined;
+let lastOrigin:
+  { readonly scheme: string | undefined; readonly host: string | undefined; readonly port: string | undefined; readonly origin: Origin } | undefined;
 
 function originOf(uri: UriParts): Origin {
   const last = lastOrigin;
@@ -132,11 +133,10 @@ function queryString(query: ReadonlyMap<string, readonly string[]>): string {
 
 function checkRaw(raw: string): string {
   // sent byte for byte, so only printable ASCII: anything else must come pre-encoded
-  if (!/^[\x21-\x7e]*$/.test(raw)) throw new ConfigError(`request.raw '${escape(hideUserInfoIn(raw))}' contains a space, a control character or non-ASCII text (percent-encode it)`);
+  if (!/^[\x21-\x7e]*$/.test(raw))
+    throw new ConfigError(`request.raw '${escape(hideUserInfoIn(raw))}' contains a space, a control character or non-ASCII text (percent-encode it)`);
   if (raw.startsWith('//') || !raw.startsWith('/')) {
     throw new ConfigError(`request.raw '${escape(hideUserInfoIn(raw))}' must start with a single '/' (it cannot change the origin)`);
   }
   return raw;
 }
-
-

@@ -20,7 +20,8 @@ export function checkHeaders(headers: Readonly<Record<string, string>>): void {
     // a valid token, but axios, got and fetch copy headers into plain objects and lose it: refuse it on every backend alike
     if (name === '__proto__') throw new ConfigError(`header name '__proto__' is not supported (transports drop it)`);
     // announces trailer fields, which this client never sends (node refuses it after connecting)
-    if (name.length === 7 && name.toLowerCase() === 'trailer') throw new ConfigError(`header '${name}' announces trailer fields, which no backend sends: leave it out`);
+    if (name.length === 7 && name.toLowerCase() === 'trailer')
+      throw new ConfigError(`header '${name}' announces trailer fields, which no backend sends: leave it out`);
     checkHeaderValue(name, headers[name]);
   }
 }

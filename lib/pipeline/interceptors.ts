@@ -3,7 +3,6 @@ import { isRecord } from '../core/scalar.js';
 import type { RequestRecord } from '../model/request-record.js';
 import type { Interceptor, Next } from '../config/execution-config.js';
 
-
 /** Chains the interceptors registered for `method` around `core`, first registered outermost. */
 export function chain(
   interceptors: ReadonlyArray<{ readonly methods: ReadonlySet<string>; readonly intercept: Interceptor }>,

@@ -2,7 +2,6 @@ import { inMemory, streamedBody, type WireBody } from '../model/backend.js';
 import { HttpBuilderError } from '../core/errors.js';
 import type { Progress, ProgressListener } from '../config/execution-config.js';
 
-
 /**
  * @internal What a progress listener threw, carried through the transport's error mapping (as
  * an HttpBuilderError it passes unchanged) and handed back to the caller as it was thrown

@@ -49,7 +49,6 @@ function failure(error: unknown, url: string): string {
   return typed.name;
 }
 
-
 /**
  * The sink `DEBUG` asks for: lines to stderr, prefixed `httpbuilder`, when `DEBUG` names
  * `httpbuilder` (comma- or space-separated, `*` wildcards, `-name` excludes — as the `debug` package reads it).

@@ -19,7 +19,8 @@ export function toWireRequest(record: RequestRecord, plan: Plan, encoded: Encode
   // the method goes on the request line as is: only an RFC 9110 token may
   if (!TOKEN.test(record.method)) throw new ConfigError(`the method '${escape(record.method)}' is not a valid HTTP method token`);
   // CONNECT asks for a tunnel, with an authority as its target: no backend sends it through this path
-  if (record.method.length === 7 && record.method.toUpperCase() === 'CONNECT') throw new ConfigError('the method CONNECT is not supported (it opens a tunnel; use a proxy agent)');
+  if (record.method.length === 7 && record.method.toUpperCase() === 'CONNECT')
+    throw new ConfigError('the method CONNECT is not supported (it opens a tunnel; use a proxy agent)');
   const target = record.url === plan.target.url ? plan.target : targetOf(record.url);
   const contentType = encoded?.contentType ?? record.contentType;
   const encodedBody = encoded?.body;
@@ -52,7 +53,9 @@ function withCharset(contentType: string, charset: string): string {
   const named = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType)?.[1];
   if (named === undefined) return `${contentType}; charset=${charset}`;
   if (named.toLowerCase() === charset.toLowerCase()) return contentType;
-  throw new ConfigError(`request.contentType '${escape(contentType)}' names charset '${escape(named)}', and request.charset is '${escape(charset)}': set only one`);
+  throw new ConfigError(
+    `request.contentType '${escape(contentType)}' names charset '${escape(named)}', and request.charset is '${escape(charset)}': set only one`,
+  );
 }
 
 function wireRequest(record: RequestRecord, target: Target, headers: Readonly<Record<string, string>>, body: WireBody | undefined): WireRequest {

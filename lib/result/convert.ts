@@ -123,7 +123,9 @@ function validated(schema: StandardSchemaV1, outcome: unknown): unknown {
   const result = outcome as StandardResult<unknown> | null;
   const issues: unknown = typeof result === 'object' && result !== null ? result.issues : null;
   if (issues === null || (issues !== undefined && !Array.isArray(issues))) {
-    throw new ResultTypeError(`the schema (${vendor}) returned ${describeValue(outcome)}${issues === null ? '' : ' whose issues are not a list'}, not a Standard Schema result`);
+    throw new ResultTypeError(
+      `the schema (${vendor}) returned ${describeValue(outcome)}${issues === null ? '' : ' whose issues are not a list'}, not a Standard Schema result`,
+    );
   }
   if (issues === undefined) return (result as { value: unknown }).value;
   throw new ResultTypeError(`the result does not match the schema (${vendor}): ${(issues as unknown[]).map(issueText).join('; ')}`);

@@ -63,8 +63,6 @@ export type ResultOf<T> = T extends { readonly '~standard': { readonly types?: {
               ? I
               : unknown;
 
-
-
 /** Whether this type takes the body as text or bytes, skipping the content-type parser. */
 export function rawBodyKind(type: ResultType | undefined): 'text' | 'bytes' | undefined {
   if (type === String) return 'text';

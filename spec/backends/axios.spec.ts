@@ -88,7 +88,7 @@ describe('axios backend', () => {
       expect(await http1.get(String, (c) => void (c.request.uri.path = '/policy'))).toHaveLength(200_000);
     });
 
-    it("a download progress handler or rate limit on the instance does not hold the body back", async () => {
+    it('a download progress handler or rate limit on the instance does not hold the body back', async () => {
       const instance = userInstance();
       instance.defaults.onDownloadProgress = () => {};
       instance.defaults.maxRate = [Infinity, 1]; // 1 byte/s: the body would never arrive through axios's throttle
@@ -151,7 +151,12 @@ describe('axios backend', () => {
           .catch((e: unknown) => e)) as NetworkError;
         expect(error).toBeInstanceOf(NetworkError);
         expect(error.reason).toBe(what === 'a TLS failure' ? 'tls' : 'refused');
-        const shown = [inspect(error, { depth: 10, showHidden: true }), JSON.stringify(error), inspect(error.cause, { depth: 10, showHidden: true }), JSON.stringify(error.cause)];
+        const shown = [
+          inspect(error, { depth: 10, showHidden: true }),
+          JSON.stringify(error),
+          inspect(error.cause, { depth: 10, showHidden: true }),
+          JSON.stringify(error.cause),
+        ];
         for (const text of shown) {
           expect(text).not.toContain('c2VjcmV0');
           expect(text).not.toContain('secret-cookie');

@@ -17,7 +17,29 @@ function request(argv: string[]): CliRequest {
 describe('parseCommandLine', () => {
   it('reads every option, short and long, in any position', () => {
     expect(
-      request(['-H', 'A: 1', 'POST', '--header=B:2', 'example.com:8080/p?x=1', '-q', 'a=1', '--query', 'a=2', '--form', 'f=v', '--file', 'up=@./x.txt', '--digest', 'u:p:w', '--backend', 'got', '--insecure', '-o', 'out.bin', '-i']),
+      request([
+        '-H',
+        'A: 1',
+        'POST',
+        '--header=B:2',
+        'example.com:8080/p?x=1',
+        '-q',
+        'a=1',
+        '--query',
+        'a=2',
+        '--form',
+        'f=v',
+        '--file',
+        'up=@./x.txt',
+        '--digest',
+        'u:p:w',
+        '--backend',
+        'got',
+        '--insecure',
+        '-o',
+        'out.bin',
+        '-i',
+      ]),
     ).toEqual({
       verb: 'post',
       url: new URL('http://example.com:8080/p?x=1'),
@@ -41,7 +63,17 @@ describe('parseCommandLine', () => {
   });
 
   it('has plain defaults', () => {
-    expect(request(['get', 'https://h/'])).toMatchObject({ headers: [], query: [], form: [], files: [], auth: undefined, backend: undefined, insecure: false, output: undefined, include: false });
+    expect(request(['get', 'https://h/'])).toMatchObject({
+      headers: [],
+      query: [],
+      form: [],
+      files: [],
+      auth: undefined,
+      backend: undefined,
+      insecure: false,
+      output: undefined,
+      include: false,
+    });
   });
 
   it('--help and --version win over everything else', () => {
@@ -170,6 +202,12 @@ describe('output style and failures', () => {
   });
 
   it('guesses part content types from the file extension', () => {
-    expect(['a.txt', 'b.JSON', 'c.png', 'd', 'e.weird'].map(fileContentType)).toEqual(['text/plain', 'application/json', 'image/png', 'application/octet-stream', 'application/octet-stream']);
+    expect(['a.txt', 'b.JSON', 'c.png', 'd', 'e.weird'].map(fileContentType)).toEqual([
+      'text/plain',
+      'application/json',
+      'image/png',
+      'application/octet-stream',
+      'application/octet-stream',
+    ]);
   });
 });

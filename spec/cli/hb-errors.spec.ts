@@ -60,7 +60,9 @@ describe('hb: exit codes for HTTP statuses', () => {
     // node's own server refuses to send an escape sequence in a reason phrase: a raw one does
     const raw = await rawServer((socket) => {
       const body = '{"retry":true}';
-      socket.end(`HTTP/1.1 503 Down \x1b[31mfor\x1b[0m maintenance\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`);
+      socket.end(
+        `HTTP/1.1 503 Down \x1b[31mfor\x1b[0m maintenance\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+      );
     });
     try {
       const result = await hb('delete', `${raw.url}/boom`);
@@ -216,7 +218,8 @@ describe('hb: bad command-line input exits 2 with one line, before anything is s
     expect(help.code).toBe(0);
     const text = help.stdout.toString('utf8');
     expect(text).toMatch(/^Usage: hb <verb> <url> \[options\]/);
-    for (const option of ['-H,', '-q,', '--json', '--form', '--file', '--basic', '--digest', '--backend', '--insecure', '-o,', '-i,']) expect(text).toContain(option);
+    for (const option of ['-H,', '-q,', '--json', '--form', '--file', '--basic', '--digest', '--backend', '--insecure', '-o,', '-i,'])
+      expect(text).toContain(option);
     expect(text).toMatch(/Examples:\n( {2}hb .+\n)+$/);
     expect((await hb('get', 'http://x', '-h')).stdout.toString('utf8')).toBe(text);
 

@@ -42,7 +42,11 @@ function hb(...args: string[]): Promise<HbResult> {
 }
 
 function expectJsonRoute(path = '/data.json'): void {
-  holder.server.expect({ method: 'GET', path, respond: { headers: { 'Content-Type': 'application/json; charset=utf-8', 'X-Custom': 'yes' }, body: JSON_TEXT } });
+  holder.server.expect({
+    method: 'GET',
+    path,
+    respond: { headers: { 'Content-Type': 'application/json; charset=utf-8', 'X-Custom': 'yes' }, body: JSON_TEXT },
+  });
 }
 
 describe('hb: piped output (stdout is not a terminal)', () => {
@@ -107,7 +111,11 @@ describe('hb: piped output (stdout is not a terminal)', () => {
   });
 
   it('-o on a 404 creates no file and exits 4', async () => {
-    holder.server.expect({ method: 'GET', path: '/nope', respond: { status: 404, headers: { 'Content-Type': 'application/json' }, body: '{"error":"missing"}' } });
+    holder.server.expect({
+      method: 'GET',
+      path: '/nope',
+      respond: { status: 404, headers: { 'Content-Type': 'application/json' }, body: '{"error":"missing"}' },
+    });
     const file = join(dir, 'never.bin');
     const result = await hb('get', `${holder.server.httpUrl}/nope`, '-o', file);
     expect(result.code).toBe(4);

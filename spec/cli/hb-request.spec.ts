@@ -70,7 +70,21 @@ describe('hb: -H and -q', () => {
   it('-H sends each header; repeated names are joined; the value is trimmed and may contain colons', async () => {
     holder.server.expect({ method: 'GET', path: '/h', respond: TEXT });
     expectOk(
-      await hb('get', `${holder.server.httpUrl}/h`, '-H', 'X-One: 1', '-H', 'X-Time:  12:30:00 ', '-H', 'X-Rep: a', '-H', 'x-rep: b', '-HX-Short:yes', '-H', 'X-Empty:'),
+      await hb(
+        'get',
+        `${holder.server.httpUrl}/h`,
+        '-H',
+        'X-One: 1',
+        '-H',
+        'X-Time:  12:30:00 ',
+        '-H',
+        'X-Rep: a',
+        '-H',
+        'x-rep: b',
+        '-HX-Short:yes',
+        '-H',
+        'X-Empty:',
+      ),
       'done',
     );
     const { rawHeaders } = onlyRequest();
@@ -121,7 +135,10 @@ describe('hb: bodies', () => {
 
   it('--form sends an urlencoded form; a repeated name repeats in the body', async () => {
     holder.server.expect({ method: 'POST', path: '/form', respond: TEXT });
-    expectOk(await hb('post', `${holder.server.httpUrl}/form`, '--form', 'name=Ada Lovelace', '--form', 'tag=a', '--form', 'tag=b&c', '--form', 'eq=1=2'), 'done');
+    expectOk(
+      await hb('post', `${holder.server.httpUrl}/form`, '--form', 'name=Ada Lovelace', '--form', 'tag=a', '--form', 'tag=b&c', '--form', 'eq=1=2'),
+      'done',
+    );
     const request = onlyRequest();
     expect(headerValue(request.rawHeaders, 'content-type')).toBe('application/x-www-form-urlencoded');
     expect([...new URLSearchParams(request.body.toString('utf8'))]).toEqual([
@@ -139,7 +156,10 @@ describe('hb: bodies', () => {
     writeFileSync(text, 'some notes\r\nline two');
     writeFileSync(binary, bytes);
     holder.server.expect({ method: 'POST', path: '/upload', respond: TEXT });
-    expectOk(await hb('post', `${holder.server.httpUrl}/upload`, '--file', `notes=@${text}`, '--form', 'alpha=one', '--file', `blob=@${binary}`, '--form', 'beta=two'), 'done');
+    expectOk(
+      await hb('post', `${holder.server.httpUrl}/upload`, '--file', `notes=@${text}`, '--form', 'alpha=one', '--file', `blob=@${binary}`, '--form', 'beta=two'),
+      'done',
+    );
     const request = onlyRequest();
     const parsed = parseMultipart(request.body, headerValue(request.rawHeaders, 'content-type'));
     expect(

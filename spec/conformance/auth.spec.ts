@@ -35,13 +35,15 @@ conformance('Basic authentication', (kit) => {
     expect([route.challenges, route.authorized]).toEqual([1, 3]);
   });
 
-  it('credentials set in a request block apply to that request only, and replace the client\'s', async () => {
+  it("credentials set in a request block apply to that request only, and replace the client's", async () => {
     const route = basicRoute(kit.server, USER);
     const client = kit.client((c) => c.request.auth.basic('alice', 'looking-glass'));
-    expect(await client.get((c) => {
-      c.request.uri.path = '/basic';
-      c.request.auth.basic('alice', 'wonderland');
-    })).toBe('ok-text');
+    expect(
+      await client.get((c) => {
+        c.request.uri.path = '/basic';
+        c.request.auth.basic('alice', 'wonderland');
+      }),
+    ).toBe('ok-text');
     await expect(kit.client().get((c) => void (c.request.uri.path = '/basic'))).rejects.toMatchObject({ statusCode: 401 });
     expect([route.authorized, route.rejected]).toEqual([1, 0]);
   });
@@ -64,10 +66,12 @@ conformance('Basic authentication', (kit) => {
       c.request.uri.path = '/basic';
       c.request.auth.basic('alice', 'wonderland');
     });
-    expect(await client.get((c) => {
-      c.request.uri.path = '/digest';
-      c.request.auth.digest('alice', 'wonderland');
-    })).toBe('ok-text');
+    expect(
+      await client.get((c) => {
+        c.request.uri.path = '/digest';
+        c.request.auth.digest('alice', 'wonderland');
+      }),
+    ).toBe('ok-text');
     expect(route.requests.map((r) => String(r.headers.authorization ?? '').split(' ')[0])).toEqual(['', 'Digest']);
   });
 
@@ -94,7 +98,7 @@ conformance('Basic authentication', (kit) => {
     }
   });
 
-  it('client credentials without a client URI go with each request\'s URL', async () => {
+  it("client credentials without a client URI go with each request's URL", async () => {
     const route = basicRoute(kit.server, USER);
     const client = HttpBuilder.configure((c) => {
       c.client.backend = kit.backend === 'native' ? 'native' : (kit.backend as 'axios' | 'got' | 'fetch');
@@ -119,11 +123,15 @@ conformance('Basic authentication', (kit) => {
   it('a one-shot stream body cannot answer a challenge (ConfigError); preemptive sends it', async () => {
     basicRoute(kit.server, USER);
     const lazy = kit.client((c) => c.request.auth.basic('alice', 'wonderland'));
-    const error = await lazy.post((c) => Object.assign(c.request, { uri: kit.server.url(kit.secure) + '/basic', body: Readable.from([Buffer.from('once')]) })).catch((e: unknown) => e);
+    const error = await lazy
+      .post((c) => Object.assign(c.request, { uri: kit.server.url(kit.secure) + '/basic', body: Readable.from([Buffer.from('once')]) }))
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as Error).message).toMatch(/stream that cannot be sent again.*preemptive/);
     const eager = kit.client((c) => c.request.auth.basic('alice', 'wonderland', { preemptive: true }));
-    expect(await eager.post((c) => Object.assign(c.request, { uri: kit.server.url(kit.secure) + '/basic', body: Readable.from([Buffer.from('once')]) }))).toBe('ok-text');
+    expect(await eager.post((c) => Object.assign(c.request, { uri: kit.server.url(kit.secure) + '/basic', body: Readable.from([Buffer.from('once')]) }))).toBe(
+      'ok-text',
+    );
   });
 });
 
@@ -135,7 +143,10 @@ conformance('Digest authentication', (kit) => {
     it(`${method} /digest: right credentials after one challenge, wrong ones rejected after one try`, async () => {
       const route = digest({ methods: [method] });
       expect(await client()[verb]((c) => void (c.request.uri.path = '/digest'))).toBe(method === 'HEAD' ? null : 'ok-text');
-      await expect(client('looking-glass')[verb]((c) => void (c.request.uri.path = '/digest'))).rejects.toMatchObject({ message: 'Unauthorized', statusCode: 401 });
+      await expect(client('looking-glass')[verb]((c) => void (c.request.uri.path = '/digest'))).rejects.toMatchObject({
+        message: 'Unauthorized',
+        statusCode: 401,
+      });
       expect([route.authorized, route.challenges, route.rejected, route.requests.length]).toEqual([1, 3, 1, 4]);
       expect(route.lastAuthorization).toMatchObject({ username: 'alice', uri: '/digest', qop: 'auth', nc: '00000001', algorithm: 'MD5' });
     });
@@ -188,10 +199,12 @@ conformance('Digest authentication', (kit) => {
 
   it("a query with ' and a non-ASCII realm: what is signed is what is sent", async () => {
     const route = digestRoute(kit.server, { ...USER, realm: 'Café' });
-    expect(await client().get((c) => {
-      c.request.uri.path = '/digest';
-      c.request.uri.query = { q: "it's" };
-    })).toBe('ok-text');
+    expect(
+      await client().get((c) => {
+        c.request.uri.path = '/digest';
+        c.request.uri.query = { q: "it's" };
+      }),
+    ).toBe('ok-text');
     expect(route.lastAuthorization?.uri).toBe('/digest?q=it%27s');
   });
 
@@ -230,7 +243,9 @@ conformance('Digest authentication', (kit) => {
 
   it('a wrong rspauth rejects: the answer did not come from a server that knows the password', async () => {
     digest({ badRspauth: true });
-    const error = await client().get((c) => void (c.request.uri.path = '/digest')).catch((e: unknown) => e);
+    const error = await client()
+      .get((c) => void (c.request.uri.path = '/digest'))
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NetworkError);
     expect((error as Error).message).toMatch(/rspauth/);
   });

@@ -36,7 +36,20 @@ export interface BackendTraits {
   readonly skipsUnsolicitedContinue: boolean;
 }
 
-const TRANSPORT_ONLY: BackendTraits = { forcedHeaders: [], bodyOnGetAndHead: true, detectsTruncatedGzip: true, sequentialSockets: 1, closesAbandonedAtOnce: true, redirectOfStreamedUpload: 'response', countsDecodedDownload: false, refusesHopHeaders: false, defaultsWhenRemoved: () => ({}), refusesBadPorts: false, refusesDotSegments: false, skipsUnsolicitedContinue: true };
+const TRANSPORT_ONLY: BackendTraits = {
+  forcedHeaders: [],
+  bodyOnGetAndHead: true,
+  detectsTruncatedGzip: true,
+  sequentialSockets: 1,
+  closesAbandonedAtOnce: true,
+  redirectOfStreamedUpload: 'response',
+  countsDecodedDownload: false,
+  refusesHopHeaders: false,
+  defaultsWhenRemoved: () => ({}),
+  refusesBadPorts: false,
+  refusesDotSegments: false,
+  skipsUnsolicitedContinue: true,
+};
 
 /**
  * Every backend the conformance kit runs on; each scenario runs once per entry, over HTTP

@@ -38,7 +38,12 @@ async function expectRefused(kit: Kit, contentType: string, body: unknown, messa
 
 conformance('form bodies (application/x-www-form-urlencoded)', (kit) => {
   it('a URLSearchParams goes as its pairs in order, repeated names kept, escaped as an object form is', async () => {
-    const params = new URLSearchParams([['q', 'café au lait'], ['tag', 'x'], ['a&b', '1=2'], ['tag', 'y']]);
+    const params = new URLSearchParams([
+      ['q', 'café au lait'],
+      ['tag', 'x'],
+      ['a&b', '1=2'],
+      ['tag', 'y'],
+    ]);
     expect(await post(kit, FORM, params)).toBe('ok');
     expect(await post(kit, FORM, { q: 'café au lait', tag: ['x', 'y'], 'a&b': '1=2' })).toBe('ok');
     expect(sent(kit)).toEqual(['q=caf%C3%A9+au+lait&tag=x&a%26b=1%3D2&tag=y', 'q=caf%C3%A9+au+lait&tag=x&tag=y&a%26b=1%3D2']);
@@ -89,7 +94,11 @@ conformance('CSV bodies of object rows with different keys, or of mixed rows', (
   });
 
   const refused: Array<[string, unknown[], RegExp]> = [
-    ['an array row after object rows', [{ a: 1 }, ['x', 'y', 'z']], /^row 1 of the text\/csv body is an array, but row 0 is an object: the rows must be all arrays or all plain objects$/],
+    [
+      'an array row after object rows',
+      [{ a: 1 }, ['x', 'y', 'z']],
+      /^row 1 of the text\/csv body is an array, but row 0 is an object: the rows must be all arrays or all plain objects$/,
+    ],
     ['an object row after array rows', [['a'], { a: 1 }], /^row 1 of the text\/csv body is an object, but row 0 is an array/],
     ['a null row', [{ a: 1 }, null], /^row 1 of the text\/csv body is null, but row 0 is an object/],
     ['a string row among array rows', [['a'], ['b'], 'c'], /^row 2 of the text\/csv body is a string, but row 0 is an array/],
@@ -112,10 +121,13 @@ conformance('multipart/form-data with a body not built by multipart()', (kit) =>
 });
 
 conformance('text bodies in the charset their content type names', (kit) => {
-  it("a charset named only in the content type encodes the text in it: the bytes are what the label says", async () => {
+  it('a charset named only in the content type encodes the text in it: the bytes are what the label says', async () => {
     await post(kit, 'text/plain; charset=iso-8859-1', 'café');
     await post(kit, 'text/plain; charset="UTF-16LE"', 'é');
-    expect(kit.server.requests.map((r) => [...r.body])).toEqual([[0x63, 0x61, 0x66, 0xe9], [0xe9, 0x00]]);
+    expect(kit.server.requests.map((r) => [...r.body])).toEqual([
+      [0x63, 0x61, 0x66, 0xe9],
+      [0xe9, 0x00],
+    ]);
     expect(kit.server.requests.map((r) => r.headers['content-type'])).toEqual(['text/plain; charset=iso-8859-1', 'text/plain; charset="UTF-16LE"']);
   });
 

@@ -91,10 +91,13 @@ conformance('clients: configure, derive, close', (kit) => {
     const client = kit.client((c) => void (c.request.uri.path = '/never'));
     const seen: unknown[] = [];
     const pending = client
-      .get((c) => void c.response.exception((error) => {
-        seen.push(error);
-        throw error;
-      }))
+      .get(
+        (c) =>
+          void c.response.exception((error) => {
+            seen.push(error);
+            throw error;
+          }),
+      )
       .then(
         () => undefined,
         (error: unknown) => error,

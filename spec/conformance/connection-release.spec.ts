@@ -9,7 +9,6 @@ import { conformance } from './kit.js';
 const BIG = 'y'.repeat(4 * 1024 * 1024);
 const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
 
-
 conformance('connections are released after every outcome', (kit) => {
   /**
    * After `failing`, good requests in a row: they must find the pool as a fresh client would,

@@ -7,7 +7,14 @@ const RESPONSES: Array<[string, string, unknown]> = [
   ['application/json', '{"value":"ok-json"}', { value: 'ok-json' }],
   ['application/xml', '<message value="ok-xml"/>', { message: { $: { value: 'ok-xml' } } }],
   ['text/html', '<html><body>ok-html</body>', '<html><body>ok-html</body>'],
-  ['text/csv', 'alpha,bravo,charlie\none,two,three', [['alpha', 'bravo', 'charlie'], ['one', 'two', 'three']]],
+  [
+    'text/csv',
+    'alpha,bravo,charlie\none,two,three',
+    [
+      ['alpha', 'bravo', 'charlie'],
+      ['one', 'two', 'three'],
+    ],
+  ],
 ];
 const BODIES: Array<[string, unknown, string]> = [
   ['no body', null, ''],
@@ -51,9 +58,25 @@ conformance('XML, CSV and HTML bodies', (kit) => {
   it('rows of arrays or objects go as CSV, and as TSV for text/tab-separated-values', async () => {
     kit.server.expect({ method: 'PUT', path: '/csv', respond: ok });
     const client = kit.client((c) => void (c.request.uri.path = '/csv'));
-    await client.put((c) => Object.assign(c.request, { contentType: 'text/csv', body: [['a', 'b,c'], ['1', '2']] }));
+    await client.put((c) =>
+      Object.assign(c.request, {
+        contentType: 'text/csv',
+        body: [
+          ['a', 'b,c'],
+          ['1', '2'],
+        ],
+      }),
+    );
     await client.put((c) => Object.assign(c.request, { contentType: 'text/csv', body: [{ name: 'Ada', year: 1815 }] }));
-    await client.put((c) => Object.assign(c.request, { contentType: 'text/tab-separated-values', body: [['a', 'b'], ['1', '2']] }));
+    await client.put((c) =>
+      Object.assign(c.request, {
+        contentType: 'text/tab-separated-values',
+        body: [
+          ['a', 'b'],
+          ['1', '2'],
+        ],
+      }),
+    );
     expect(kit.server.requests.map((r) => r.body.toString())).toEqual(['a,"b,c"\n1,2\n', 'name,year\nAda,1815\n', 'a\tb\n1\t2\n']);
   });
 
@@ -67,15 +90,25 @@ conformance('XML, CSV and HTML bodies', (kit) => {
 
   it('a TSV response parses to rows, a +xml type as XML', async () => {
     kit.server.expect({ method: 'GET', path: '/tsv', respond: { headers: { 'Content-Type': 'text/tab-separated-values' }, body: 'a\tb\n1\t2' } });
-    kit.server.expect({ method: 'GET', path: '/atom', respond: { headers: { 'Content-Type': 'application/atom+xml' }, body: '<feed><title>t</title></feed>' } });
+    kit.server.expect({
+      method: 'GET',
+      path: '/atom',
+      respond: { headers: { 'Content-Type': 'application/atom+xml' }, body: '<feed><title>t</title></feed>' },
+    });
     const client = kit.client();
-    expect(await client.get((c) => void (c.request.uri.path = '/tsv'))).toEqual([['a', 'b'], ['1', '2']]);
+    expect(await client.get((c) => void (c.request.uri.path = '/tsv'))).toEqual([
+      ['a', 'b'],
+      ['1', '2'],
+    ]);
     expect(await client.get((c) => void (c.request.uri.path = '/atom'))).toEqual({ feed: { title: ['t'] } });
   });
 
   it('invalid XML rejects with ParseError carrying status and text', async () => {
     kit.server.expect({ method: 'GET', path: '/bad-xml', respond: { headers: { 'Content-Type': 'application/xml' }, body: '<open>' } });
-    const error = await kit.client().get((c) => void (c.request.uri.path = '/bad-xml')).catch((e: unknown) => e);
+    const error = await kit
+      .client()
+      .get((c) => void (c.request.uri.path = '/bad-xml'))
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ParseError);
     expect([(error as ParseError).statusCode, (error as ParseError).text]).toEqual([200, '<open>']);
   });

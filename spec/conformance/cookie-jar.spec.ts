@@ -68,7 +68,24 @@ conformance('cookie jar (client.cookies = true)', (kit) => {
     kit.server.expect({ method: 'GET', path: '/set', respond: setting('short=1; Max-Age=60', `long=1; Expires=${inTwoMinutes}`, 'session=1') });
     await visit(client, '/set', '/now');
     // only the clock moves (no timers are faked): tough-cookie reads `new Date()`
-    jest.useFakeTimers({ doNotFake: ['hrtime', 'nextTick', 'performance', 'queueMicrotask', 'requestAnimationFrame', 'cancelAnimationFrame', 'requestIdleCallback', 'cancelIdleCallback', 'setImmediate', 'clearImmediate', 'setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'] });
+    jest.useFakeTimers({
+      doNotFake: [
+        'hrtime',
+        'nextTick',
+        'performance',
+        'queueMicrotask',
+        'requestAnimationFrame',
+        'cancelAnimationFrame',
+        'requestIdleCallback',
+        'cancelIdleCallback',
+        'setImmediate',
+        'clearImmediate',
+        'setInterval',
+        'clearInterval',
+        'setTimeout',
+        'clearTimeout',
+      ],
+    });
     try {
       jest.setSystemTime(Date.now() + 61_000);
       await visit(client, '/later');
@@ -90,7 +107,20 @@ conformance('cookie jar (client.cookies = true)', (kit) => {
     kit.server.expect({ method: 'GET', path: '/docs/login', respond: setting('docs=1; Path=/docs', 'root=1; Path=/') });
     // no Path attribute: the default path is the directory of the request path (RFC 6265 §5.1.4)
     kit.server.expect({ method: 'GET', path: '/area/sub/page', respond: setting('area=1') });
-    await visit(client, '/docs/login', '/area/sub/page', '/docs', '/docs/deeper/x', '/docsx', '/', '/other', '/area/sub', '/area/sub/x', '/area', '/area/subway');
+    await visit(
+      client,
+      '/docs/login',
+      '/area/sub/page',
+      '/docs',
+      '/docs/deeper/x',
+      '/docsx',
+      '/',
+      '/other',
+      '/area/sub',
+      '/area/sub/x',
+      '/area',
+      '/area/subway',
+    );
     expect(sent(kit).slice(2)).toEqual([
       ['/docs', { docs: '1', root: '1' }],
       ['/docs/deeper/x', { docs: '1', root: '1' }],
@@ -108,7 +138,11 @@ conformance('cookie jar (client.cookies = true)', (kit) => {
 
   it('a Domain attribute for a foreign domain is ignored; one naming this host is kept', async () => {
     const client = kit.client(withJar);
-    kit.server.expect({ method: 'GET', path: '/set', respond: setting('foreign=1; Domain=example.com', 'suffix=1; Domain=0.0.1', 'mine=1; Domain=127.0.0.1', 'plain=1') });
+    kit.server.expect({
+      method: 'GET',
+      path: '/set',
+      respond: setting('foreign=1; Domain=example.com', 'suffix=1; Domain=0.0.1', 'mine=1; Domain=127.0.0.1', 'plain=1'),
+    });
     await visit(client, '/set', '/next');
     expect(sent(kit)[1]).toEqual(['/next', { mine: '1', plain: '1' }]);
   });
@@ -150,7 +184,11 @@ conformance('cookie jar (client.cookies = true)', (kit) => {
   it('cookies set by a redirect response are sent on the next hop', async () => {
     const client = kit.client(withJar);
     kit.server.expect({ method: 'POST', path: '/login', respond: { status: 303, headers: { Location: '/home', 'Set-Cookie': ['session=s1; Path=/'] } } });
-    kit.server.expect({ method: 'GET', path: '/home', respond: { status: 302, headers: { Location: '/inner/page', 'Set-Cookie': ['inner=i1; Path=/inner'] } } });
+    kit.server.expect({
+      method: 'GET',
+      path: '/home',
+      respond: { status: 302, headers: { Location: '/inner/page', 'Set-Cookie': ['inner=i1; Path=/inner'] } },
+    });
     kit.server.expect({ method: 'GET', path: '/inner/page', respond: OK });
     expect(await client.post((c) => void (c.request.uri.path = '/login'))).toBe('ok');
     expect(sent(kit)).toEqual([
@@ -160,7 +198,7 @@ conformance('cookie jar (client.cookies = true)', (kit) => {
     ]);
   });
 
-  it('a hop to another origin gets the cookies the jar holds for it (no Secure one after an https → http hop), not the request\'s own', async () => {
+  it("a hop to another origin gets the cookies the jar holds for it (no Secure one after an https → http hop), not the request's own", async () => {
     const client = kit.client(withJar);
     const otherScheme = kit.server.url(!kit.secure);
     kit.server.expect({ method: 'GET', path: '/set', respond: setting('secret=1; Secure', 'open=1') });
@@ -280,7 +318,7 @@ conformance('cookie jar off (the default)', (kit) => {
     expect(kit.server.requests.map((r) => cookieLines(r))).toEqual([[], []]);
   });
 
-  it('not even to the next hop of a redirect; the request\'s own cookies still go', async () => {
+  it("not even to the next hop of a redirect; the request's own cookies still go", async () => {
     kit.server.expect({ method: 'GET', path: '/login', respond: { status: 302, headers: { Location: '/home', 'Set-Cookie': ['session=s1'] } } });
     kit.server.expect({ method: 'GET', path: '/home', respond: OK });
     await kit.client().get((c) => {
@@ -293,7 +331,7 @@ conformance('cookie jar off (the default)', (kit) => {
     ]);
   });
 
-  it('client.cookies = false in a derived client turns the parent\'s jar off for it', async () => {
+  it("client.cookies = false in a derived client turns the parent's jar off for it", async () => {
     const parent = kit.client(withJar);
     const child = parent.configure((c) => void (c.client.cookies = false));
     kit.server.expect({ method: 'GET', path: '/set', respond: setting('session=abc') });

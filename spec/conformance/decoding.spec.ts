@@ -48,7 +48,11 @@ conformance('response decoding: content codings and charsets', (kit) => {
   // fetch undoes a coding list only when it knows every entry: the pipeline decodes the rest
   for (const coding of ['gzip, identity', 'identity, gzip', 'gzip,', ', gzip']) {
     it(`decodes Content-Encoding: '${coding}' (identity and empty entries are no coding)`, async () => {
-      kit.server.expect({ method: 'GET', path: '/listed', respond: { headers: { 'Content-Type': 'text/plain', 'Content-Encoding': coding }, body: zlib.gzipSync(THOUSAND_X) } });
+      kit.server.expect({
+        method: 'GET',
+        path: '/listed',
+        respond: { headers: { 'Content-Type': 'text/plain', 'Content-Encoding': coding }, body: zlib.gzipSync(THOUSAND_X) },
+      });
       expect(await kit.client().get(String, (c) => void (c.request.uri.path = '/listed'))).toBe(THOUSAND_X);
     });
   }
@@ -67,22 +71,38 @@ conformance('response decoding: content codings and charsets', (kit) => {
   });
 
   it('a gzip JSON body parses', async () => {
-    kit.server.expect({ method: 'GET', path: '/gzip-json', respond: { headers: { 'Content-Type': 'application/json' }, body: '{"value":"ok-json"}', encoding: 'gzip' } });
+    kit.server.expect({
+      method: 'GET',
+      path: '/gzip-json',
+      respond: { headers: { 'Content-Type': 'application/json' }, body: '{"value":"ok-json"}', encoding: 'gzip' },
+    });
     expect(await kit.client().get((c) => void (c.request.uri.path = '/gzip-json'))).toEqual({ value: 'ok-json' });
   });
 
   it('a corrupt gzip body rejects with ParseError', async () => {
-    kit.server.expect({ method: 'GET', path: '/bad-gzip', respond: { headers: { 'Content-Type': 'text/plain', 'Content-Encoding': 'gzip' }, body: 'not gzip at all' } });
+    kit.server.expect({
+      method: 'GET',
+      path: '/bad-gzip',
+      respond: { headers: { 'Content-Type': 'text/plain', 'Content-Encoding': 'gzip' }, body: 'not gzip at all' },
+    });
     await expect(kit.client().get((c) => void (c.request.uri.path = '/bad-gzip'))).rejects.toBeInstanceOf(ParseError);
   });
 
   it('a corrupt br body rejects with ParseError', async () => {
-    kit.server.expect({ method: 'GET', path: '/bad-br', respond: { headers: { 'Content-Type': 'text/plain', 'Content-Encoding': 'br' }, body: 'not brotli at all, not at all' } });
+    kit.server.expect({
+      method: 'GET',
+      path: '/bad-br',
+      respond: { headers: { 'Content-Type': 'text/plain', 'Content-Encoding': 'br' }, body: 'not brotli at all, not at all' },
+    });
     await expect(kit.client().get((c) => void (c.request.uri.path = '/bad-br'))).rejects.toBeInstanceOf(ParseError);
   });
 
   it('decodes text/plain; charset=iso-8859-1 (café)', async () => {
-    kit.server.expect({ method: 'GET', path: '/latin1', respond: { headers: { 'Content-Type': 'text/plain; charset=iso-8859-1' }, body: Buffer.from('café', 'latin1') } });
+    kit.server.expect({
+      method: 'GET',
+      path: '/latin1',
+      respond: { headers: { 'Content-Type': 'text/plain; charset=iso-8859-1' }, body: Buffer.from('café', 'latin1') },
+    });
     expect(await kit.client().get((c) => void (c.request.uri.path = '/latin1'))).toBe('café');
   });
 
@@ -108,7 +128,10 @@ conformance('response decoding: content codings and charsets', (kit) => {
 
   it('invalid JSON rejects with ParseError carrying status and raw text', async () => {
     kit.server.expect({ method: 'GET', path: '/bad-json', respond: { headers: { 'Content-Type': 'application/json' }, body: '{"oops":' } });
-    const error = (await kit.client().get((c) => void (c.request.uri.path = '/bad-json')).catch((e: unknown) => e)) as ParseError;
+    const error = (await kit
+      .client()
+      .get((c) => void (c.request.uri.path = '/bad-json'))
+      .catch((e: unknown) => e)) as ParseError;
     expect(error).toBeInstanceOf(ParseError);
     expect([error.code, error.statusCode, error.contentType, error.text]).toEqual(['ERR_PARSE', 200, 'application/json', '{"oops":']);
   });

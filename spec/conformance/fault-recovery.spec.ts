@@ -20,8 +20,16 @@ const faults: Fault[] = [
   { title: 'refused connection', url: () => refusedUrl, expected: () => ({ name: 'NetworkError', reason: 'refused' }) },
   // *.invalid never resolves (RFC 6761): the resolver answers NXDOMAIN
   { title: 'unresolvable host', url: () => 'http://no-such-host.invalid/', expected: () => ({ name: 'NetworkError', reason: 'dns' }) },
-  { title: 'reset during the headers', script: (s) => (s.write('HTTP/1.1 200 OK\r\nContent-Ty'), setTimeout(() => s.resetAndDestroy(), 10)), expected: () => ({ name: 'NetworkError', reason: 'reset' }) },
-  { title: 'reset mid-body', script: (s) => (s.write('HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\npartial'), setTimeout(() => s.resetAndDestroy(), 10)), expected: () => ({ name: 'NetworkError', reason: 'reset' }) },
+  {
+    title: 'reset during the headers',
+    script: (s) => (s.write('HTTP/1.1 200 OK\r\nContent-Ty'), setTimeout(() => s.resetAndDestroy(), 10)),
+    expected: () => ({ name: 'NetworkError', reason: 'reset' }),
+  },
+  {
+    title: 'reset mid-body',
+    script: (s) => (s.write('HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\npartial'), setTimeout(() => s.resetAndDestroy(), 10)),
+    expected: () => ({ name: 'NetworkError', reason: 'reset' }),
+  },
   {
     title: 'malformed chunked encoding',
     script: (s) => s.end('HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nnot a chunk size\r\n'),
@@ -34,7 +42,13 @@ const faults: Fault[] = [
   },
   {
     title: 'truncated gzip',
-    script: (s) => s.end(Buffer.concat([Buffer.from('HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Encoding: gzip\r\nConnection: close\r\n\r\n'), Buffer.from([0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 0, 3, 0x4b, 0x4c])])),
+    script: (s) =>
+      s.end(
+        Buffer.concat([
+          Buffer.from('HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Encoding: gzip\r\nConnection: close\r\n\r\n'),
+          Buffer.from([0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 0, 3, 0x4b, 0x4c]),
+        ]),
+      ),
     expected: (traits) => (traits.detectsTruncatedGzip ? { name: 'ParseError' } : 'resolves'),
   },
   { title: 'a server that never answers', script: () => {}, expected: () => ({ name: 'TimeoutError', phase: 'response' }) },

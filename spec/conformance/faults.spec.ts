@@ -24,7 +24,12 @@ describe('transport faults', () => {
     // a br body missing its last 5 bytes, ended cleanly (no length: only the decoder can tell)
     const brotli = brotliCompressSync(Buffer.from('hello compressed world '.repeat(2000)));
     truncatedBrotli = await rawServer((socket) => {
-      socket.end(Buffer.concat([Buffer.from('HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Encoding: br\r\nConnection: close\r\n\r\n'), brotli.subarray(0, brotli.length - 5)]));
+      socket.end(
+        Buffer.concat([
+          Buffer.from('HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Encoding: br\r\nConnection: close\r\n\r\n'),
+          brotli.subarray(0, brotli.length - 5),
+        ]),
+      );
     });
     statusBelow100 = await rawServer((socket) => socket.end('HTTP/1.1 099 Hm\r\nContent-Length: 0\r\n\r\n'));
     // a 101 nobody asked for, and the connection left open
@@ -59,7 +64,18 @@ describe('transport faults', () => {
     });
   });
   afterAll(async () => {
-    await Promise.all([resetMidBody.close(), resetBeforeHead.close(), truncatedGzip.close(), resetInErrorBody.close(), malformedHead.close(), unsolicitedContinue.close(), trailingWhitespace.close(), unaskedUpgrade.close(), statusBelow100.close(), truncatedBrotli.close()]);
+    await Promise.all([
+      resetMidBody.close(),
+      resetBeforeHead.close(),
+      truncatedGzip.close(),
+      resetInErrorBody.close(),
+      malformedHead.close(),
+      unsolicitedContinue.close(),
+      trailingWhitespace.close(),
+      unaskedUpgrade.close(),
+      statusBelow100.close(),
+      truncatedBrotli.close(),
+    ]);
   });
 
   for (const backend of BACKENDS) {
@@ -77,8 +93,11 @@ describe('transport faults', () => {
       });
 
       it(`port 10080 ${backend.traits.refusesBadPorts ? "is refused before connecting (on fetch's bad-ports list: documented)" : 'is tried like any other (nothing listens: refused)'}`, async () => {
-        const error = await client('http://127.0.0.1:10080').get().catch((e: unknown) => e);
-        if (backend.traits.refusesBadPorts) expect(error).toMatchObject({ name: 'ConfigError', message: expect.stringMatching(/fetch refuses the ports on its 'bad ports' list/) as unknown });
+        const error = await client('http://127.0.0.1:10080')
+          .get()
+          .catch((e: unknown) => e);
+        if (backend.traits.refusesBadPorts)
+          expect(error).toMatchObject({ name: 'ConfigError', message: expect.stringMatching(/fetch refuses the ports on its 'bad ports' list/) as unknown });
         else expect(error).toMatchObject({ name: 'NetworkError', reason: 'refused' });
       });
 
@@ -90,7 +109,9 @@ describe('transport faults', () => {
 
       it('a 101 no one asked for ends the call: a total timeout always does, and native and fetch fail at once, sending the GET once', async () => {
         const started = Date.now();
-        await expect(client(unaskedUpgrade.url).get((c) => void (c.execution.timeout = { total: 1500 }))).rejects.toMatchObject({ name: expect.stringMatching(/^(NetworkError|TimeoutError)$/) as unknown });
+        await expect(client(unaskedUpgrade.url).get((c) => void (c.execution.timeout = { total: 1500 }))).rejects.toMatchObject({
+          name: expect.stringMatching(/^(NetworkError|TimeoutError)$/) as unknown,
+        });
         expect(Date.now() - started).toBeLessThan(5000);
         if (backend.choice === 'native' || backend.choice === 'fetch') {
           const before = upgradeRequests;
@@ -104,12 +125,16 @@ describe('transport faults', () => {
       });
 
       it('trailing spaces and tabs are not part of a response header value', async () => {
-        const values = await client(trailingWhitespace.url).get((c) => c.response.success((fromServer) => [fromServer.headers.get('x-spaces'), fromServer.headers.get('x-tab')]));
+        const values = await client(trailingWhitespace.url).get((c) =>
+          c.response.success((fromServer) => [fromServer.headers.get('x-spaces'), fromServer.headers.get('x-tab')]),
+        );
         expect(values).toEqual(['v', 'a']);
       });
 
       it('a reset in the middle of the body rejects with NetworkError reason reset', async () => {
-        const error = await client(resetMidBody.url).get().catch((e: unknown) => e);
+        const error = await client(resetMidBody.url)
+          .get()
+          .catch((e: unknown) => e);
         expect(error).toBeInstanceOf(NetworkError);
         expect((error as NetworkError).reason).toBe('reset');
       });

@@ -36,7 +36,11 @@ conformance('response handlers', (kit) => {
   for (const code of [205, '210', 211] as const) {
     it(`when(${JSON.stringify(code)}) runs for exactly that status, before success`, async () => {
       const status = Number(code);
-      kit.server.expect({ method: 'GET', path: '/when', respond: { status, headers: { 'Content-Type': 'text/plain' }, body: status === 205 ? undefined : 'ok-text' } });
+      kit.server.expect({
+        method: 'GET',
+        path: '/when',
+        respond: { status, headers: { 'Content-Type': 'text/plain' }, body: status === 205 ? undefined : 'ok-text' },
+      });
       const result = await kit.client().get((c) => {
         c.request.uri.path = '/when';
         c.response.success(() => 'success ran');

@@ -33,7 +33,10 @@ conformance('execution.maxResponseSize', (kit) => {
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ResponseTooLargeError);
     // the URL as other errors show it: a credential-like query value hidden
-    expect(error).toMatchObject({ code: 'ERR_RESPONSE_TOO_LARGE', message: expect.stringMatching(/\/big\?api_key=\*\*\* is larger than execution.maxResponseSize \(1000 bytes\)/) });
+    expect(error).toMatchObject({
+      code: 'ERR_RESPONSE_TOO_LARGE',
+      message: expect.stringMatching(/\/big\?api_key=\*\*\* is larger than execution.maxResponseSize \(1000 bytes\)/),
+    });
   });
 
   it('a chunked body is counted as it arrives', async () => {
@@ -62,10 +65,12 @@ conformance('execution.maxResponseSize', (kit) => {
   it('applies to downloads: the partial file is removed', async () => {
     kit.server.expect({ method: 'GET', path: '/download', respond: { body: big, headers: { 'Content-Type': 'text/plain' } } });
     const file = join(tmpdir(), `hb-limit-${process.pid}-${Date.now()}.txt`);
-    await expect(limited().get((c) => {
-      c.request.uri.path = '/download';
-      Download.toFile(c, file);
-    })).rejects.toBeInstanceOf(ResponseTooLargeError);
+    await expect(
+      limited().get((c) => {
+        c.request.uri.path = '/download';
+        Download.toFile(c, file);
+      }),
+    ).rejects.toBeInstanceOf(ResponseTooLargeError);
     expect(existsSync(file)).toBe(false);
   });
 });
@@ -113,11 +118,17 @@ describe('hostile responses', () => {
       });
 
       it('more than 500 header lines → ResponseTooLargeError', async () => {
-        await expect(client(manyHeaders.url).get()).rejects.toMatchObject({ name: 'ResponseTooLargeError', message: expect.stringMatching(/\d+ header lines; at most 500/) });
+        await expect(client(manyHeaders.url).get()).rejects.toMatchObject({
+          name: 'ResponseTooLargeError',
+          message: expect.stringMatching(/\d+ header lines; at most 500/),
+        });
       });
 
       it('a header section beyond 16 KiB → ResponseTooLargeError', async () => {
-        await expect(client(hugeHeader.url).get()).rejects.toMatchObject({ name: 'ResponseTooLargeError', message: expect.stringMatching(/headers .* too large/) });
+        await expect(client(hugeHeader.url).get()).rejects.toMatchObject({
+          name: 'ResponseTooLargeError',
+          message: expect.stringMatching(/headers .* too large/),
+        });
       });
     });
   }

@@ -19,7 +19,8 @@ conformance('debug logging (execution.logger)', (kit) => {
       const { lines, logger } = collecting();
       const body = method === 'POST' || method === 'PUT' || method === 'PATCH' ? 'hello' : undefined;
       kit.server.expect({ method, path: '/logged', respond: JSON_OK });
-      await kit.client((c) => void (c.execution.logger = logger))[verb]((c) => {
+      const client = kit.client((c) => void (c.execution.logger = logger));
+      await client[verb]((c) => {
         c.request.uri.path = '/logged';
         c.request.uri.query = { page: '2' };
         if (body !== undefined) {
@@ -54,7 +55,19 @@ conformance('debug logging (execution.logger)', (kit) => {
     await client.get((c) => void (c.request.uri = `${origin.replace('://', '://bob:hunter2@')}/plain?password=pw-secret`));
     expect(lines).toHaveLength(6);
     const text = lines.join('\n');
-    for (const secret of ['wonderland', 'alice', 'bob', 'hunter2', 'pw-secret', 'token-secret', 'key-secret', 'cookie-secret', 'header-secret', 'Digest', 'response=']) {
+    for (const secret of [
+      'wonderland',
+      'alice',
+      'bob',
+      'hunter2',
+      'pw-secret',
+      'token-secret',
+      'key-secret',
+      'cookie-secret',
+      'header-secret',
+      'Digest',
+      'response=',
+    ]) {
       expect(text).not.toContain(secret);
     }
     expect(lines[0]).toBe(`→ GET ${origin}/digest?access_token=***&api_key=***&page=1`);

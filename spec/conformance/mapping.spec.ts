@@ -159,7 +159,7 @@ conformance('mapping module', (kit) => {
   });
 
   // a hand-made schema may hand back anything: its mistakes are named, never a TypeError from reading them
-  it("a schema whose validate returns no Standard Schema result, or odd issues, rejects with ResultTypeError naming it", async () => {
+  it('a schema whose validate returns no Standard Schema result, or odd issues, rejects with ResultTypeError naming it', async () => {
     const schema = (validate: () => unknown) => ({ '~standard': { version: 1, vendor: 'handmade', validate } }) as unknown as StandardSchemaV1;
     const cases: Array<[() => unknown, RegExp]> = [
       [() => undefined, /the schema \(handmade\) returned undefined, not a Standard Schema result/],

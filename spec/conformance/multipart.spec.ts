@@ -78,7 +78,11 @@ function multiScenario(sized: boolean): ExpectedPart[] {
 }
 
 conformance('multipart/form-data', (kit) => {
-  for (const [verb, method] of [['post', 'POST'], ['put', 'PUT'], ['patch', 'PATCH']] as const) {
+  for (const [verb, method] of [
+    ['post', 'POST'],
+    ['put', 'PUT'],
+    ['patch', 'PATCH'],
+  ] as const) {
     for (const [kind, make, sized] of SOURCES) {
       it(`${method} /multi with files from a ${kind} (${sized ? 'Content-Length' : 'chunked'})`, async () => {
         kit.server.expect({ method, path: '/multi', respond: OK });

@@ -29,7 +29,9 @@ conformance('progress callbacks', (kit) => {
     });
     expect(text).toBe(BIG);
     const wireLength = gzipSync(BIG).length; // what the test server sends
-    const last = kit.traits.countsDecodedDownload ? { transferred: BIG.length, total: undefined, percent: undefined } : { transferred: wireLength, total: wireLength, percent: 100 };
+    const last = kit.traits.countsDecodedDownload
+      ? { transferred: BIG.length, total: undefined, percent: undefined }
+      : { transferred: wireLength, total: wireLength, percent: 100 };
     expect(seen.at(-1)).toEqual(last);
   });
 
@@ -59,7 +61,13 @@ conformance('progress callbacks', (kit) => {
   // the caller's own bug, handed back as thrown: not a NetworkError, which would invite sending the POST again
   it('a listener that throws fails the call with what it threw: upload in memory, download, streamed upload', async () => {
     const respond = { headers: { 'Content-Type': 'text/plain' }, body: BIG };
-    for (const [method, path] of [['POST', '/up'], ['GET', '/big'], ['PUT', '/up-stream'], ['GET', '/after']]) kit.server.expect({ method, path, respond });
+    for (const [method, path] of [
+      ['POST', '/up'],
+      ['GET', '/big'],
+      ['PUT', '/up-stream'],
+      ['GET', '/after'],
+    ])
+      kit.server.expect({ method, path, respond });
     const bug = new RangeError('listener bug');
     const client = kit.client();
     const calls = [

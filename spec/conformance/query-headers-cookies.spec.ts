@@ -39,7 +39,10 @@ conformance('/bravo, /charlie, /delta, /json: queries, headers, cookies, custom 
     expect(kit.server.requests[0].target).toBe('/bravo?alpha=one&alpha=two');
   });
 
-  for (const [name, query] of [['null', null], ['{}', {}]] as const) {
+  for (const [name, query] of [
+    ['null', null],
+    ['{}', {}],
+  ] as const) {
     it(`POST /bravo with a ${name} query sends no query string`, async () => {
       kit.server.expect({ method: 'POST', path: '/bravo', query: {}, respond: TEXT });
       await kit.client().post((c) => {
@@ -107,10 +110,12 @@ conformance('/bravo, /charlie, /delta, /json: queries, headers, cookies, custom 
 
   it("a Cookie header of the caller's keeps its pairs, the cookies following in the same header (a name in both goes once, as cookies has it)", async () => {
     kit.server.expect({ method: 'GET', path: '/both', respond: TEXT });
-    await kit.client((c) => void (c.request.headers.cookie = 'session=abc; theme=light;')).get((c) => {
-      c.request.uri.path = '/both';
-      c.request.cookie('theme', 'dark');
-    });
+    await kit
+      .client((c) => void (c.request.headers.cookie = 'session=abc; theme=light;'))
+      .get((c) => {
+        c.request.uri.path = '/both';
+        c.request.cookie('theme', 'dark');
+      });
     const cookieHeaders = kit.server.requests[0].rawHeaders.filter(([name]) => name.toLowerCase() === 'cookie');
     expect(cookieHeaders).toEqual([['Cookie', 'session=abc; theme=dark']]);
   });
@@ -122,10 +127,11 @@ conformance('/bravo, /charlie, /delta, /json: queries, headers, cookies, custom 
       c.response.parser('text/date', async (fromServer) => `client: ${await fromServer.text()}`);
       kept = c;
     });
-    const get = (block?: ConfigBlock) => client.get((c) => {
-      c.request.uri.path = '/delta';
-      block?.call(c, c);
-    });
+    const get = (block?: ConfigBlock) =>
+      client.get((c) => {
+        c.request.uri.path = '/delta';
+        block?.call(c, c);
+      });
     kept!.response.parser('text/date', () => 'changed afterwards');
     expect(await get()).toBe('client: 2016.08.25 14:43');
     expect(await get((c) => c.response.parser('text/date', () => 'request'))).toBe('request');

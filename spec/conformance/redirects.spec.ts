@@ -143,7 +143,14 @@ conformance('redirects: methods and bodies', (kit) => {
     });
   }
 
-  for (const [verb, method] of [['post', 'POST'], ['put', 'PUT'], ['delete', 'DELETE'], ['patch', 'PATCH'], ['options', 'OPTIONS'], ['get', 'GET']] as const) {
+  for (const [verb, method] of [
+    ['post', 'POST'],
+    ['put', 'PUT'],
+    ['delete', 'DELETE'],
+    ['patch', 'PATCH'],
+    ['options', 'OPTIONS'],
+    ['get', 'GET'],
+  ] as const) {
     it(`303: ${method} becomes a GET without body`, async () => {
       kit.server.expect({ method, path: '/see-other', respond: redirect(303, '/other') });
       kit.server.expect({ method: 'GET', path: '/other', body: '', respond: OK });
@@ -170,7 +177,11 @@ conformance('redirects: methods and bodies', (kit) => {
   });
 
   for (const status of [307, 308]) {
-    for (const [verb, method] of [['post', 'POST'], ['put', 'PUT'], ['patch', 'PATCH']] as const) {
+    for (const [verb, method] of [
+      ['post', 'POST'],
+      ['put', 'PUT'],
+      ['patch', 'PATCH'],
+    ] as const) {
       it(`${status}: ${method} keeps its method and the identical body bytes`, async () => {
         kit.server.expect({ method, path: '/upload', respond: redirect(status, '/upload2') });
         kit.server.expect({ method, path: '/upload2', body: ALL_BYTES, respond: OK });
@@ -254,7 +265,9 @@ conformance('redirects: methods and bodies', (kit) => {
     kit.server.expect({ method: 'GET', path: '/choices', respond: redirect(300, '/b') });
     kit.server.expect({ method: 'GET', path: '/cached', respond: { status: 304, headers: { Location: '/b' } } });
     const client = kit.client((c) => c.response.success((fromServer) => fromServer.statusCode));
-    expect([await client.get((c) => void (c.request.uri.path = '/choices')), await client.get((c) => void (c.request.uri.path = '/cached'))]).toEqual([300, 304]);
+    expect([await client.get((c) => void (c.request.uri.path = '/choices')), await client.get((c) => void (c.request.uri.path = '/cached'))]).toEqual([
+      300, 304,
+    ]);
     expect(kit.server.requests.map((r) => r.path)).toEqual(['/choices', '/cached']);
   });
 });
@@ -383,7 +396,10 @@ conformance('redirects: Location, hop count, follow: false', (kit) => {
   for (const [scheme, location] of badSchemes) {
     it(`a Location with the ${scheme}: scheme rejects with RedirectError, nothing more is sent`, async () => {
       kit.server.expect({ method: 'GET', path: '/bad', respond: redirect(302, location) });
-      const error = await kit.client().get((c) => void (c.request.uri.path = '/bad')).catch((e: unknown) => e);
+      const error = await kit
+        .client()
+        .get((c) => void (c.request.uri.path = '/bad'))
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(RedirectError);
       expect((error as Error).message).toContain(`'${scheme}'`);
       expect(kit.server.requests).toHaveLength(1);
@@ -401,7 +417,10 @@ conformance('redirects: Location, hop count, follow: false', (kit) => {
 
   it('an invalid Location rejects with RedirectError (naming it without its credentials)', async () => {
     kit.server.expect({ method: 'GET', path: '/bad', respond: redirect(302, 'http://bob:loc-secret@exa mple/x') });
-    const error = await kit.client().get((c) => void (c.request.uri.path = '/bad')).catch((e: unknown) => e);
+    const error = await kit
+      .client()
+      .get((c) => void (c.request.uri.path = '/bad'))
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RedirectError);
     expect((error as Error).message).toMatch(/invalid Location/);
     expect(inspect(error) + JSON.stringify(error)).not.toContain('loc-secret');
@@ -439,13 +458,9 @@ conformance('redirects: credentials and sensitive headers across origins', (kit)
     kit.server.expect({ method: 'GET', path: '/there', respond: OK });
     expect(await kit.client(sensitive).get((c) => void (c.request.uri.path = '/here'))).toBe('arrived');
     const [, hop] = kit.server.requests;
-    expect([header(hop, 'authorization'), header(hop, 'proxy-authorization'), header(hop, 'cookie'), header(hop, 'x-api-key'), header(hop, 'x-other')]).toEqual([
-      'Bearer t0p-secret',
-      'Basic cHJveHk6c2VjcmV0',
-      'sid=cookie-secret',
-      'key-secret',
-      'plain',
-    ]);
+    expect([header(hop, 'authorization'), header(hop, 'proxy-authorization'), header(hop, 'cookie'), header(hop, 'x-api-key'), header(hop, 'x-other')]).toEqual(
+      ['Bearer t0p-secret', 'Basic cHJveHk6c2VjcmV0', 'sid=cookie-secret', 'key-secret', 'plain'],
+    );
   });
 
   for (const kind of KINDS) {
@@ -456,7 +471,8 @@ conformance('redirects: credentials and sensitive headers across origins', (kit)
       expect(await other.client(sensitive).get((c) => void (c.request.uri.path = '/here'))).toBe('arrived');
       const hops = other.requests();
       expect([other.what, hops.length]).toEqual([other.what, 1]);
-      for (const name of ['authorization', 'proxy-authorization', 'cookie', 'x-api-key']) expect([other.what, name, header(hops[0], name)]).toEqual([other.what, name, undefined]);
+      for (const name of ['authorization', 'proxy-authorization', 'cookie', 'x-api-key'])
+        expect([other.what, name, header(hops[0], name)]).toEqual([other.what, name, undefined]);
       expect(header(hops[0], 'x-other')).toBe('plain');
       // and the first hop did carry them all
       expect(kit.server.requests.filter((r) => r.path === '/here').map((r) => header(r, 'x-api-key'))).toEqual(['key-secret']);
@@ -495,10 +511,12 @@ conformance('redirects: credentials and sensitive headers across origins', (kit)
     const other = there('port');
     other.expect({ method: 'GET', path: '/there', cookies: {}, respond: OK });
     kit.server.expect({ method: 'GET', path: '/here', cookies: { a: '1', b: '2' }, respond: redirect(302, `${other.origin}/there`) });
-    const result = await kit.client((c) => void (c.request.cookies = { a: '1' })).get((c) => {
-      c.request.uri.path = '/here';
-      c.request.cookie('b', '2');
-    });
+    const result = await kit
+      .client((c) => void (c.request.cookies = { a: '1' }))
+      .get((c) => {
+        c.request.uri.path = '/here';
+        c.request.cookie('b', '2');
+      });
     expect(result).toBe('arrived');
     expect([...kit.server.requests, ...other.requests()].map((r) => r.matched)).toEqual([true, true]);
   });
@@ -589,7 +607,8 @@ conformance('redirects: credentials and sensitive headers across origins', (kit)
       const error = await client.get((c) => void (c.request.uri.path = path)).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(RedirectError);
       const shown = [(error as Error).message, (error as Error).stack, inspect(error, { depth: 10 }), JSON.stringify(error)].join('\n');
-      for (const secret of ['hunter2', 't0p-secret', 'cookie-secret', 'ftp-secret', 'admin:']) expect([path, secret, shown.includes(secret)]).toEqual([path, secret, false]);
+      for (const secret of ['hunter2', 't0p-secret', 'cookie-secret', 'ftp-secret', 'admin:'])
+        expect([path, secret, shown.includes(secret)]).toEqual([path, secret, false]);
     }
   });
 });

@@ -55,10 +55,12 @@ conformance('retries', (kit) => {
     expect(notFound.calls).toBe(1);
     kit.server.reset();
     const teapot = flaky('GET', 1, 418);
-    await expect(http.get((c) => {
-      c.request.uri.path = '/flaky';
-      c.execution.retry = { statusCodes: [418] };
-    })).resolves.toBe('ok');
+    await expect(
+      http.get((c) => {
+        c.request.uri.path = '/flaky';
+        c.execution.retry = { statusCodes: [418] };
+      }),
+    ).resolves.toBe('ok');
     expect(teapot.calls).toBe(2);
   });
 
@@ -84,11 +86,13 @@ conformance('retries', (kit) => {
   it('a streamed body is never sent twice: the 503 goes to the handlers', async () => {
     const route = flaky('PUT', 1);
     const http = kit.client((c) => void (c.execution.retry = { limit: 2, ...QUICK }));
-    await expect(http.put((c) => {
-      c.request.uri.path = '/flaky';
-      c.request.contentType = 'text/plain';
-      c.request.body = Readable.from([Buffer.from('streamed')]);
-    })).rejects.toMatchObject({ statusCode: 503 });
+    await expect(
+      http.put((c) => {
+        c.request.uri.path = '/flaky';
+        c.request.contentType = 'text/plain';
+        c.request.body = Readable.from([Buffer.from('streamed')]);
+      }),
+    ).rejects.toMatchObject({ statusCode: 503 });
     expect(route.calls).toBe(1);
   });
 

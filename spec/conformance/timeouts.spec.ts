@@ -97,10 +97,12 @@ conformance('timeouts and abort', (kit) => {
   it('a request-level timeout overrides the client one phase by phase', async () => {
     kit.server.expect({ method: 'GET', path: '/never', respond: () => {} });
     const http = kit.client((c) => void (c.execution.timeout = { response: 10_000, read: 10_000 }));
-    const { error, ms } = await failure(http.get((c) => {
-      c.request.uri.path = '/never';
-      c.execution.timeout = { response: 100 };
-    }));
+    const { error, ms } = await failure(
+      http.get((c) => {
+        c.request.uri.path = '/never';
+        c.execution.timeout = { response: 100 };
+      }),
+    );
     expect(error).toMatchObject({ name: 'TimeoutError', phase: 'response' });
     expect(ms).toBeLessThan(2000);
   });
@@ -110,10 +112,12 @@ conformance('timeouts and abort', (kit) => {
     const http = kit.client();
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);
-    const { error, ms } = await failure(http.get((c) => {
-      c.request.uri.path = '/never';
-      c.execution.signal = controller.signal;
-    }));
+    const { error, ms } = await failure(
+      http.get((c) => {
+        c.request.uri.path = '/never';
+        c.execution.signal = controller.signal;
+      }),
+    );
     expect(error).toBeInstanceOf(AbortError);
     expect(error).toMatchObject({ code: 'ERR_ABORTED' });
     expect(ms).toBeLessThan(2000);

@@ -123,11 +123,31 @@ conformance('base URL safety: only request.uri changes the origin', (kit) => {
   const otherAuthority = () => new URL(elsewhere.server.url(kit.secure)).host;
   const cases: Array<[string, RegExp, ConfigBlock]> = [
     ["uri.path '//host:port/x'", /uri.path '\/\/127\.0\.0\.1:\d+\/x' would change the origin/, (c) => void (c.request.uri.path = `//${otherAuthority()}/x`)],
-    ['uri.path with a scheme', /uri.path 'https?:\/\/127\.0\.0\.1:\d+\/x' would change the origin/, (c) => void (c.request.uri.path = `${elsewhere.server.url(kit.secure)}/x`)],
-    ['uri.path with an upper-case scheme', /uri.path 'HTTPS?:\/\/.*' would change the origin/, (c) => void (c.request.uri.path = `${elsewhere.server.url(kit.secure).toUpperCase()}/x`)],
-    ['uri.path with a scheme and no slashes', /uri.path 'https?:127\.0\.0\.1:\d+\/x' would change the origin/, (c) => void (c.request.uri.path = `${kit.secure ? 'https' : 'http'}:${otherAuthority()}/x`)],
-    ["request.raw '//host:port/x'", /request.raw '\/\/127\.0\.0\.1:\d+\/x' must start with a single '\/'/, (c) => void (c.request.raw = `//${otherAuthority()}/x`)],
-    ['request.raw with a scheme', /request.raw 'https?:\/\/127\.0\.0\.1:\d+\/x' must start with a single '\/'/, (c) => void (c.request.raw = `${elsewhere.server.url(kit.secure)}/x`)],
+    [
+      'uri.path with a scheme',
+      /uri.path 'https?:\/\/127\.0\.0\.1:\d+\/x' would change the origin/,
+      (c) => void (c.request.uri.path = `${elsewhere.server.url(kit.secure)}/x`),
+    ],
+    [
+      'uri.path with an upper-case scheme',
+      /uri.path 'HTTPS?:\/\/.*' would change the origin/,
+      (c) => void (c.request.uri.path = `${elsewhere.server.url(kit.secure).toUpperCase()}/x`),
+    ],
+    [
+      'uri.path with a scheme and no slashes',
+      /uri.path 'https?:127\.0\.0\.1:\d+\/x' would change the origin/,
+      (c) => void (c.request.uri.path = `${kit.secure ? 'https' : 'http'}:${otherAuthority()}/x`),
+    ],
+    [
+      "request.raw '//host:port/x'",
+      /request.raw '\/\/127\.0\.0\.1:\d+\/x' must start with a single '\/'/,
+      (c) => void (c.request.raw = `//${otherAuthority()}/x`),
+    ],
+    [
+      'request.raw with a scheme',
+      /request.raw 'https?:\/\/127\.0\.0\.1:\d+\/x' must start with a single '\/'/,
+      (c) => void (c.request.raw = `${elsewhere.server.url(kit.secure)}/x`),
+    ],
   ];
   for (const [what, culprit, block] of cases) {
     it(`${what} rejects with ConfigError, and nothing is sent anywhere`, async () => {
@@ -144,7 +164,9 @@ conformance('base URL safety: only request.uri changes the origin', (kit) => {
 
   it('a client block with such a path fails when the client is configured', () => {
     const origin = kit.server.url(kit.secure);
-    expect(() => HttpBuilder.configure((c) => Object.assign(c.request, { uri: origin }) && void (c.request.uri.path = `//${otherAuthority()}/x`))).toThrow(ConfigError);
+    expect(() => HttpBuilder.configure((c) => Object.assign(c.request, { uri: origin }) && void (c.request.uri.path = `//${otherAuthority()}/x`))).toThrow(
+      ConfigError,
+    );
     expect(() => kit.client().configure((c) => void (c.request.uri.path = 'https://other.example/x'))).toThrow(/would change the origin/);
   });
 

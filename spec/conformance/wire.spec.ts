@@ -11,7 +11,10 @@ const OK = { headers: { 'Content-Type': 'text/plain' }, body: 'ok' };
 const TRANSPORT = ['host', 'connection'];
 
 function headerNames(request: RecordedRequest, forced: readonly string[]): string[] {
-  return request.rawHeaders.map(([name]) => name.toLowerCase()).filter((name) => !TRANSPORT.includes(name) && !forced.includes(name)).sort();
+  return request.rawHeaders
+    .map(([name]) => name.toLowerCase())
+    .filter((name) => !TRANSPORT.includes(name) && !forced.includes(name))
+    .sort();
 }
 
 conformance('what goes on the wire', (kit) => {
@@ -57,9 +60,27 @@ conformance('what goes on the wire', (kit) => {
   });
 
   it('charset is appended to Content-Type only when set, and encodes the text', async () => {
-    kit.server.expect({ method: 'POST', path: '/utf8', headers: { 'Content-Type': 'text/plain; charset=utf-8' }, body: Buffer.from('café', 'utf8'), respond: OK });
-    kit.server.expect({ method: 'POST', path: '/latin1', headers: { 'Content-Type': 'text/plain; charset=iso-8859-1' }, body: Buffer.from('café', 'latin1'), respond: OK });
-    kit.server.expect({ method: 'POST', path: '/utf16', headers: { 'Content-Type': 'application/json; charset=utf-16le' }, body: Buffer.from('{"a":"é"}', 'utf16le'), respond: OK });
+    kit.server.expect({
+      method: 'POST',
+      path: '/utf8',
+      headers: { 'Content-Type': 'text/plain; charset=utf-8' },
+      body: Buffer.from('café', 'utf8'),
+      respond: OK,
+    });
+    kit.server.expect({
+      method: 'POST',
+      path: '/latin1',
+      headers: { 'Content-Type': 'text/plain; charset=iso-8859-1' },
+      body: Buffer.from('café', 'latin1'),
+      respond: OK,
+    });
+    kit.server.expect({
+      method: 'POST',
+      path: '/utf16',
+      headers: { 'Content-Type': 'application/json; charset=utf-16le' },
+      body: Buffer.from('{"a":"é"}', 'utf16le'),
+      respond: OK,
+    });
     const client = kit.client();
     const send = (path: string, contentType: string, charset: string, body: unknown) =>
       client.post((c) => {
@@ -165,8 +186,21 @@ conformance('what goes on the wire', (kit) => {
   });
 
   it('a content type that names the same charset as request.charset goes out once, as given', async () => {
-    kit.server.expect({ method: 'POST', path: '/same-charset', headers: { 'Content-Type': 'text/plain; charset=utf-8' }, body: Buffer.from('café', 'utf8'), respond: OK });
-    await kit.client().post((c) => Object.assign(c.request, { uri: kit.server.url(kit.secure) + '/same-charset', contentType: 'text/plain; charset=utf-8', charset: 'UTF-8', body: 'café' }));
+    kit.server.expect({
+      method: 'POST',
+      path: '/same-charset',
+      headers: { 'Content-Type': 'text/plain; charset=utf-8' },
+      body: Buffer.from('café', 'utf8'),
+      respond: OK,
+    });
+    await kit.client().post((c) =>
+      Object.assign(c.request, {
+        uri: kit.server.url(kit.secure) + '/same-charset',
+        contentType: 'text/plain; charset=utf-8',
+        charset: 'UTF-8',
+        body: 'café',
+      }),
+    );
     expect(kit.server.requests[0].matched).toBe(true);
   });
 
@@ -194,7 +228,13 @@ conformance('what goes on the wire', (kit) => {
       c.request.body = 'hello';
     });
     const { headers } = kit.server.requests[0];
-    expect([headers.connection, headers['x-num'], headers['content-type'], headers['content-length'], headers['transfer-encoding']]).toEqual(['close', '42', 'text/plain', '5', undefined]);
+    expect([headers.connection, headers['x-num'], headers['content-type'], headers['content-length'], headers['transfer-encoding']]).toEqual([
+      'close',
+      '42',
+      'text/plain',
+      '5',
+      undefined,
+    ]);
   });
 
   const HOP_HEADERS: Array<[string, string]> = [
@@ -235,7 +275,14 @@ conformance('what goes on the wire', (kit) => {
     });
     await client.get((c) => void (c.request.uri.path = '/shared'));
     const sent = kit.server.requests.map((request) => request.rawHeaders.filter(([name]) => name.startsWith('X-')));
-    expect(sent).toEqual([[['X-Client-Id', 'c-1']], [['X-Client-Id', 'c-1'], ['X-Request-Id', 'r-2']], [['X-Client-Id', 'c-1']]]);
+    expect(sent).toEqual([
+      [['X-Client-Id', 'c-1']],
+      [
+        ['X-Client-Id', 'c-1'],
+        ['X-Request-Id', 'r-2'],
+      ],
+      [['X-Client-Id', 'c-1']],
+    ]);
   });
 
   it("a client's header with CR LF in its value is refused on every request, with and without a body", async () => {
@@ -244,7 +291,9 @@ conformance('what goes on the wire', (kit) => {
     });
     for (let i = 0; i < 2; i++) {
       await expect(client.get((c) => void (c.request.uri.path = '/bad'))).rejects.toThrow(/header 'X-Bad' has a character not allowed/);
-      await expect(client.post((c) => Object.assign(c.request, { contentType: 'text/plain', body: 'x' }))).rejects.toThrow(/header 'X-Bad' has a character not allowed/);
+      await expect(client.post((c) => Object.assign(c.request, { contentType: 'text/plain', body: 'x' }))).rejects.toThrow(
+        /header 'X-Bad' has a character not allowed/,
+      );
     }
     expect(kit.server.requests).toHaveLength(0);
   });
@@ -254,7 +303,8 @@ conformance('what goes on the wire', (kit) => {
       const client = kit.client((c) => {
         c.request.headers.Upgrade = 'h2c';
       });
-      for (let i = 0; i < 2; i++) await expect(client.get((c) => void (c.request.uri.path = '/hop'))).rejects.toThrow(/the fetch backend cannot send header 'Upgrade'/);
+      for (let i = 0; i < 2; i++)
+        await expect(client.get((c) => void (c.request.uri.path = '/hop'))).rejects.toThrow(/the fetch backend cannot send header 'Upgrade'/);
       expect(kit.server.requests).toHaveLength(0);
     });
   }
@@ -272,7 +322,11 @@ conformance('what goes on the wire', (kit) => {
   it('a custom encoder registered for a content type is used', async () => {
     kit.server.expect({ method: 'POST', path: '/yaml', headers: { 'Content-Type': 'text/yaml' }, body: 'a: 1\n', respond: OK });
     const client = kit.client((c) => {
-      c.request.encoder('text/yaml', (body) => Object.entries(body as object).map(([k, v]) => `${k}: ${String(v)}\n`).join(''));
+      c.request.encoder('text/yaml', (body) =>
+        Object.entries(body as object)
+          .map(([k, v]) => `${k}: ${String(v)}\n`)
+          .join(''),
+      );
     });
     await client.post((c) => {
       c.request.uri.path = '/yaml';

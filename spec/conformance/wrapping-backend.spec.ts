@@ -23,10 +23,12 @@ conformance('a backend wrapping another one', (kit) => {
   it('a request body copied with new bytes sends the new bytes', async () => {
     kit.server.expect({ method: 'POST', path: '/upper', respond: { headers: { 'Content-Type': 'text/plain' }, body: 'ok' } });
     const upper = wrapping((inner, request) => inner.send({ ...request, body: request.body && withBytes(request.body, (text) => text.toUpperCase()) }));
-    await kit.client((c) => (c.client.backend = upper)).post((c) => {
-      c.request.uri.path = '/upper';
-      c.request.body = 'hello';
-    });
+    await kit
+      .client((c) => (c.client.backend = upper))
+      .post((c) => {
+        c.request.uri.path = '/upper';
+        c.request.body = 'hello';
+      });
     expect(kit.server.requests[0].body.toString()).toBe('HELLO');
   });
 
@@ -66,11 +68,13 @@ conformance('a backend wrapping another one', (kit) => {
       c.request.auth.digest('alice', 'wonderland');
     });
     for (const path of ['/flaky', '/moved', '/digest']) {
-      expect(await client.post(String, (c) => {
-        c.request.uri.path = path;
-        c.request.contentType = 'application/json';
-        c.request.body = { name: 'Ada', tags: ['x', 'y'] };
-      })).toBe(path === '/digest' ? 'ok-text' : 'ok');
+      expect(
+        await client.post(String, (c) => {
+          c.request.uri.path = path;
+          c.request.contentType = 'application/json';
+          c.request.body = { name: 'Ada', tags: ['x', 'y'] };
+        }),
+      ).toBe(path === '/digest' ? 'ok-text' : 'ok');
     }
     expect(texts).toEqual(Array(6).fill(json));
     expect(cookies).toEqual([undefined, 's=1', 's=1', 's=1', 's=1', 's=1']);
@@ -93,10 +97,12 @@ conformance('a backend wrapping another one', (kit) => {
     expect(await client.get((c) => void (c.request.uri.path = '/none'))).toBeNull();
     expect(await client.get(String, (c) => void (c.request.uri.path = '/copied'))).toBe('copied body');
     // a handler that never reads the body: the connection is given back all the same
-    expect(await client.get((c) => {
-      c.request.uri.path = '/copied';
-      c.response.success(() => 'not read');
-    })).toBe('not read');
+    expect(
+      await client.get((c) => {
+        c.request.uri.path = '/copied';
+        c.response.success(() => 'not read');
+      }),
+    ).toBe('not read');
   });
 
   it("the headers handed over are the request's own: read-only, and a copy with more headers sends those", async () => {

@@ -49,7 +49,20 @@ describe('scanning markdown', () => {
 
   it('reports a block that is not run without a reason, a skipped ts block, an unknown directive and a stray one', () => {
     const scan = scanMarkdown(
-      ['```sh', 'ls', '```', '<!-- sample: skip-reason no -->', '```ts', 'x', '```', '<!-- sample: run-later -->', '```text', '```', '<!-- sample: skip-reason x -->', 'prose'].join('\n'),
+      [
+        '```sh',
+        'ls',
+        '```',
+        '<!-- sample: skip-reason no -->',
+        '```ts',
+        'x',
+        '```',
+        '<!-- sample: run-later -->',
+        '```text',
+        '```',
+        '<!-- sample: skip-reason x -->',
+        'prose',
+      ].join('\n'),
       'f.md',
     );
     expect(scan.problems).toEqual([
@@ -104,7 +117,15 @@ describe('type-checking samples', () => {
   it('reports a type error at its line in the markdown file', () => {
     const checker = new SampleRunner(ROOT, join(ROOT, 'spec', 'docs', '.samples', 'runner-spec-types'));
     try {
-      checker.fileOf({ file: 'docs/t.md', line: 5, code: "import { HttpBuilder } from 'httpbuilder-ts';\nconst n: number = HttpBuilder;\nconsole.log(n);", expectedOutput: [] }, origins());
+      checker.fileOf(
+        {
+          file: 'docs/t.md',
+          line: 5,
+          code: "import { HttpBuilder } from 'httpbuilder-ts';\nconst n: number = HttpBuilder;\nconsole.log(n);",
+          expectedOutput: [],
+        },
+        origins(),
+      );
       expect(checker.typecheck()).toEqual([expect.stringMatching(/^docs\/t\.md:7: TS2322: /)]);
     } finally {
       checker.dispose();
@@ -116,10 +137,19 @@ describe('hb command blocks', () => {
   const hbBlock = (directive: string, ...commands: string[]) => scanMarkdown([directive, '```sh', ...commands, '```'].join('\n'), 'cli.md');
 
   it('are split as a shell would, with the exit code the directive declares', () => {
-    const scan = hbBlock('<!-- sample: hb exit 4 -->', "hb get https://api.example.com/x -H 'X-A: b c' --json \"{}\"   # a comment", '', 'hb head x');
+    const scan = hbBlock('<!-- sample: hb exit 4 -->', 'hb get https://api.example.com/x -H \'X-A: b c\' --json "{}"   # a comment', '', 'hb head x');
     expect(scan.problems).toEqual([]);
     expect(scan.hbSamples).toEqual([
-      { file: 'cli.md', line: 2, exitCode: 4, expectedOutput: [], commands: [['get', 'https://api.example.com/x', '-H', 'X-A: b c', '--json', '{}'], ['head', 'x']] },
+      {
+        file: 'cli.md',
+        line: 2,
+        exitCode: 4,
+        expectedOutput: [],
+        commands: [
+          ['get', 'https://api.example.com/x', '-H', 'X-A: b c', '--json', '{}'],
+          ['head', 'x'],
+        ],
+      },
     ]);
   });
 
@@ -128,7 +158,10 @@ describe('hb command blocks', () => {
     expect(hbBlock('<!-- sample: hb -->', 'curl x').problems).toEqual([expect.stringContaining('starts with hb')]);
     expect(hbBlock('<!-- sample: hb -->', 'hb get "$URL"').problems).toEqual([expect.stringContaining('double-quoted')]);
     // a bad directive leaves the block unrun, which is a problem of its own
-    expect(hbBlock('<!-- sample: hb exit -->', 'hb get x').problems).toEqual([expect.stringContaining("'exit N'"), expect.stringContaining('block is not run')]);
+    expect(hbBlock('<!-- sample: hb exit -->', 'hb get x').problems).toEqual([
+      expect.stringContaining("'exit N'"),
+      expect.stringContaining('block is not run'),
+    ]);
     expect(hbBlock('<!-- sample: hb -->').problems).toEqual([expect.stringContaining('at least one hb command')]);
   });
 

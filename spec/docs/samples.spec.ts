@@ -60,7 +60,10 @@ for (const file of [...new Set(samples.map((s) => s.file))]) {
         } catch (error) {
           const unmatched = server.requests.filter((r) => !r.matched).map((r) => `${r.method} ${r.target}`);
           if (unmatched.length === 0) throw error;
-          throw new Error(`${(error as Error).message}\nrequests no fixture route answered (404): ${unmatched.join(', ')} — add routes in spec/support/doc-fixtures.ts`, { cause: error });
+          throw new Error(
+            `${(error as Error).message}\nrequests no fixture route answered (404): ${unmatched.join(', ')} — add routes in spec/support/doc-fixtures.ts`,
+            { cause: error },
+          );
         }
         const leftOpen = await settledConnections(() => server.openConnections);
         if (leftOpen > 0) throw new Error(`${file}:${sample.line} left ${leftOpen} connection(s) open: end the sample with await http.close()`);

@@ -12,7 +12,10 @@ const TOKEN68 = fc
   .map(([text, pad]) => text + '='.repeat(pad));
 
 /** Any text a quoted-string can carry (escaped when formatted): visible ASCII, space, tab, obs-text. */
-const QUOTABLE = fc.string({ unit: fc.oneof(fc.integer({ min: 0x20, max: 0x7e }), fc.constant(0x09), fc.integer({ min: 0x80, max: 0xff })).map((c) => String.fromCharCode(c)), maxLength: 20 });
+const QUOTABLE = fc.string({
+  unit: fc.oneof(fc.integer({ min: 0x20, max: 0x7e }), fc.constant(0x09), fc.integer({ min: 0x80, max: 0xff })).map((c) => String.fromCharCode(c)),
+  maxLength: 20,
+});
 
 /** A param value and how it goes on the wire: a token bare, anything else as a quoted-string. */
 const PARAM_VALUE = fc.oneof(

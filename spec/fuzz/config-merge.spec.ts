@@ -17,13 +17,26 @@ const VALUE = fc.constantFrom('v1', 'v2', 'v 3', 'v+4');
 type Level<V> = Record<string, V | null> | undefined;
 
 function level<V>(names: readonly string[], value: fc.Arbitrary<V>): fc.Arbitrary<Level<V>> {
-  return fc.option(fc.uniqueArray(fc.tuple(fc.constantFrom(...names), fc.option(value, { freq: 4 })), { selector: ([name]) => name, maxLength: 5 }).map((entries) => own(entries)), { freq: 4 });
+  return fc.option(
+    fc
+      .uniqueArray(fc.tuple(fc.constantFrom(...names), fc.option(value, { freq: 4 })), { selector: ([name]) => name, maxLength: 5 })
+      .map((entries) => own(entries)),
+    { freq: 4 },
+  );
 }
 
 const LEVELS = fc.record({
   headers: fc.tuple(level(HEADER_NAMES, VALUE), level(HEADER_NAMES, VALUE), level(HEADER_NAMES, VALUE)),
-  query: fc.tuple(level(PARAM_NAMES, fc.oneof(VALUE, fc.array(VALUE, { minLength: 1, maxLength: 3 }))), level(PARAM_NAMES, VALUE), level(PARAM_NAMES, fc.array(VALUE, { minLength: 1, maxLength: 2 }))),
-  cookies: fc.tuple(level(PARAM_NAMES, fc.constantFrom('c1', 'c2')), level(PARAM_NAMES, fc.constantFrom('c3')), level(PARAM_NAMES, fc.constantFrom('c4', 'c5'))),
+  query: fc.tuple(
+    level(PARAM_NAMES, fc.oneof(VALUE, fc.array(VALUE, { minLength: 1, maxLength: 3 }))),
+    level(PARAM_NAMES, VALUE),
+    level(PARAM_NAMES, fc.array(VALUE, { minLength: 1, maxLength: 2 })),
+  ),
+  cookies: fc.tuple(
+    level(PARAM_NAMES, fc.constantFrom('c1', 'c2')),
+    level(PARAM_NAMES, fc.constantFrom('c3')),
+    level(PARAM_NAMES, fc.constantFrom('c4', 'c5')),
+  ),
 });
 
 /** The merge rule: a Map per level, keyed by `key(name)`, nearest level last; `null` deletes. */
@@ -77,7 +90,9 @@ describe('config merging of JSON.parse-d headers, query and cookies with hostile
         const sent = Object.entries(seen.headers).filter(([name]) => !['user-agent', 'accept', 'accept-encoding', 'cookie'].includes(name.toLowerCase()));
         expect(new Map(sent.map(([name, value]) => [name.toLowerCase(), [name, value]]))).toEqual(headers);
 
-        const query = [...merged(levels.query, (name) => name).values()].flatMap(([name, value]) => (Array.isArray(value) ? value : [value]).map((item) => [name, item]));
+        const query = [...merged(levels.query, (name) => name).values()].flatMap(([name, value]) =>
+          (Array.isArray(value) ? value : [value]).map((item) => [name, item]),
+        );
         expect([...new URL(seen.url).searchParams]).toEqual(query);
 
         const cookies = [...merged(levels.cookies, (name) => name).values()].map(([name, value]) => `${name}=${value}`).join('; ');
@@ -115,7 +130,12 @@ describe('hostile names through HttpBuilder.configure and a real request', () =>
       });
       const [received] = server.requests;
       const headers = new Map(received.rawHeaders.map(([name, value]) => [name.toLowerCase(), value]));
-      expect([headers.get('constructor'), headers.get('prototype'), headers.get('tostring'), headers.has('x-gone')]).toEqual(['derived', 'client', 'request', false]);
+      expect([headers.get('constructor'), headers.get('prototype'), headers.get('tostring'), headers.has('x-gone')]).toEqual([
+        'derived',
+        'client',
+        'request',
+        false,
+      ]);
       expect(received.target).toBe('/merge?__proto__=request&constructor=c1&constructor=c2&prototype=derived');
       expect(headers.get('cookie')).toBe('__proto__=client; constructor=derived; prototype=request');
       expectPrototypesUntouched();

@@ -11,7 +11,10 @@ const FORM = 'application/x-www-form-urlencoded';
 const FRAGMENTS = ['&', '=', '+', '%', '%2', '%20', '%zz', '%E2%82', '%C3%A9', '%00', '&&', '=='];
 
 /** Well-formed text (no lone surrogate): what a form field name or value can round-trip. */
-const TEXT = fc.oneof(fc.string({ unit: 'binary', maxLength: 12 }), fc.string({ unit: fc.constantFrom(...FRAGMENTS, ' ', '#', '?', 'a', 'é', '😀'), maxLength: 8 }));
+const TEXT = fc.oneof(
+  fc.string({ unit: 'binary', maxLength: 12 }),
+  fc.string({ unit: fc.constantFrom(...FRAGMENTS, ' ', '#', '?', 'a', 'é', '😀'), maxLength: 8 }),
+);
 const NAME = fc.oneof({ weight: 3, arbitrary: TEXT }, { weight: 1, arbitrary: fc.constantFrom(...PROTO_KEYS) });
 const PRIMITIVE = fc.oneof(TEXT, fc.integer(), fc.double({ noNaN: true }), fc.boolean());
 const FIELD_VALUE = fc.oneof(PRIMITIVE, fc.array(PRIMITIVE, { maxLength: 4 }), fc.constantFrom(null, undefined));
@@ -34,7 +37,8 @@ describe('form encoder and parser (lib/content/form.ts) under hostile input', ()
           // plain comparison, no expect(): hundreds of fields per input
           const values = reference.getAll(name);
           const actual: unknown = Object.getOwnPropertyDescriptor(form, name)?.value;
-          if (JSON.stringify(actual) !== JSON.stringify(values.length === 1 ? values[0] : values)) throw new Error(`field ${JSON.stringify(name)} is ${JSON.stringify(actual)}`);
+          if (JSON.stringify(actual) !== JSON.stringify(values.length === 1 ? values[0] : values))
+            throw new Error(`field ${JSON.stringify(name)} is ${JSON.stringify(actual)}`);
         }
         expectPrototypesUntouched();
       }),
@@ -64,7 +68,17 @@ describe('form encoder and parser (lib/content/form.ts) under hostile input', ()
 
   it('the form encoder, on any body, gives bytes or rejects with a typed error (EncodeError), never a TypeError', async () => {
     const anyBody = fc.oneof(
-      fc.anything({ withNullPrototype: true, withBigInt: true, withBoxedValues: true, withMap: true, withSet: true, withSparseArray: true, withObjectString: true, withDate: true, maxDepth: 3 }),
+      fc.anything({
+        withNullPrototype: true,
+        withBigInt: true,
+        withBoxedValues: true,
+        withMap: true,
+        withSet: true,
+        withSparseArray: true,
+        withObjectString: true,
+        withDate: true,
+        maxDepth: 3,
+      }),
       fc.dictionary(fc.constantFrom(...PROTO_KEYS, 'a'), fc.anything({ withNullPrototype: true, maxDepth: 2 })),
     );
     await fc.assert(
@@ -88,7 +102,13 @@ describe('form encoder and parser (lib/content/form.ts) under hostile input', ()
       }),
       runs(20),
     );
-    for (const text of pathological([['', 'a=1&', ''], ['', '__proto__=1&', ''], ['', 'constructor=x&', ''], ['a=', '%', ''], ['', '&', '=']])) {
+    for (const text of pathological([
+      ['', 'a=1&', ''],
+      ['', '__proto__=1&', ''],
+      ['', 'constructor=x&', ''],
+      ['a=', '%', ''],
+      ['', '&', '='],
+    ])) {
       expect(timed(() => parseForm(text))).toBeLessThan(BUDGET_MS);
     }
     const wide = own(Array.from({ length: 5_000 }, (_, i) => [`field${i}`, ['x', 'y']]));
@@ -115,7 +135,12 @@ describe('forms with hostile field names through the public API', () => {
 
   it('a JSON.parse-d body sends its __proto__, constructor and prototype fields; a form response keeps them as own fields', async () => {
     const server = holder.server;
-    server.expect({ method: 'POST', path: '/form', body: '__proto__=a&constructor=b&prototype=c', respond: { headers: { 'Content-Type': FORM }, body: '__proto__=x&__proto__=y&constructor=z&toString=t' } });
+    server.expect({
+      method: 'POST',
+      path: '/form',
+      body: '__proto__=a&constructor=b&prototype=c',
+      respond: { headers: { 'Content-Type': FORM }, body: '__proto__=x&__proto__=y&constructor=z&toString=t' },
+    });
     const http = HttpBuilder.configure((c) => {
       c.request.uri = server.httpUrl;
     });
@@ -127,7 +152,13 @@ describe('forms with hostile field names through the public API', () => {
       });
       expect(server.requests[0].matched).toBe(true);
       expect(Object.getPrototypeOf(result)).toBe(Object.prototype);
-      expect(result).toEqual(own<string | string[]>([['__proto__', ['x', 'y']], ['constructor', 'z'], ['toString', 't']]));
+      expect(result).toEqual(
+        own<string | string[]>([
+          ['__proto__', ['x', 'y']],
+          ['constructor', 'z'],
+          ['toString', 't'],
+        ]),
+      );
       expectPrototypesUntouched();
     } finally {
       await http.close();

@@ -28,7 +28,10 @@ export const TCHARS = "!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEF
 
 /** A token (RFC 9110): one or more tchars, or one of the keys that break naive parsers. */
 export function token(maxLength = 10): fc.Arbitrary<string> {
-  return fc.oneof({ weight: 4, arbitrary: fc.string({ unit: fc.constantFrom(...TCHARS), minLength: 1, maxLength }) }, { weight: 1, arbitrary: fc.constantFrom(...PROTO_KEYS) });
+  return fc.oneof(
+    { weight: 4, arbitrary: fc.string({ unit: fc.constantFrom(...TCHARS), minLength: 1, maxLength }) },
+    { weight: 1, arbitrary: fc.constantFrom(...PROTO_KEYS) },
+  );
 }
 
 const COMMON = [...PROTO_KEYS, ' ', '\t', '"', '\\', '=', ',', ';', '%', '&', 'a', 'Z', '0', '\r\n', '\u0000', 'é', '😀'];
@@ -106,7 +109,8 @@ export function expectPrototypesUntouched(): void {
     for (const key of keys) {
       const now = Object.getOwnPropertyDescriptor(proto, key);
       const old = before.get(key);
-      if (!old || !Object.is(now?.value, old.value) || now?.get !== old.get || now?.set !== old.set) throw new Error(`a built-in prototype's ${String(key)} changed`);
+      if (!old || !Object.is(now?.value, old.value) || now?.get !== old.get || now?.set !== old.set)
+        throw new Error(`a built-in prototype's ${String(key)} changed`);
     }
   });
   if (Object.getPrototypeOf(Object.prototype) !== null) throw new Error('Object.prototype got a prototype');

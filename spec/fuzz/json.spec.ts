@@ -9,7 +9,15 @@ import { BUDGET_MS, PROTO_KEYS, expectPrototypesUntouched, hostileText, own, pat
 
 const JSON_TYPE = 'application/json';
 const FRAGMENTS = ['{', '}', '[', ']', ':', '"__proto__"', '"constructor"', '"prototype"', 'true', 'null', '-0', '1e999', '\\u0000', '\\ud800', '"'];
-const RECORD: RequestRecord = { method: 'GET', url: 'http://127.0.0.1/fuzz', headers: {}, body: undefined, contentType: undefined, charset: undefined, context: () => undefined };
+const RECORD: RequestRecord = {
+  method: 'GET',
+  url: 'http://127.0.0.1/fuzz',
+  headers: {},
+  body: undefined,
+  contentType: undefined,
+  charset: undefined,
+  context: () => undefined,
+};
 
 /** The built-in JSON parser on a response with this body. */
 function parseJson(body: string, type = JSON_TYPE): Promise<unknown> {
@@ -30,7 +38,9 @@ const { tree: TREE } = fc.letrec<{ tree: Tree; object: Tree; array: Tree }>((tie
     text: `{${entries.map(([key, child]) => `${JSON.stringify(key)}:${child.text}`).join(',')}}`,
     value: own(entries.map(([key, child]) => [key, child.value])),
   })),
-  array: fc.array(tie('tree'), { maxLength: 4 }).map((items) => ({ text: `[${items.map((item) => item.text).join(',')}]`, value: items.map((item) => item.value) })),
+  array: fc
+    .array(tie('tree'), { maxLength: 4 })
+    .map((items) => ({ text: `[${items.map((item) => item.text).join(',')}]`, value: items.map((item) => item.value) })),
 }));
 
 /** Every object in the parsed value is a plain object whose keys are all own (no replaced prototype). */

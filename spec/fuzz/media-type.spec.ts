@@ -8,7 +8,10 @@ import { BUDGET_MS, expectPrototypesUntouched, hostileText, own, pathological, p
 const FRAGMENTS = ['text/plain', 'application/json', '*/*', '+json', '/', 'charset=', 'utf-8', 'UTF-16LE', 'boundary=', '"a;b"', '\\"'];
 
 /** Any text a quoted-string can carry (escaped when formatted): visible ASCII (';' '"' '\' '=' included), space, tab, obs-text. */
-const QUOTABLE = fc.string({ unit: fc.oneof(fc.integer({ min: 0x20, max: 0x7e }), fc.constant(0x09), fc.integer({ min: 0x80, max: 0xff })).map((c) => String.fromCharCode(c)), maxLength: 20 });
+const QUOTABLE = fc.string({
+  unit: fc.oneof(fc.integer({ min: 0x20, max: 0x7e }), fc.constant(0x09), fc.integer({ min: 0x80, max: 0xff })).map((c) => String.fromCharCode(c)),
+  maxLength: 20,
+});
 
 const PARAM_VALUE = fc.oneof(
   token().map((value) => ({ value, wire: value })),
@@ -18,7 +21,10 @@ const PARAM_VALUE = fc.oneof(
 const MEDIA_TYPE = fc.record({
   type: token(),
   subtype: token(),
-  params: fc.uniqueArray(fc.tuple(fc.oneof(token(), fc.constant('charset'), fc.constant('Boundary')), PARAM_VALUE), { selector: ([name]) => name.toLowerCase(), maxLength: 5 }),
+  params: fc.uniqueArray(fc.tuple(fc.oneof(token(), fc.constant('charset'), fc.constant('Boundary')), PARAM_VALUE), {
+    selector: ([name]) => name.toLowerCase(),
+    maxLength: 5,
+  }),
   // optional whitespace around ';' (RFC 9110 OWS)
   before: fc.constantFrom('', ' ', '\t'),
   after: fc.constantFrom('', ' ', '  '),
@@ -60,17 +66,21 @@ describe('Content-Type parsing (lib/content/media-type.ts) under hostile input',
 
   it('a response with any Content-Type: contentType and charset are strings, text() gives a string or rejects with ParseError', async () => {
     await fc.assert(
-      fc.asyncProperty(hostileText([...FRAGMENTS, 'charset=constructor', 'charset=__proto__', 'charset=shift_jis', 'charset=utf-16be'], 200), fc.uint8Array({ maxLength: 64 }), async (contentType, body) => {
-        const fromServer = response(contentType, body);
-        expect(typeof fromServer.contentType).toBe('string');
-        expect(typeof fromServer.charset).toBe('string');
-        const text = await fromServer.text().catch((error: unknown) => {
-          expect(error).toBeInstanceOf(ParseError);
-          return '';
-        });
-        expect(typeof text).toBe('string');
-        expectPrototypesUntouched();
-      }),
+      fc.asyncProperty(
+        hostileText([...FRAGMENTS, 'charset=constructor', 'charset=__proto__', 'charset=shift_jis', 'charset=utf-16be'], 200),
+        fc.uint8Array({ maxLength: 64 }),
+        async (contentType, body) => {
+          const fromServer = response(contentType, body);
+          expect(typeof fromServer.contentType).toBe('string');
+          expect(typeof fromServer.charset).toBe('string');
+          const text = await fromServer.text().catch((error: unknown) => {
+            expect(error).toBeInstanceOf(ParseError);
+            return '';
+          });
+          expect(typeof text).toBe('string');
+          expectPrototypesUntouched();
+        },
+      ),
       runs(300),
     );
   });
@@ -97,7 +107,10 @@ describe('Content-Type parsing (lib/content/media-type.ts) under hostile input',
 
   describe('regressions', () => {
     it("keeps ';' inside a quoted value and undoes backslash escapes (a quoted 'a;b' used to be cut at the ';')", () => {
-      expect(parseMediaType('multipart/form-data; boundary="a;b"; charset=UTF-8')).toEqual({ type: 'multipart/form-data', params: { boundary: 'a;b', charset: 'utf-8' } });
+      expect(parseMediaType('multipart/form-data; boundary="a;b"; charset=UTF-8')).toEqual({
+        type: 'multipart/form-data',
+        params: { boundary: 'a;b', charset: 'utf-8' },
+      });
       expect(parseMediaType('text/plain; title="say \\"hi\\" \\\\o/"; q=1')).toEqual({ type: 'text/plain', params: { title: 'say "hi" \\o/', q: '1' } });
     });
 

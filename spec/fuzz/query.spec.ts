@@ -17,7 +17,17 @@ const QUERY = fc.uniqueArray(fc.tuple(QUERY_NAME, fc.array(QUERY_TEXT, { maxLeng
 const WELL_FORMED = /^(?:[^\ud800-\udfff]|[\ud800-\udbff][\udc00-\udfff])*$/;
 
 function uri(parts: Partial<UriParts>): UriParts {
-  return { scheme: 'http', host: '127.0.0.1', port: undefined, path: '/q', query: new Map(), rawQuery: undefined, fragment: undefined, raw: undefined, ...parts };
+  return {
+    scheme: 'http',
+    host: '127.0.0.1',
+    port: undefined,
+    path: '/q',
+    query: new Map(),
+    rawQuery: undefined,
+    fragment: undefined,
+    raw: undefined,
+    ...parts,
+  };
 }
 
 /** Builds the target, or returns the ConfigError it rejects with; any other error fails the test. */
@@ -61,16 +71,27 @@ describe('query encoder (lib/pipeline/build-url.ts) under hostile input', () => 
     const part = fc.string({ unit: fc.oneof(anyCodeUnit, fc.constantFrom(...FRAGMENTS, 'a', '~', '!', '$')), maxLength: 40 });
     let accepted = 0;
     fc.assert(
-      fc.property(part, fc.option(part, { freq: 2 }), fc.option(fc.oneof(part, part.map((text) => `/${text}`)), { freq: 2 }), (path, fragment, raw) => {
-        const built = build(uri({ path, fragment: fragment ?? undefined, raw: raw ?? undefined }));
-        if (built instanceof ConfigError) return;
-        accepted++;
-        const url = new URL(built.url);
-        expect([url.protocol, url.hostname, url.port]).toEqual(['http:', '127.0.0.1', '']);
-        expect(built.target).toMatch(/^\/[\x21-\x7e]*$/); // a leading '/', printable ASCII only
-        // a raw target goes out byte for byte, and never as '//host...'
-        if (raw !== null) expect([built.target, raw.startsWith('//')]).toEqual([raw, false]);
-      }),
+      fc.property(
+        part,
+        fc.option(part, { freq: 2 }),
+        fc.option(
+          fc.oneof(
+            part,
+            part.map((text) => `/${text}`),
+          ),
+          { freq: 2 },
+        ),
+        (path, fragment, raw) => {
+          const built = build(uri({ path, fragment: fragment ?? undefined, raw: raw ?? undefined }));
+          if (built instanceof ConfigError) return;
+          accepted++;
+          const url = new URL(built.url);
+          expect([url.protocol, url.hostname, url.port]).toEqual(['http:', '127.0.0.1', '']);
+          expect(built.target).toMatch(/^\/[\x21-\x7e]*$/); // a leading '/', printable ASCII only
+          // a raw target goes out byte for byte, and never as '//host...'
+          if (raw !== null) expect([built.target, raw.startsWith('//')]).toEqual([raw, false]);
+        },
+      ),
       runs(500),
     );
     expect(accepted).toBeGreaterThan(150); // the generator must reach the success path often enough
@@ -85,7 +106,13 @@ describe('query encoder (lib/pipeline/build-url.ts) under hostile input', () => 
       }),
       runs(8),
     );
-    for (const text of pathological([['/', '%', ''], ['/', '%2', 'g'], ['', '/', ''], ['/a', '\ud800', ''], ['', ' ', '']])) {
+    for (const text of pathological([
+      ['/', '%', ''],
+      ['/', '%2', 'g'],
+      ['', '/', ''],
+      ['/a', '\ud800', ''],
+      ['', ' ', ''],
+    ])) {
       expect(timed(() => build(uri({ path: text, fragment: text, query: new Map([[text, [text, text]]]) })))).toBeLessThan(BUDGET_MS);
     }
   });
@@ -105,7 +132,14 @@ describe('query parameters with hostile names through the public API', () => {
         c.request.uri.path = '/q';
         c.request.uri.query = fromJson<Record<string, string | string[]>>('{"__proto__":"a","constructor":["b","c"],"prototype":"d","toString":"e"}');
       });
-      expect(server.requests[0].query).toEqual(own([['__proto__', ['a']], ['constructor', ['b', 'c']], ['prototype', ['d']], ['toString', ['e']]]));
+      expect(server.requests[0].query).toEqual(
+        own([
+          ['__proto__', ['a']],
+          ['constructor', ['b', 'c']],
+          ['prototype', ['d']],
+          ['toString', ['e']],
+        ]),
+      );
       expect(server.requests[0].target).toBe('/q?__proto__=a&constructor=b&constructor=c&prototype=d&toString=e');
       expectPrototypesUntouched();
     } finally {

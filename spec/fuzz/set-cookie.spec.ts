@@ -16,7 +16,9 @@ const AV_OCTETS = Array.from({ length: 0x7e - 0x21 + 1 }, (_, i) => String.fromC
 const ATTRIBUTE_NAME = fc.oneof(fc.constantFrom('Path', 'Domain', 'Expires', 'Max-Age', 'Secure', 'HttpOnly', 'SameSite', 'Partitioned'), token());
 const ATTRIBUTE_VALUE = fc.oneof(
   fc.constant(true as const),
-  fc.tuple(fc.string({ unit: fc.constantFrom(...AV_OCTETS), maxLength: 12 }), fc.string({ unit: fc.constantFrom(...AV_OCTETS, ' '), maxLength: 8 })).map(([a, b]) => `${a}${b}`.trim()),
+  fc
+    .tuple(fc.string({ unit: fc.constantFrom(...AV_OCTETS), maxLength: 12 }), fc.string({ unit: fc.constantFrom(...AV_OCTETS, ' '), maxLength: 8 }))
+    .map(([a, b]) => `${a}${b}`.trim()),
 );
 
 const COOKIE = fc.record({
@@ -31,12 +33,14 @@ describe('Set-Cookie parser (lib/pipeline/set-cookie.ts) under hostile input', (
     fc.assert(
       fc.property(hostileText(FRAGMENTS), (header) => {
         const { name, value, attributes } = parseSetCookie(header);
-        if (name !== name.trim() || value !== value.trim() || name.includes('=') || `${name}${value}`.includes(';')) throw new Error(`bad pair ${name}=${value}`);
+        if (name !== name.trim() || value !== value.trim() || name.includes('=') || `${name}${value}`.includes(';'))
+          throw new Error(`bad pair ${name}=${value}`);
         expect(Object.getPrototypeOf(attributes)).toBe(Object.prototype);
         for (const key of Object.keys(attributes)) {
           const attribute = attributes[key];
           if (key !== key.trim().toLowerCase() || key.includes(';')) throw new Error(`bad attribute name ${key}`);
-          if (attribute !== true && (typeof attribute !== 'string' || attribute.includes(';') || attribute !== attribute.trim())) throw new Error(`bad attribute ${key}`);
+          if (attribute !== true && (typeof attribute !== 'string' || attribute.includes(';') || attribute !== attribute.trim()))
+            throw new Error(`bad attribute ${key}`);
         }
         expectPrototypesUntouched();
       }),
@@ -62,7 +66,13 @@ describe('Set-Cookie parser (lib/pipeline/set-cookie.ts) under hostile input', (
       }),
       runs(40),
     );
-    for (const header of pathological([['a=', ';', ''], ['a=b', '; x', ''], ['', '=', ''], ['a=b;', ' ', 'x'], ['a=b', ';__proto__=1', '']])) {
+    for (const header of pathological([
+      ['a=', ';', ''],
+      ['a=b', '; x', ''],
+      ['', '=', ''],
+      ['a=b;', ' ', 'x'],
+      ['a=b', ';__proto__=1', ''],
+    ])) {
       expect(timed(() => parseSetCookie(header))).toBeLessThan(BUDGET_MS);
     }
   });
@@ -83,8 +93,23 @@ describe('fromServer.cookies with hostile names, on every backend', () => {
   const holder = useTestServer();
   const SET_COOKIE = ['__proto__=p; Path=/; __proto__={"polluted":1}; Constructor', 'constructor=c; prototype=q; toString=t', 'prototype=x; HttpOnly'];
   const EXPECTED: ResponseCookie[] = [
-    { name: '__proto__', value: 'p', attributes: own<string | true>([['path', '/'], ['__proto__', '{"polluted":1}'], ['constructor', true]]) },
-    { name: 'constructor', value: 'c', attributes: own([['prototype', 'q'], ['tostring', 't']]) },
+    {
+      name: '__proto__',
+      value: 'p',
+      attributes: own<string | true>([
+        ['path', '/'],
+        ['__proto__', '{"polluted":1}'],
+        ['constructor', true],
+      ]),
+    },
+    {
+      name: 'constructor',
+      value: 'c',
+      attributes: own([
+        ['prototype', 'q'],
+        ['tostring', 't'],
+      ]),
+    },
     { name: 'prototype', value: 'x', attributes: { httponly: true } },
   ];
 

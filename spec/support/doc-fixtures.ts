@@ -25,7 +25,8 @@ function text(body: string, contentType = 'text/plain; charset=utf-8', status = 
 /** What `/echo` answers: the request as the server received it. */
 function echo(req: RecordedRequest): ResponseSpec {
   const headers: Record<string, string> = {};
-  for (const [name, value] of req.rawHeaders) headers[name.toLowerCase()] = headers[name.toLowerCase()] === undefined ? value : `${headers[name.toLowerCase()]}, ${value}`;
+  for (const [name, value] of req.rawHeaders)
+    headers[name.toLowerCase()] = headers[name.toLowerCase()] === undefined ? value : `${headers[name.toLowerCase()]}, ${value}`;
   return json({ method: req.method, path: req.path, target: req.target, query: req.query, headers, cookies: req.cookies, body: req.body.toString('utf8') });
 }
 
@@ -87,7 +88,14 @@ export function installDocFixtures(server: TestServer): void {
   route('GET', '/prefs', text('theme=dark&lang=en&lang=fr', 'application/x-www-form-urlencoded'));
   route('GET', '/legacy', { headers: { 'Content-Type': 'text/plain; charset=iso-8859-1' }, body: Buffer.from('Café crème', 'latin1') });
   route('GET', '/events', text('{"type":"signup","user":42}\n{"type":"login","user":42}\n', 'application/x-ndjson'));
-  route('POST', '/events', (req) => json({ received: req.body.toString('utf8').split('\n').filter((line) => line !== '').length }));
+  route('POST', '/events', (req) =>
+    json({
+      received: req.body
+        .toString('utf8')
+        .split('\n')
+        .filter((line) => line !== '').length,
+    }),
+  );
   route('GET', '/files/photo.jpg', { headers: { 'Content-Type': 'image/jpeg' }, body: Buffer.alloc(2048, 0xff) });
   route('GET', '/accounts/acme', text(JSON.stringify({ account_slug: 'acme', seat_count: 3 }), 'application/vnd.acme.account-v2'));
   route('GET', '/broken-json', text('{"id": 42,', 'application/json'));

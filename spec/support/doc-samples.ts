@@ -115,7 +115,8 @@ export function scanMarkdown(text: string, file: string): DocScan {
     }
     pending = [];
     if (hbExit !== undefined) {
-      if (RUN_LANGUAGES.has(language.toLowerCase()) || skipReason !== undefined) problems.push(`${where}: the hb directive is for a shell block of hb commands, not run otherwise`);
+      if (RUN_LANGUAGES.has(language.toLowerCase()) || skipReason !== undefined)
+        problems.push(`${where}: the hb directive is for a shell block of hb commands, not run otherwise`);
       const commands = hbCommands(body, start, file, problems);
       if (!body.some((text) => text.trim() !== '' && !text.trim().startsWith('#'))) problems.push(`${where}: an hb block needs at least one hb command`);
       hbSamples.push({ file, line: start, commands, exitCode: hbExit, expectedOutput });

@@ -17,7 +17,9 @@ export async function runHbSample(sample: HbSample, cli: string, origins: readon
     const text = toPlaceholders(`${result.stdout.toString('utf8')}${result.stderr}`, origins);
     output += text;
     if (result.code !== sample.exitCode) {
-      throw new Error(`${sample.file}:${sample.line}: command ${i + 1} (hb ${command.join(' ')}) exited with ${result.code ?? result.signal}, not ${sample.exitCode}:\n${text}`);
+      throw new Error(
+        `${sample.file}:${sample.line}: command ${i + 1} (hb ${command.join(' ')}) exited with ${result.code ?? result.signal}, not ${sample.exitCode}:\n${text}`,
+      );
     }
   }
   let from = 0;

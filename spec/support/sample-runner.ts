@@ -85,11 +85,15 @@ export class SampleRunner {
       restoreConsole();
     }
     const output = shown(lines, origins);
-    if (blocked.length > 0) throw new Error(`${where(sample)} tried to reach ${blocked.join(', ')}: samples may only use the placeholder origins${blockedNote(blocked)}`);
+    if (blocked.length > 0)
+      throw new Error(`${where(sample)} tried to reach ${blocked.join(', ')}: samples may only use the placeholder origins${blockedNote(blocked)}`);
     let from = 0;
     for (const expected of sample.expectedOutput) {
       const at = output.indexOf(expected, from);
-      if (at < 0) throw new Error(`${where(sample)}: the output lacks ${JSON.stringify(expected)}${from > 0 ? ' (after the texts expected before it)' : ''}\n--- output ---\n${output}`);
+      if (at < 0)
+        throw new Error(
+          `${where(sample)}: the output lacks ${JSON.stringify(expected)}${from > 0 ? ' (after the texts expected before it)' : ''}\n--- output ---\n${output}`,
+        );
       from = at + expected.length;
     }
     return { output };
@@ -101,14 +105,25 @@ export class SampleRunner {
    */
   typecheck(): string[] {
     const files = new Map([...this.#files].map(([sample, file]) => [file, sample]));
-    const configFile = ts.getParsedCommandLineOfConfigFile(join(this.#root, 'tsconfig.json'), {}, {
-      ...ts.sys,
-      onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
-        throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
+    const configFile = ts.getParsedCommandLineOfConfigFile(
+      join(this.#root, 'tsconfig.json'),
+      {},
+      {
+        ...ts.sys,
+        onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
+          throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
+        },
       },
-    });
+    );
     if (!configFile) throw new Error('tsconfig.json could not be read');
-    const options: ts.CompilerOptions = { ...configFile.options, noEmit: true, declaration: false, declarationMap: false, sourceMap: false, incremental: false };
+    const options: ts.CompilerOptions = {
+      ...configFile.options,
+      noEmit: true,
+      declaration: false,
+      declarationMap: false,
+      sourceMap: false,
+      incremental: false,
+    };
     const program = ts.createProgram([...files.keys()], options);
     const problems: string[] = [];
     for (const diagnostic of ts.getPreEmitDiagnostics(program)) {
@@ -133,7 +148,8 @@ export class SampleRunner {
   #rewrite(sample: DocSample, file: string, origins: readonly OriginMapping[]): string {
     let code = sample.code.replace(/(['"])(httpbuilder-ts(?:\/[^'"]*)?)\1/g, (_, quote: string, specifier: string) => {
       const target = this.#entries.get(specifier);
-      if (target === undefined) throw new Error(`${where(sample)} imports '${specifier}', which package.json does not export (known: ${[...this.#entries.keys()].join(', ')})`);
+      if (target === undefined)
+        throw new Error(`${where(sample)} imports '${specifier}', which package.json does not export (known: ${[...this.#entries.keys()].join(', ')})`);
       let path = relative(dirname(file), target).replace(/\\/g, '/');
       if (!path.startsWith('.')) path = `./${path}`;
       return `${quote}${path}${quote}`;

@@ -125,13 +125,14 @@ export class TestServer {
   }
 
   async #answer(req: RecordedRequest, res: http.ServerResponse): Promise<void> {
-    const hit = this.#expectations.find(
-      ({ expectation }) => sameRoute(expectation, req) && mismatches(expectation, req).length === 0,
-    );
+    const hit = this.#expectations.find(({ expectation }) => sameRoute(expectation, req) && mismatches(expectation, req).length === 0);
     req.matched = hit !== undefined;
     this.requests.push(req);
     if (hit === undefined) {
-      const report = unmatchedReport(req, this.#expectations.map((r) => r.expectation));
+      const report = unmatchedReport(
+        req,
+        this.#expectations.map((r) => r.expectation),
+      );
       writeResponse(res, plainText(404, report));
       return;
     }

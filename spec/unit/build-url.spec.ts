@@ -4,7 +4,17 @@ import { ConfigError } from '../../lib/core/errors.js';
 import { buildTarget } from '../../lib/pipeline/build-url.js';
 
 function uri(parts: Partial<UriParts>): UriParts {
-  return { scheme: 'http', host: '127.0.0.1', port: undefined, path: '/', query: new Map(), rawQuery: undefined, fragment: undefined, raw: undefined, ...parts };
+  return {
+    scheme: 'http',
+    host: '127.0.0.1',
+    port: undefined,
+    path: '/',
+    query: new Map(),
+    rawQuery: undefined,
+    fragment: undefined,
+    raw: undefined,
+    ...parts,
+  };
 }
 
 describe('buildTarget: the origin checked last is kept, by the parts it came from', () => {

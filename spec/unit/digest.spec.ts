@@ -21,7 +21,7 @@ const RFC7616: Omit<DigestInput, 'algorithm'> = {
   qop: 'auth',
 };
 
-describe('Digest response hashes: the RFCs\' published examples', () => {
+describe("Digest response hashes: the RFCs' published examples", () => {
   it('RFC 7616 §3.9.1, MD5', () => {
     expect(digestResponse({ ...RFC7616, algorithm: 'MD5' })).toBe('8ca523f5e9506fed4657c9700eebdbec');
   });
@@ -61,7 +61,13 @@ describe('challenges', () => {
   });
 
   it('picks the strongest Digest algorithm offered, and auth-int only when it is the only qop', () => {
-    const picked = pickDigest(parseChallenges(['Digest realm="r", nonce="1", algorithm=MD5, qop="auth"', 'Digest realm="r", nonce="2", algorithm=SHA-512-256, qop="auth-int"', 'Digest realm="r", nonce="3", algorithm=SHA-256-sess, qop="auth"']));
+    const picked = pickDigest(
+      parseChallenges([
+        'Digest realm="r", nonce="1", algorithm=MD5, qop="auth"',
+        'Digest realm="r", nonce="2", algorithm=SHA-512-256, qop="auth-int"',
+        'Digest realm="r", nonce="3", algorithm=SHA-256-sess, qop="auth"',
+      ]),
+    );
     expect([picked?.algorithm, picked?.qop, picked?.nonce]).toEqual(['SHA-512-256', 'auth-int', '2']);
     expect(pickDigest(parseChallenges(['Digest realm="r", nonce="1", algorithm=UNKNOWN']))).toBeUndefined();
   });
@@ -73,9 +79,29 @@ describe('Authorization: Digest', () => {
   it('carries every parameter, with the uri as the request-target and nc as 8 hex digits', () => {
     const { header } = digestAuthorization(challenge, { user: 'alice', password: 'pw', method: 'GET', uri: '/a?b=1&c', nc: 26, body: undefined });
     const params = parseChallenges([header])[0].params;
-    expect(params).toMatchObject({ username: 'alice', realm: 'r@x', nonce: 'abc', uri: '/a?b=1&c', algorithm: 'SHA-256', qop: 'auth', nc: '0000001a', opaque: 'op"q' });
+    expect(params).toMatchObject({
+      username: 'alice',
+      realm: 'r@x',
+      nonce: 'abc',
+      uri: '/a?b=1&c',
+      algorithm: 'SHA-256',
+      qop: 'auth',
+      nc: '0000001a',
+      opaque: 'op"q',
+    });
     expect(params.cnonce).toMatch(/^[0-9a-f]{32}$/);
-    const expected = digestResponse({ algorithm: 'SHA-256', username: 'alice', realm: 'r@x', password: 'pw', method: 'GET', uri: '/a?b=1&c', nonce: 'abc', nc: '0000001a', cnonce: params.cnonce, qop: 'auth' });
+    const expected = digestResponse({
+      algorithm: 'SHA-256',
+      username: 'alice',
+      realm: 'r@x',
+      password: 'pw',
+      method: 'GET',
+      uri: '/a?b=1&c',
+      nonce: 'abc',
+      nc: '0000001a',
+      cnonce: params.cnonce,
+      qop: 'auth',
+    });
     expect(params.response).toBe(expected);
   });
 
@@ -95,7 +121,12 @@ describe('nc per nonce', () => {
   it('keeps counting when the same nonce is challenged again or sent back as nextnonce', async () => {
     const { AuthCache } = await import('../../lib/auth/auth-cache.js');
     const cache = new AuthCache();
-    const counts = [cache.nextNonceCount('https://h', 'N'), cache.nextNonceCount('https://h', 'N'), cache.nextNonceCount('https://h', 'M'), cache.nextNonceCount('https://h', 'N')];
+    const counts = [
+      cache.nextNonceCount('https://h', 'N'),
+      cache.nextNonceCount('https://h', 'N'),
+      cache.nextNonceCount('https://h', 'M'),
+      cache.nextNonceCount('https://h', 'N'),
+    ];
     expect(counts).toEqual([1, 2, 1, 3]);
     expect(cache.nextNonceCount('https://other', 'N')).toBe(1);
   });
@@ -122,7 +153,11 @@ describe('the auth stage and a text body', () => {
     const wire: WireRequest = { method: 'POST', url: 'http://127.0.0.1:1/x', secure: false, hostname: '127.0.0.1', port: 1, target: '/x', headers: {}, body };
     const answers = [challenge(qop), ok];
     const sent: WireRequest[] = [];
-    const plan = { credentials: { scheme: 'digest', user: 'u', password: 'p', preemptive: false }, target: { secure: false, hostname: '127.0.0.1', port: 1 }, authCache: new AuthCache() };
+    const plan = {
+      credentials: { scheme: 'digest', user: 'u', password: 'p', preemptive: false },
+      target: { secure: false, hostname: '127.0.0.1', port: 1 },
+      authCache: new AuthCache(),
+    };
     const call = { plan, control: undefined, last: undefined } as unknown as WireCall;
     const send = authorization((request) => (sent.push(request), Promise.resolve(answers.shift()!)));
     const response = await send(wire, call);

@@ -44,7 +44,12 @@ describe('errors', () => {
 
   it('HttpException carries status, headers and body, but keeps headers and body out of logs', () => {
     const error = new HttpException(401, 'Unauthorized', headers, { token: 'body-secret' });
-    expect([error.message, error.statusCode, error.headers.get('set-cookie'), error.body]).toEqual(['Unauthorized', 401, 'session=s3cr3t', { token: 'body-secret' }]);
+    expect([error.message, error.statusCode, error.headers.get('set-cookie'), error.body]).toEqual([
+      'Unauthorized',
+      401,
+      'session=s3cr3t',
+      { token: 'body-secret' },
+    ]);
     for (const text of [inspect(error), JSON.stringify(error)]) {
       expect(text).toContain('401');
       expect(text).not.toContain('s3cr3t');

@@ -88,7 +88,9 @@ describe('lib/ layers', () => {
   it('keeps backends to transport: they import nothing of the pipeline, content, auth or the client', () => {
     const reaching = [...graph]
       .filter(([file]) => layerOf(file) === 'backends')
-      .flatMap(([file, imports]) => imports.filter((target) => !['core', 'model', 'backends', 'config'].includes(layerOf(target))).map((target) => `${file} → ${target}`));
+      .flatMap(([file, imports]) =>
+        imports.filter((target) => !['core', 'model', 'backends', 'config'].includes(layerOf(target))).map((target) => `${file} → ${target}`),
+      );
     expect(reaching).toEqual([]);
   });
 });

@@ -28,13 +28,31 @@ describe('URL credentials belong to their origin', () => {
     block(config);
     return config;
   };
-  const client = mergeSettings(DEFAULT_SETTINGS, layer((c) => void (c.request.uri = 'https://user:secret@api.example/v1')));
+  const client = mergeSettings(
+    DEFAULT_SETTINGS,
+    layer((c) => void (c.request.uri = 'https://user:secret@api.example/v1')),
+  );
 
   it('are kept for paths on the same origin, and dropped when a level moves elsewhere', () => {
     expect(client.credentials).toEqual({ scheme: 'basic', user: 'user', password: 'secret', preemptive: false });
-    expect(mergeSettings(client, layer((c) => void (c.request.uri.path = 'users'))).credentials).toEqual({ scheme: 'basic', user: 'user', password: 'secret', preemptive: false });
-    expect(mergeSettings(client, layer((c) => void (c.request.uri = 'https://other.example/'))).credentials).toBeUndefined();
-    expect(mergeSettings(client, layer((c) => void (c.request.uri.host = 'other.example'))).credentials).toBeUndefined();
+    expect(
+      mergeSettings(
+        client,
+        layer((c) => void (c.request.uri.path = 'users')),
+      ).credentials,
+    ).toEqual({ scheme: 'basic', user: 'user', password: 'secret', preemptive: false });
+    expect(
+      mergeSettings(
+        client,
+        layer((c) => void (c.request.uri = 'https://other.example/')),
+      ).credentials,
+    ).toBeUndefined();
+    expect(
+      mergeSettings(
+        client,
+        layer((c) => void (c.request.uri.host = 'other.example')),
+      ).credentials,
+    ).toBeUndefined();
   });
 });
 

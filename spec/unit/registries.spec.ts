@@ -28,7 +28,12 @@ describe('media types and registry lookup', () => {
   it('a remembered lookup answers from the levels, else its own defaults, for each list on its own', () => {
     const client = [new Map([['application/*', 'client any application']])];
     const none: Array<Map<string, string>> = [];
-    const parsers = rememberedLookup([new Map([['application/json', 'default json'], ['*/*', 'fallback']])]);
+    const parsers = rememberedLookup([
+      new Map([
+        ['application/json', 'default json'],
+        ['*/*', 'fallback'],
+      ]),
+    ]);
     const encoders = rememberedLookup([new Map([['*/*', 'default encoder']])]);
     expect(parsers(client, 'application/json')).toBe('client any application');
     expect(parsers(client, 'text/plain')).toBe('fallback');

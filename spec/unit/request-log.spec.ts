@@ -7,12 +7,16 @@ import { toLogLine } from '../../lib/config/logger.js';
 describe('redactUrl', () => {
   it('hides user info and the values of credential-like query parameters, keeps the rest as is', () => {
     expect(redactUrl('https://ada:pw@api.example.com/x?api_key=s3cret&page=2#top')).toBe('https://***@api.example.com/x?api_key=***&page=2#top');
-    expect(redactUrl('http://h/p?access_token=a&Password=b&sig=c&X-Amz-Signature=d&code=e&q=f')).toBe('http://h/p?access_token=***&Password=***&sig=***&X-Amz-Signature=***&code=***&q=f');
+    expect(redactUrl('http://h/p?access_token=a&Password=b&sig=c&X-Amz-Signature=d&code=e&q=f')).toBe(
+      'http://h/p?access_token=***&Password=***&sig=***&X-Amz-Signature=***&code=***&q=f',
+    );
     expect(redactUrl('http://h/p?%74oken=a')).toBe('http://h/p?%74oken=***'); // names are compared decoded
     expect(redactUrl('http://h/p?token')).toBe('http://h/p?token'); // no value, nothing to hide
     expect(redactUrl('not a url')).toBe('(unparsable URL)');
     // `;` separates too, in the query and as path parameters; JWTs and CAS tickets are secrets
-    expect(redactUrl('http://h/app;jsessionid=ABC123/x;v=2?a=1;token=abc&jwt=eyJ.x.y&ticket=ST-1&b=2')).toBe('http://h/app;jsessionid=***/x;v=2?a=1;token=***&jwt=***&ticket=***&b=2');
+    expect(redactUrl('http://h/app;jsessionid=ABC123/x;v=2?a=1;token=abc&jwt=eyJ.x.y&ticket=ST-1&b=2')).toBe(
+      'http://h/app;jsessionid=***/x;v=2?a=1;token=***&jwt=***&ticket=***&b=2',
+    );
     expect(redactUrl('http://h/p?next=/a/b&page=3')).toBe('http://h/p?next=/a/b&page=3');
   });
 });
@@ -20,7 +24,8 @@ describe('redactUrl', () => {
 describe('DEBUG', () => {
   it('turns logging on for httpbuilder the way the debug package reads the variable', () => {
     for (const on of ['httpbuilder', 'express,httpbuilder', 'http*', '*', 'a b httpbuilder']) expect(loggerFromEnvironment(on)).toBeInstanceOf(Function);
-    for (const off of [undefined, '', 'express', 'httpbuilder-other', '*,-httpbuilder', 'httpbuilder,-http*']) expect(loggerFromEnvironment(off)).toBeUndefined();
+    for (const off of [undefined, '', 'express', 'httpbuilder-other', '*,-httpbuilder', 'httpbuilder,-http*'])
+      expect(loggerFromEnvironment(off)).toBeUndefined();
   });
 });
 

@@ -74,7 +74,10 @@ async function acquireLock(): Promise<void> {
     } catch (error) {
       if ((error as { code?: string }).code !== 'EEXIST') throw error;
     }
-    const age = await stat(LOCK).then((s) => Date.now() - s.mtimeMs, () => 0);
+    const age = await stat(LOCK).then(
+      (s) => Date.now() - s.mtimeMs,
+      () => 0,
+    );
     if (age > STALE_LOCK_MS) await rm(LOCK, { recursive: true, force: true });
     if (Date.now() > deadline) throw new Error(`builtCli(): ${LOCK} is still held after 3 minutes`);
     await new Promise((r) => setTimeout(r, 200));
@@ -85,7 +88,10 @@ async function removeOldBuilds(keep: string): Promise<void> {
   for (const entry of await readdir(CACHE)) {
     const path = join(CACHE, entry);
     if (path === keep || path === LOCK) continue;
-    const age = await stat(path).then((s) => Date.now() - s.mtimeMs, () => 0);
+    const age = await stat(path).then(
+      (s) => Date.now() - s.mtimeMs,
+      () => 0,
+    );
     if (age > OLD_BUILD_MS) await rm(path, { recursive: true, force: true });
   }
 }
@@ -95,7 +101,11 @@ async function sourceHash(): Promise<string> {
   const hash = createHash('sha256');
   const files = [...(await listFiles(join(ROOT, 'lib'))), ...['tsconfig.json', 'tsconfig.build.json', 'package.json'].map((f) => join(ROOT, f))];
   for (const file of files.sort()) {
-    hash.update(relative(ROOT, file)).update('\0').update(await readFile(file)).update('\0');
+    hash
+      .update(relative(ROOT, file))
+      .update('\0')
+      .update(await readFile(file))
+      .update('\0');
   }
   return hash.digest('hex').slice(0, 16);
 }

@@ -45,10 +45,7 @@ export function urlOf(origin: string, path: string, tag?: string): string {
 }
 
 /** The {@link PeerServer} of a started daemon. */
-export function peerServer(
-  daemon: Daemon,
-  site: Pick<PeerServer, 'name' | 'origin' | 'root' | 'configFile' | 'errorLog' | 'areas'>,
-): PeerServer {
+export function peerServer(daemon: Daemon, site: Pick<PeerServer, 'name' | 'origin' | 'root' | 'configFile' | 'errorLog' | 'areas'>): PeerServer {
   return {
     ...site,
     accessLog: new AccessLog(join(site.root, 'logs', 'access.log'), `${site.origin}${MARKER}`),

@@ -4,9 +4,7 @@ import { decodeExtValue, encodeExtValue } from './ext-value.js';
 
 describe('parseChallenges (RFC 7235 §4.1)', () => {
   it('reads quoted strings with escaped quotes, backslashes and commas inside quotes', () => {
-    const [c] = parseChallenges(
-      String.raw`Digest realm="a \"quoted\" realm, with, commas", nonce="x\\y", qop="auth,auth-int", algorithm=SHA-256`,
-    );
+    const [c] = parseChallenges(String.raw`Digest realm="a \"quoted\" realm, with, commas", nonce="x\\y", qop="auth,auth-int", algorithm=SHA-256`);
     expect(c.scheme).toBe('Digest');
     expect(c.params).toEqual({ realm: 'a "quoted" realm, with, commas', nonce: 'x\\y', qop: 'auth,auth-int', algorithm: 'SHA-256' });
     expect([...c.quoted].sort()).toEqual(['nonce', 'qop', 'realm']);

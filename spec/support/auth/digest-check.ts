@@ -1,13 +1,6 @@
 // Verification of `Authorization: Digest` credentials, RFC 7616 §3.4 (and RFC 2617 §3.2.2).
 import { param, type AuthChallenge } from './auth-params.js';
-import {
-  requestDigest,
-  toDigestAlgorithm,
-  userhash,
-  type DigestAlgorithm,
-  type DigestInput,
-  type DigestQop,
-} from './digest-math.js';
+import { requestDigest, toDigestAlgorithm, userhash, type DigestAlgorithm, type DigestInput, type DigestQop } from './digest-math.js';
 import { decodeExtValue } from './ext-value.js';
 import type { NonceBook, NonceEntry } from './nonce-book.js';
 
@@ -119,13 +112,7 @@ export function checkDigest(credentials: AuthChallenge, request: DigestRequest, 
  * resolved from the userhash (`username` = H(user ":" realm), RFC 7616 §3.4.4): a route has
  * one user, so a userhash names `user` when it equals that user's hash and nobody otherwise.
  */
-function username(
-  credentials: AuthChallenge,
-  algorithm: DigestAlgorithm,
-  realm: string,
-  userhashOffered: boolean,
-  user: string,
-): string | { reason: string } {
+function username(credentials: AuthChallenge, algorithm: DigestAlgorithm, realm: string, userhashOffered: boolean, user: string): string | { reason: string } {
   const plain = param(credentials, 'username');
   const extended = param(credentials, 'username*');
   const flag = param(credentials, 'userhash');

@@ -1,15 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { createHash } from 'node:crypto';
-import {
-  DIGEST_ALGORITHMS,
-  digestHash,
-  ha1,
-  requestDigest,
-  responseDigest,
-  toDigestAlgorithm,
-  userhash,
-  type DigestInput,
-} from './digest-math.js';
+import { DIGEST_ALGORITHMS, digestHash, ha1, requestDigest, responseDigest, toDigestAlgorithm, userhash, type DigestInput } from './digest-math.js';
 
 // RFC 7616 §3.9.1: user Mufasa, password "Circle of Life", GET /dir/index.html.
 const rfc7616: Omit<DigestInput, 'algorithm'> = {
@@ -46,9 +37,7 @@ describe('digest-math: published vectors', () => {
   });
 
   it('RFC 7616 §3.9.1 SHA-256', () => {
-    expect(requestDigest({ ...rfc7616, algorithm: 'SHA-256' })).toBe(
-      '753927fa0e85d155564e2e272a28d1802ca10daf4496794697cf8db5856cb6c1',
-    );
+    expect(requestDigest({ ...rfc7616, algorithm: 'SHA-256' })).toBe('753927fa0e85d155564e2e272a28d1802ca10daf4496794697cf8db5856cb6c1');
   });
 
   it('RFC 2617 §3.5 MD5 with qop=auth', () => {
@@ -82,17 +71,13 @@ describe('digest-math: formulas', () => {
     expect(requestDigest(input)).toBe(md5(`${ha1Plain}:${base.nonce}:00000001:${base.cnonce}:auth-int:${ha2}`));
     // an empty body still contributes H("")
     const empty = md5(`POST:/dir/index.html:${md5('')}`);
-    expect(requestDigest({ ...input, body: undefined })).toBe(
-      md5(`${ha1Plain}:${base.nonce}:00000001:${base.cnonce}:auth-int:${empty}`),
-    );
+    expect(requestDigest({ ...input, body: undefined })).toBe(md5(`${ha1Plain}:${base.nonce}:00000001:${base.cnonce}:auth-int:${empty}`));
   });
 
   it('rspauth: A2 = ":" uri, and ":" uri ":" H(body) for auth-int (RFC 7616 §3.5)', () => {
     expect(responseDigest(base)).toBe(md5(`${ha1Plain}:${base.nonce}:00000001:${base.cnonce}:auth:${md5(':/dir/index.html')}`));
     const int = { ...base, qop: 'auth-int' as const, body: 'ok-text' };
-    expect(responseDigest(int)).toBe(
-      md5(`${ha1Plain}:${base.nonce}:00000001:${base.cnonce}:auth-int:${md5(`:/dir/index.html:${md5('ok-text')}`)}`),
-    );
+    expect(responseDigest(int)).toBe(md5(`${ha1Plain}:${base.nonce}:00000001:${base.cnonce}:auth-int:${md5(`:/dir/index.html:${md5('ok-text')}`)}`));
   });
 
   it('without qop: response = H(H(A1):nonce:H(A2)) (RFC 2617 §3.2.2.1, RFC 2069)', () => {

@@ -6,14 +6,7 @@ import { createHash } from 'node:crypto';
 export type DigestAlgorithm = 'MD5' | 'MD5-sess' | 'SHA-256' | 'SHA-256-sess' | 'SHA-512-256' | 'SHA-512-256-sess';
 
 /** Every {@link DigestAlgorithm}, weakest first. */
-export const DIGEST_ALGORITHMS: readonly DigestAlgorithm[] = [
-  'MD5',
-  'MD5-sess',
-  'SHA-256',
-  'SHA-256-sess',
-  'SHA-512-256',
-  'SHA-512-256-sess',
-];
+export const DIGEST_ALGORITHMS: readonly DigestAlgorithm[] = ['MD5', 'MD5-sess', 'SHA-256', 'SHA-256-sess', 'SHA-512-256', 'SHA-512-256-sess'];
 
 /** A `qop` value a request can carry. */
 export type DigestQop = 'auth' | 'auth-int';

@@ -125,11 +125,7 @@ export function digestRoute(server: TestServer, options: DigestRouteOptions): Au
     const [nonce, nc] = [param(credentials, 'nonce'), param(credentials, 'nc')];
     if (nonce !== undefined && nc !== undefined) stats.ncSeen.push({ nonce, nc });
     if (credentials.token68 !== undefined) return { ok: false, stale: false, reason: 'Digest credentials without parameters' };
-    const verdict = checkDigest(
-      credentials,
-      { user: options.user, password: options.password, method: req.method, target: req.target, body: req.body },
-      book,
-    );
+    const verdict = checkDigest(credentials, { user: options.user, password: options.password, method: req.method, target: req.target, body: req.body }, book);
     if (verdict.ok && options.stale === 'once' && !staleSent && verdict.nonce === firstNonce) {
       staleSent = true;
       verdict.entry.expired = true;
@@ -150,8 +146,7 @@ export function digestRoute(server: TestServer, options: DigestRouteOptions): Au
           sendChallenge(req, res, challenge(false));
           return;
         }
-        const verdict: DigestVerdict =
-          lines.length > 1 ? { ok: false, stale: false, reason: `${lines.length} Authorization headers` } : judge(lines[0], req);
+        const verdict: DigestVerdict = lines.length > 1 ? { ok: false, stale: false, reason: `${lines.length} Authorization headers` } : judge(lines[0], req);
         if (!verdict.ok) {
           stats.challenged(verdict.reason);
           sendChallenge(req, res, challenge(verdict.stale));
@@ -179,7 +174,13 @@ function contextOf(challenge: AuthChallenge): NonceContext {
   return {
     realm: param(challenge, 'realm') ?? '',
     algorithm: param(challenge, 'algorithm'),
-    qop: qop === undefined ? [] : qop.split(',').map((q) => q.trim()).filter((q) => q !== ''),
+    qop:
+      qop === undefined
+        ? []
+        : qop
+            .split(',')
+            .map((q) => q.trim())
+            .filter((q) => q !== ''),
     opaque: param(challenge, 'opaque'),
     userhash: param(challenge, 'userhash')?.toLowerCase() === 'true',
   };

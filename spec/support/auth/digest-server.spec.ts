@@ -36,10 +36,7 @@ describe('digestRoute (RFC 7616)', () => {
       return { res, line: res.lines('www-authenticate')[0] };
     };
     /** Answers `line` with a hand-built Authorization header and sends it. */
-    const answer = async (
-      line: string,
-      knobs: Partial<HandBuiltDigestOptions> & { target?: string; sendBody?: string; secure?: boolean } = {},
-    ) => {
+    const answer = async (line: string, knobs: Partial<HandBuiltDigestOptions> & { target?: string; sendBody?: string; secure?: boolean } = {}) => {
       const target = knobs.target ?? path;
       const method = knobs.method ?? 'GET';
       const built = handBuiltDigest({ challenge: line, user: USER, password: PASSWORD, method, uri: target, ...knobs });
@@ -62,8 +59,7 @@ describe('digestRoute (RFC 7616)', () => {
       const { route, challenge } = setup();
       const first = await challenge();
       const second = await challenge('/digest?q=1', 'DELETE');
-      const form =
-        /^Digest realm="digest-realm", domain="\/digest", nonce="([A-Za-z0-9+/]{44})", opaque="([0-9a-f]{32})", algorithm=MD5, qop="auth"$/;
+      const form = /^Digest realm="digest-realm", domain="\/digest", nonce="([A-Za-z0-9+/]{44})", opaque="([0-9a-f]{32})", algorithm=MD5, qop="auth"$/;
       const [, nonce1, opaque1] = form.exec(first.line) ?? [];
       const [, nonce2, opaque2] = form.exec(second.line) ?? [];
       expect(nonce1).toBeDefined();
@@ -87,9 +83,7 @@ describe('digestRoute (RFC 7616)', () => {
         opaque: false,
       });
       const { line } = await challenge();
-      expect(line).toMatch(
-        /^Digest realm="r \\"x\\"", domain="\/d \/e", nonce="[^"]+", algorithm=SHA-512-256-sess, qop="auth,auth-int", userhash=true$/,
-      );
+      expect(line).toMatch(/^Digest realm="r \\"x\\"", domain="\/d \/e", nonce="[^"]+", algorithm=SHA-512-256-sess, qop="auth,auth-int", userhash=true$/);
     });
   });
 

@@ -38,10 +38,7 @@ export function decodeExtValue(text: string): ExtValue {
   const label = charset.toLowerCase();
   if (label !== 'utf-8' && label !== 'iso-8859-1') throw new Error(`unsupported ext-value charset ${JSON.stringify(charset)}`);
   // Buffer's latin1 is true ISO-8859-1; TextDecoder('latin1') would be windows-1252.
-  const value =
-    label === 'utf-8'
-      ? new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(bytes))
-      : Buffer.from(bytes).toString('latin1');
+  const value = label === 'utf-8' ? new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(bytes)) : Buffer.from(bytes).toString('latin1');
   return { charset, language, value };
 }
 

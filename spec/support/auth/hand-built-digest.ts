@@ -44,7 +44,9 @@ export function handBuiltDigest(options: HandBuiltDigestOptions): HandBuiltDiges
   const algorithmName = param(challenge, 'algorithm');
   const algorithm = toDigestAlgorithm(algorithmName);
   if (algorithm === undefined) throw new Error(`unsupported algorithm ${algorithmName}`);
-  const offered = param(challenge, 'qop')?.split(',').map((q) => q.trim());
+  const offered = param(challenge, 'qop')
+    ?.split(',')
+    .map((q) => q.trim());
   const qop = options.qop ?? (offered?.[0] as DigestQop | undefined);
   const nonce = options.nonce ?? param(challenge, 'nonce') ?? '';
   const nc = options.nc ?? '00000001';
