@@ -11,7 +11,7 @@
 // the client and its verbs
 export { HttpBuilder, type Verb, type HeadVerb } from './http-builder.js';
 export type { ResultFor, HeadResultFor, VerbArgument } from './verb-arguments.js';
-export { withResponse, type WithResponse, type ResponseOf } from './result/with-response.js';
+export { withResponse, type WithResponse, type ResponseOf, type BodyOf } from './result/with-response.js';
 
 // what a configuration block writes (objects the block receives: types only)
 export type { HttpConfig, ConfigBlock } from './config/http-config.js';
