@@ -12,13 +12,68 @@ export function hideUserInfoIn(text: string): string {
   return `${text.slice(0, start)}***${text.slice(at)}`;
 }
 
-/** Query parameter names whose values are secrets often enough to never print them. */
-const SECRET_NAME = /token|key|secret|pass|pwd|auth|sig|session|cookie|credential|code|jwt|ticket|bearer/i;
+/**
+ * Words that make a name a credential wherever they stand in it, also as the end of a run-together
+ * word: `refresh_token`, `id_token_hint`, `clientSecret`, `password_confirmation`, `JSESSIONID`,
+ * `PHPSESSID`, `session_id` (its last two words joined). A word that ends so counts (`accesstoken`,
+ * `newpassword`): no everyday word does; a word that only contains one (`tokenizer`) does not.
+ */
+const SECRET_WORD = /(?:token|secret|password|passwd|passphrase|credential|apikey|sessionid|sessid|jwt)s?$/;
+
+/**
+ * Last words that make a name a credential: `api_key`, `X-Amz-Signature`, `connect.sid`, `pwd`.
+ * Only last: `signature_date`, `session_count` and `auth_type` name something about a credential.
+ */
+const SECRET_LAST = setOf(
+  'key sig signature auth authorization pass pwd pw pin passcode session sid bearer ticket cookie cookies cred creds otp totp hmac verifier assertion',
+);
+
+/**
+ * The last two words joined (the whole name when it is one word) that make a name a credential:
+ * a bare `code` is OAuth's authorization code, and `auth_code` or `device_code` are codes too, but
+ * `country_code` is not; run-together keys (`accesskey`, `privatekey`) end in `key` as `monkey` and
+ * `turkey` do, so they are listed; `AWSAccessKeyId` and `key_id` end in `key_id`.
+ */
+const SECRET_TAIL = setOf(
+  [
+    'code keyid samlresponse samlart',
+    ...'auth authorization device otp mfa verification reset access security activation confirmation recovery backup login'.split(' ').map((w) => `${w}code`),
+    ...'access secret private auth pass session signing master app client subscription'.split(' ').map((w) => `${w}key`),
+  ].join(' '),
+);
+
+/** A set of the space-separated words of `list`. */
+function setOf(list: string): ReadonlySet<string> {
+  return new Set(list.split(' '));
+}
+
+/**
+ * Whether a parameter's value is a credential, by its name's words (split on anything but letters
+ * and digits and at camelCase humps, trailing digits dropped): a credential word anywhere, or a
+ * credential-like last word or last two words. Not by substring: `author`, `country_code`, `monkey`,
+ * `passenger` and `keyboard` are no secrets.
+ *
+ * @example
+ * isSecretName('X-Amz-Signature'); // true
+ * isSecretName('country_code'); // false
+ */
+export function isSecretName(name: string): boolean {
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2') // accessToken → access Token
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2') // APIKey → API Key
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .map((word) => word.replace(/\d+$/, '')) // password2 is a password
+    .filter((word) => word !== '');
+  if (words.length === 0) return false;
+  const tail = words.slice(-2).join('');
+  return SECRET_LAST.has(words[words.length - 1]) || SECRET_TAIL.has(tail) || SECRET_WORD.test(tail) || words.some((word) => SECRET_WORD.test(word));
+}
 
 /**
  * The URL for a log line: user info replaced by `***`, and the values of query parameters (split
  * on `&` and `;`) and path parameters (`/app;jsessionid=...`) whose names look like credentials
- * (`token`, `api_key`, `password`, `sig`, `jwt`, `ticket`, ...) replaced by `***`.
+ * ({@link isSecretName}: `token`, `api_key`, `password`, `sig`, `jwt`, `ticket`, ...) replaced by `***`.
  *
  * @example
  * redactUrl('https://ada:pw@api.example.com/x?api_key=s3cret&page=2'); // 'https://***@api.example.com/x?api_key=***&page=2'
@@ -40,7 +95,7 @@ export function redactUrl(url: string): string {
   const end = hash < 0 ? text.length : hash;
   const query = text.indexOf('?');
   const pathEnd = query < 0 || query > end ? end : query;
-  const hide = (name: string, value: string, all: string) => (SECRET_NAME.test(decodeName(name)) ? `${all.slice(0, all.length - value.length)}***` : all);
+  const hide = (name: string, value: string, all: string) => (isSecretName(decodeName(name)) ? `${all.slice(0, all.length - value.length)}***` : all);
   const path = text.slice(pathStart, pathEnd).replace(/;([^=;/]+)=([^;/]*)/g, (all: string, name: string, value: string) => hide(name, value, all));
   const search = text
     .slice(pathEnd, end)

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { HttpConfig } from '../../lib/config/http-config.js';
 import { decodeText } from '../../lib/core/charset.js';
 import { DEFAULT_SETTINGS, mergeSettings } from '../../lib/config/settings.js';
-import { redactUserInfo } from '../../lib/core/redact.js';
+import { isSecretName, redactUrl, redactUserInfo } from '../../lib/core/redact.js';
 
 describe('redactUserInfo: no password survives, however the URL is malformed', () => {
   it.each([
@@ -19,6 +19,33 @@ describe('redactUserInfo: no password survives, however the URL is malformed', (
   ])('%s → %s', (input, shown) => {
     expect(redactUserInfo(input)).toBe(shown);
     expect(redactUserInfo(input)).not.toContain('hunter2');
+  });
+});
+
+describe('isSecretName: credential-like names by word, not by substring', () => {
+  // prettier-ignore
+  const hidden = [
+    'token', 'access_token', 'refresh_token', 'id_token', 'id_token_hint', 'accessToken', 'accesstoken', 'X-Amz-Security-Token', 'oauth_token',
+    'api_key', 'apikey', 'api-key', 'x-api-key', 'X-API-Key', 'apiKey', 'APIKey', 'key', 'private_key', 'privateKey', 'accesskey', 'subscription-key', 'oauth_consumer_key',
+    'AWSAccessKeyId', 'password', 'Password', 'passwd', 'pwd', 'pass', 'password2', 'user[password]', 'user[password_confirmation]', 'new-password',
+    'secret', 'client_secret', 'clientSecret', 'signature', 'sig', 'X-Amz-Signature', 'X-Goog-Signature', 'oauth_signature', 'hmac', 'X-Amz-Credential',
+    'credentials', 'auth', 'authorization', 'session', 'sessionid', 'session_id', 'jsessionid', 'JSESSIONID', 'PHPSESSID', 'ASP.NET_SessionId', 'connect.sid', 'sid',
+    'jwt', 'bearer', 'ticket', 'cookie', 'otp', 'pin', 'code', 'auth_code', 'device_code', 'code_verifier', 'oauth_verifier', 'client_assertion', 'SAMLResponse',
+  ];
+  // prettier-ignore
+  const clear = [
+    'author', 'country_code', 'monkey', 'passenger', 'keyboard', 'turkey', 'passport', 'bypass', 'secretary', 'tokenizer', 'zip_code', 'status_code',
+    'signature_date', 'SignatureMethod', 'SignatureVersion', 'SigAlg', 'X-Amz-Date', 'X-Amz-Expires', 'X-Amz-SignedHeaders', 'X-Amz-Algorithm', 'Key-Pair-Id',
+    'state', 'session_state', 'nonce', 'login_hint', 'page', 'q', 'next', 'v', '', '_',
+  ];
+
+  it.each(hidden)('%s is a secret', (name) => expect(isSecretName(name)).toBe(true));
+  it.each(clear)('%s is not', (name) => expect(isSecretName(name)).toBe(false));
+
+  it('prints the names the contract lists in clear in a URL, credentials beside them hidden', () => {
+    expect(redactUrl('https://h/p?author=ada&country_code=FR&monkey=1&passenger=2&access_token=t0k&X-Amz-Signature=abc')).toBe(
+      'https://h/p?author=ada&country_code=FR&monkey=1&passenger=2&access_token=***&X-Amz-Signature=***',
+    );
   });
 });
 

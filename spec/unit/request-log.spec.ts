@@ -19,6 +19,19 @@ describe('redactUrl', () => {
     );
     expect(redactUrl('http://h/p?next=/a/b&page=3')).toBe('http://h/p?next=/a/b&page=3');
   });
+
+  it('goes by the words of a name, not by substring: author, country_code, monkey and passenger print in clear', () => {
+    expect(redactUrl('http://h/p?author=ada&country_code=FR&monkey=george&passenger=2&keyboard=azerty')).toBe(
+      'http://h/p?author=ada&country_code=FR&monkey=george&passenger=2&keyboard=azerty',
+    );
+    // a credential word as the last word, anywhere for the unmistakable ones, or run together
+    expect(redactUrl('http://h/p?client_secret=a&refresh_token=b&x-api-key=c&session_id=d&PHPSESSID=e&user%5Bpassword%5D=f&accessToken=g')).toBe(
+      'http://h/p?client_secret=***&refresh_token=***&x-api-key=***&session_id=***&PHPSESSID=***&user%5Bpassword%5D=***&accessToken=***',
+    );
+    expect(redactUrl('http://h/p;auth_code=a;sessionid=b/x;state=c?X-Amz-Credential=d&X-Amz-Date=e&signature_date=f')).toBe(
+      'http://h/p;auth_code=***;sessionid=***/x;state=c?X-Amz-Credential=***&X-Amz-Date=e&signature_date=f',
+    );
+  });
 });
 
 describe('DEBUG', () => {
