@@ -187,7 +187,7 @@ export class HttpBuilder {
       onDownloadProgress: settings.onDownloadProgress,
       onUploadProgress: settings.onUploadProgress,
       execution: settings.execution,
-      jar: settings.cookieJar ? (this.#pool.cookies.jar ??= new ClientCookieJar()) : undefined,
+      jar: settings.cookieJar ? ClientCookieJar.of(settings.cookieJar, this.#pool.cookies) : undefined,
     };
     // no interceptor (the usual case): no chain around the exchange
     if (settings.interceptors.length === 0) return exchange(record, plan);

@@ -3,7 +3,7 @@ import type { Encoder } from '../content/encoders.js';
 import type { Parser } from '../content/parsers.js';
 import { ConfigError } from '../core/errors.js';
 import { VERSION } from '../core/version.js';
-import type { BackendChoice } from './client-config.js';
+import type { BackendChoice, CookiesChoice } from './client-config.js';
 import { DEFAULT_EXECUTION, mergeExecution, type ExecutionOptions } from './execution-options.js';
 import { NO_HANDLERS, type HandlerTier } from './handlers.js';
 import type { ContextMap, HttpConfig } from './http-config.js';
@@ -54,8 +54,8 @@ export interface Settings {
   readonly onUploadProgress: ProgressListener | undefined;
   /** timeouts, retries, redirects, abort signal and size limit */
   readonly execution: ExecutionOptions;
-  /** keep a cookie jar (client level) */
-  readonly cookieJar: boolean;
+  /** keep a cookie jar (client level): the client's own (`true`) or the application's */
+  readonly cookieJar: CookiesChoice;
 }
 
 export const DEFAULT_SETTINGS: Settings = Object.freeze({
@@ -114,7 +114,8 @@ export function mergeSettings(base: Settings, layer: HttpConfig): Settings {
     onUploadProgress:
       execution?.onUploadProgress === undefined ? base.onUploadProgress : checkFunction(execution.onUploadProgress, 'execution.onUploadProgress'),
     execution: execution ? mergeExecution(base.execution, execution) : base.execution,
-    cookieJar: client?.cookies ?? base.cookieJar,
+    // `true` over a jar already on keeps that jar (perhaps the application's), as derived clients share it
+    cookieJar: client?.cookies === true && base.cookieJar !== false ? base.cookieJar : (client?.cookies ?? base.cookieJar),
   };
 }
 

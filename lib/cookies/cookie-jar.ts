@@ -1,13 +1,36 @@
-import type { CookieJar } from 'tough-cookie';
+import type { Cookie, CookieJar } from 'tough-cookie';
 import type { WireRequest, WireResponse } from '../model/backend.js';
 
+/** One wrapper per application jar, so that every client given it (and its derived clients) shares one. */
+const wrappers = new WeakMap<CookieJar, ClientCookieJar>();
+
 /**
- * A client's cookie jar (`client.cookies = true`), on tough-cookie (RFC 6265: domain, path,
- * expiry, `Secure`, public suffixes). tough-cookie is loaded the first time a jar is used, so
- * clients without one never pay for it.
+ * A client's cookie jar (`client.cookies`), on tough-cookie (RFC 6265: domain, path, expiry,
+ * `Secure`, public suffixes): the client's own, or a `CookieJar` the application gave. The
+ * client's own is made, and tough-cookie loaded, the first time it is used, so clients without
+ * one never pay for it.
  */
 export class ClientCookieJar {
   #jar: Promise<CookieJar> | undefined;
+
+  /** @param jar the application's jar; without one, the jar is made on first use. */
+  constructor(jar?: CookieJar) {
+    if (jar !== undefined) this.#jar = Promise.resolve(jar);
+  }
+
+  /**
+   * The jar for a `client.cookies` setting: `true` is the pool's own (made once and kept in
+   * `shared`, which derived clients share); an application's jar gets its one wrapper.
+   *
+   * @example
+   * const jar = ClientCookieJar.of(settings.cookieJar, pool.cookies);
+   */
+  static of(setting: true | CookieJar, shared: { jar?: ClientCookieJar }): ClientCookieJar {
+    if (setting === true) return (shared.jar ??= new ClientCookieJar());
+    let wrapper = wrappers.get(setting);
+    if (wrapper === undefined) wrappers.set(setting, (wrapper = new ClientCookieJar(setting)));
+    return wrapper;
+  }
 
   /**
    * `wire` with the jar's cookies for its URL in front of the request's own `Cookie` header
@@ -15,7 +38,8 @@ export class ClientCookieJar {
    */
   async withCookies(wire: WireRequest): Promise<WireRequest> {
     const jar = await this.#load();
-    const stored = jar.getCookiesSync(wire.url);
+    // an application's jar may keep its cookies in an asynchronous store (a file, a database)
+    const stored: Cookie[] = jar.store.synchronous ? jar.getCookiesSync(wire.url) : await jar.getCookies(wire.url);
     if (stored.length === 0) return wire;
     const headerName = Object.keys(wire.headers).find((name) => name.toLowerCase() === 'cookie');
     const own = headerName === undefined ? '' : wire.headers[headerName];
@@ -35,7 +59,8 @@ export class ClientCookieJar {
       if (name.toLowerCase() !== 'set-cookie') continue;
       jar ??= await this.#load();
       // a refused cookie is the server's mistake, not the request's failure (browsers ignore it too)
-      jar.setCookieSync(value, url, { ignoreError: true });
+      if (jar.store.synchronous) jar.setCookieSync(value, url, { ignoreError: true });
+      else await jar.setCookie(value, url, { ignoreError: true });
     }
   }
 

@@ -1,5 +1,6 @@
-import { expect, it, jest } from '@jest/globals';
-import { HttpBuilder, type ConfigBlock } from '../../lib/index.js';
+import { describe, expect, it, jest } from '@jest/globals';
+import { CookieJar, MemoryCookieStore } from 'tough-cookie';
+import { ConfigError, HttpBuilder, type ConfigBlock } from '../../lib/index.js';
 import { headerValue, type RecordedRequest } from '../support/recorded-request.js';
 import type { ResponseSpec } from '../support/test-server.js';
 import { conformance, type Kit } from './kit.js';
@@ -351,4 +352,65 @@ conformance('cookie jar off (the default)', (kit) => {
       await client.get((c) => void (c.request.uri.path = path));
     }
   }
+});
+
+/** A memory store that says it is asynchronous, as a file or database store would: only tough-cookie's async API may use it. */
+class AsyncStore extends MemoryCookieStore {
+  override synchronous = false;
+}
+
+conformance("the application's jar (client.cookies = a tough-cookie CookieJar)", (kit) => {
+  it('cookies already in the jar are sent, and those set by every redirect hop are kept in it', async () => {
+    const jar = new CookieJar();
+    const origin = kit.server.url(kit.secure);
+    jar.setCookieSync('earlier=1; Path=/', origin);
+    kit.server.expect({ method: 'POST', path: '/login', respond: { status: 303, headers: { Location: '/home', 'Set-Cookie': ['session=s1; Path=/'] } } });
+    kit.server.expect({ method: 'GET', path: '/home', respond: setting('theme=dark; Path=/') });
+    expect(await kit.client((c) => void (c.client.cookies = jar)).post((c) => void (c.request.uri.path = '/login'))).toBe('set');
+    expect(sent(kit)).toEqual([
+      ['/login', { earlier: '1' }],
+      ['/home', { earlier: '1', session: 's1' }],
+    ]);
+    expect(jar.getCookieStringSync(`${origin}/`)).toBe('earlier=1; session=s1; theme=dark');
+  });
+
+  it('clients given the same jar share it; a derived client setting true keeps it', async () => {
+    const jar = new CookieJar();
+    const first = kit.client((c) => void (c.client.cookies = jar));
+    const second = kit.client((c) => void (c.client.cookies = jar));
+    const derived = first.configure((c) => void (c.client.cookies = true));
+    kit.server.expect({ method: 'GET', path: '/set', respond: setting('shared=1') });
+    await first.get((c) => void (c.request.uri.path = '/set'));
+    for (const [client, path] of [
+      [second, '/second'],
+      [derived, '/derived'],
+    ] as const) {
+      kit.server.expect({ method: 'GET', path, respond: OK });
+      await client.get((c) => void (c.request.uri.path = path));
+    }
+    expect(sent(kit).slice(1)).toEqual([
+      ['/second', { shared: '1' }],
+      ['/derived', { shared: '1' }],
+    ]);
+  });
+
+  it('a jar on an asynchronous store is read and written through its async API', async () => {
+    const jar = new CookieJar(new AsyncStore());
+    const client = kit.client((c) => void (c.client.cookies = jar));
+    kit.server.expect({ method: 'GET', path: '/set', respond: setting('async=1') });
+    kit.server.expect({ method: 'GET', path: '/next', respond: OK });
+    await client.get((c) => void (c.request.uri.path = '/set'));
+    await client.get((c) => void (c.request.uri.path = '/next'));
+    expect(sent(kit)[1]).toEqual(['/next', { async: '1' }]);
+    expect(await jar.getCookieString(`${kit.server.url(kit.secure)}/`)).toBe('async=1');
+  });
+});
+
+describe('client.cookies accepts true, false or a CookieJar only', () => {
+  it.each([['yes'], [1], [{}], [new Map()]])('%p is a ConfigError naming client.cookies', (value) => {
+    expect(() => HttpBuilder.configure((c) => void (c.client.cookies = value as never))).toThrow(ConfigError);
+    expect(() => HttpBuilder.configure((c) => void (c.client.cookies = value as never))).toThrow(
+      /^client\.cookies must be true, false or a tough-cookie CookieJar, not /,
+    );
+  });
 });
