@@ -2,7 +2,9 @@
  * The packaging check (`npm run test:package`): packs the package as `npm publish` would, installs
  * the tarball into a fresh folder, and uses it there the way a consumer does:
  *
- * 1. the tarball holds the compiled package and its docs, and nothing of spec/, bench/, lib/, ...;
+ * 1. the tarball holds the compiled package, its docs and LICENSE, and nothing of spec/, bench/, lib/, ...;
+ *    package.json names its license, repository, homepage, bugs and keywords (the npm page shows
+ *    them), and every relative link of the README and CHANGELOG points at a file of the repository;
  * 2. `import` of `httpbuilder-ts`, `/download` and `/mapping`, and `require()` of the same;
  * 3. a TypeScript consumer compiles against the installed types (`module: nodenext`, no skipLibCheck);
  * 4. a real request with the native backend (and a download) runs while axios, got and undici are
@@ -19,7 +21,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
@@ -41,6 +43,11 @@ interface Manifest {
   types: string;
   bin: Record<string, string>;
   exports: Record<string, string | { types: string; default: string }>;
+  license?: string;
+  repository?: { url?: string };
+  homepage?: string;
+  bugs?: { url?: string };
+  keywords?: string[];
 }
 
 class CheckFailed extends Error {}
@@ -69,7 +76,7 @@ function checkContents(files: readonly string[], manifest: Manifest): void {
   const present = new Set(files);
   const shipped = [manifest.main, manifest.types, ...Object.values(manifest.bin)];
   for (const target of Object.values(manifest.exports)) shipped.push(...(typeof target === 'string' ? [target] : [target.types, target.default]));
-  for (const file of ['package.json', 'README.md', 'CHANGELOG.md', ...shipped.map((p) => p.replace(/^\.\//, ''))]) {
+  for (const file of ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', ...shipped.map((p) => p.replace(/^\.\//, ''))]) {
     check(present.has(file), `the tarball lacks ${file}`);
   }
   const unwanted = files.filter(
@@ -79,6 +86,28 @@ function checkContents(files: readonly string[], manifest: Manifest): void {
       /\.spec\.|\.tsbuildinfo$|\.tgz$/.test(file),
   );
   check(unwanted.length === 0, `the tarball holds files it should not: ${unwanted.join(', ')}`);
+}
+
+/** 1. What the npm page shows: the metadata, and README and CHANGELOG links that lead somewhere. */
+async function checkMetadata(manifest: Manifest): Promise<void> {
+  const missing = Object.entries({
+    license: manifest.license,
+    'repository.url': manifest.repository?.url,
+    homepage: manifest.homepage,
+    'bugs.url': manifest.bugs?.url,
+    keywords: manifest.keywords?.join(''),
+  }).filter(([, value]) => !value);
+  check(missing.length === 0, `package.json lacks ${missing.map(([name]) => name).join(', ')}`);
+  // npm resolves relative links against the repository: one that leaves it, or names no file, is broken there
+  for (const doc of ['README.md', 'CHANGELOG.md']) {
+    const text = await readFile(join(ROOT, doc), 'utf8');
+    for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+      if (/^(?:[a-z][a-z0-9+.-]*:|#)/i.test(target)) continue; // https:, mailto:, an anchor
+      const path = target.replace(/#.*$/, '');
+      const inside = !isAbsolute(path) && !relative(ROOT, resolve(ROOT, path)).startsWith('..');
+      check(inside && existsSync(join(ROOT, path)), `${doc} links to ${target}, not a file of the repository`);
+    }
+  }
 }
 
 const ESM_CHECK = `
@@ -235,6 +264,7 @@ async function main(): Promise<void> {
     const files = packed.files.map((f) => f.path);
     step(`tarball ${packed.filename}: ${files.length} files`);
     checkContents(files, manifest);
+    await checkMetadata(manifest);
     check((await readFile(join(ROOT, 'dist', 'cli.js'), 'utf8')).startsWith('#!/usr/bin/env node\n'), 'dist/cli.js does not start with #!/usr/bin/env node');
 
     const consumer = join(work, 'consumer');
