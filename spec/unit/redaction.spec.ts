@@ -40,7 +40,7 @@ describe('isSecretName: credential-like names by word, not by substring', () => 
   ];
 
   it.each(hidden)('%s is a secret', (name) => expect(isSecretName(name)).toBe(true));
-  it.each(clear)('%s is not', (name) => expect(isSecretName(name)).toBe(false));
+  it.each(clear)('%j is not', (name) => expect(isSecretName(name)).toBe(false));
 
   it('prints the names the contract lists in clear in a URL, credentials beside them hidden', () => {
     expect(redactUrl('https://h/p?author=ada&country_code=FR&monkey=1&passenger=2&access_token=t0k&X-Amz-Signature=abc')).toBe(
