@@ -84,7 +84,7 @@ async function writeInPlace(body: Readable, target: string, file: string): Promi
 
 /**
  * Gives `temp` the permissions of the file it replaces: overwriting in place kept them, and a
- * file others could read should stay readable. A new file keeps 0o600.
+ * file others could read should stay readable. A new file keeps the mode it was made with (0666 less the umask).
  */
 async function keepMode(temp: string, target: string): Promise<void> {
   const previous = await stat(target).catch(() => undefined);
