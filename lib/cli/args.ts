@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import type { BackendChoice } from '../config/client-config.js';
 import { UsageError } from './failure.js';
 import { redactUserInfo } from '../core/redact.js';
+import { MAX_TIMER_MS } from '../config/execution-options.js';
 
 /** The verbs `hb` knows, lower case (the command line accepts any case). */
 export const VERBS = ['get', 'head', 'post', 'put', 'delete', 'patch', 'options'] as const;
@@ -15,7 +16,10 @@ export const BACKENDS = ['native', 'axios', 'got', 'fetch'] as const satisfies r
 /** A `name=value` pair from `-q` or `--form`. */
 export type Pair = readonly [name: string, value: string];
 
-/** The request the command line describes; every field has been checked. */
+/** Where a `--json` or `--data` body comes from: the text itself, a file (`@path`) or stdin (`@-`). */
+export type BodySource = { readonly from: 'text'; readonly text: string } | { readonly from: 'file'; readonly path: string } | { readonly from: 'stdin' };
+
+/** The request the command line describes; every field has been checked (a `--json` body once it is read). */
 export interface CliRequest {
   readonly verb: CliVerb;
   /** Absolute http(s) URL; `http://` is assumed when the command line gave no scheme. */
@@ -24,8 +28,10 @@ export interface CliRequest {
   readonly headers: readonly Pair[];
   /** `-q name=value`, in order. */
   readonly query: readonly Pair[];
-  /** `--json '<text>'`: valid JSON text, sent as it is. */
-  readonly json: string | undefined;
+  /** `--json '<text>'`, `@file` or `@-`: sent as it is (checked to be JSON once read). */
+  readonly json: BodySource | undefined;
+  /** `--data '<text>'`, `@file` or `@-`: sent as it is. */
+  readonly data: BodySource | undefined;
   /** `--form name=value`, in order. */
   readonly form: readonly Pair[];
   /** `--file name=@path`, in order. */
@@ -39,6 +45,14 @@ export interface CliRequest {
   readonly output: string | undefined;
   /** `-i`: print the status line and the response headers before the body. */
   readonly include: boolean;
+  /** `-v`: each exchange's request and response head on stderr. */
+  readonly verbose: boolean;
+  /** `--timeout <ms>`: the limit for the whole call; `undefined` (or `--timeout 0`) for none. */
+  readonly timeout: number | undefined;
+  /** `--retry <n>`: how many times to retry. */
+  readonly retry: number | undefined;
+  /** `--session <file>`: the cookie jar kept across runs. */
+  readonly session: string | undefined;
 }
 
 /** What the command line asks for. */
@@ -49,6 +63,7 @@ const OPTIONS = {
   header: { type: 'string', short: 'H', multiple: true },
   query: { type: 'string', short: 'q', multiple: true },
   json: { type: 'string', multiple: true },
+  data: { type: 'string', multiple: true },
   form: { type: 'string', multiple: true },
   file: { type: 'string', multiple: true },
   basic: { type: 'string', multiple: true },
@@ -57,6 +72,10 @@ const OPTIONS = {
   insecure: { type: 'boolean', multiple: true },
   output: { type: 'string', short: 'o', multiple: true },
   include: { type: 'boolean', short: 'i', multiple: true },
+  verbose: { type: 'boolean', short: 'v', multiple: true },
+  timeout: { type: 'string', multiple: true },
+  retry: { type: 'string', multiple: true },
+  session: { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h', multiple: true },
   version: { type: 'boolean', multiple: true },
 } as const;
@@ -84,10 +103,12 @@ export function parseCommandLine(argv: readonly string[]): Command {
   if (urlText === undefined) throw new UsageError('missing the URL');
   if (extra.length > 0) throw new UsageError(`unexpected argument '${extra[0]}'`);
 
-  const json = single(values.json, '--json');
-  if (json !== undefined) checkJson(json);
+  const json = bodySource(single(values.json, '--json'), '--json');
+  const data = bodySource(single(values.data, '--data'), '--data');
   const form = (values.form ?? []).map((text) => pair(text, '--form'));
   const files = (values.file ?? []).map(filePair);
+  if (data !== undefined && (json !== undefined || form.length > 0 || files.length > 0))
+    throw new UsageError('--data cannot be combined with --json, --form or --file');
   if (json !== undefined && (form.length > 0 || files.length > 0)) throw new UsageError('--json cannot be combined with --form or --file');
   const basic = single(values.basic, '--basic');
   const digest = single(values.digest, '--digest');
@@ -104,13 +125,18 @@ export function parseCommandLine(argv: readonly string[]): Command {
       headers,
       query: (values.query ?? []).map((text) => pair(text, '-q')),
       json,
+      data,
       form,
       files,
       auth: basic !== undefined ? credentials('basic', basic) : digest !== undefined ? credentials('digest', digest) : undefined,
       backend: backend(single(values.backend, '--backend')),
       insecure: values.insecure !== undefined,
-      output: output(single(values.output, '-o')),
+      output: path(single(values.output, '-o'), '-o'),
       include: values.include !== undefined,
+      verbose: values.verbose !== undefined,
+      timeout: whole(single(values.timeout, '--timeout'), '--timeout', MAX_TIMER_MS) || undefined, // 0: no limit, as curl's --max-time 0
+      retry: whole(single(values.retry, '--retry'), '--retry'),
+      session: path(single(values.session, '--session'), '--session'),
     },
   };
 }
@@ -175,12 +201,21 @@ function filePair(text: string): { name: string; path: string } {
   return { name, path: value.slice(1) };
 }
 
-function checkJson(text: string): void {
-  try {
-    JSON.parse(text);
-  } catch (error) {
-    throw new UsageError(`--json: not valid JSON (${error instanceof Error ? error.message : String(error)})`);
-  }
+/** `@-` is stdin, `@path` a file (as curl reads `-d @file`), anything else the body itself. */
+function bodySource(text: string | undefined, option: string): BodySource | undefined {
+  if (text === undefined) return undefined;
+  if (text === '@-') return { from: 'stdin' };
+  if (!text.startsWith('@')) return { from: 'text', text };
+  if (text === '@') throw new UsageError(`${option} @ needs a file name (or @- for stdin)`);
+  return { from: 'file', path: text.slice(1) };
+}
+
+/** A whole number from 0 (to `max` when given): digits only, no sign, fraction or unit. */
+function whole(text: string | undefined, option: string, max = Number.MAX_SAFE_INTEGER): number | undefined {
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  if (/^\d+$/.test(text) && value <= max) return value;
+  throw new UsageError(`${option} expects a whole number ${max === Number.MAX_SAFE_INTEGER ? '>= 0' : `from 0 to ${max}`}, got '${text}'`);
 }
 
 function credentials(scheme: 'basic' | 'digest', text: string): { scheme: 'basic' | 'digest'; user: string; password: string } {
@@ -197,7 +232,7 @@ function backend(text: string | undefined): CliRequest['backend'] {
   return name;
 }
 
-function output(text: string | undefined): string | undefined {
-  if (text === '') throw new UsageError('-o needs a file name');
+function path(text: string | undefined, option: string): string | undefined {
+  if (text === '') throw new UsageError(`${option} needs a file name`);
   return text;
 }

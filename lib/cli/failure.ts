@@ -12,6 +12,11 @@ export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
+/** The `code` of a file system error (`ENOENT`, `EACCES`, ...) for a message, or `error`. */
+export function errorCode(error: unknown): string {
+  return (error as { code?: string } | null)?.code ?? 'error';
+}
+
 /** The exit code for a response with `status`: 0 below 400, 4 for 4xx, 5 for 5xx and above. */
 export function exitCodeForStatus(status: number): number {
   if (status < 400) return EXIT.OK;

@@ -12,15 +12,23 @@ Verbs: get, head, post, put, delete, patch, options. A URL without a scheme mean
 Options:
   -H, --header 'Name: value'  add a request header (repeatable)
   -q, --query name=value      add a query parameter (repeatable)
-      --json '<text>'         send JSON text as the body (Content-Type: application/json)
+      --json '<text>'         send JSON text as the body (Content-Type: application/json);
+                              --json @file and --json @- read it from a file or stdin
+      --data '<text>'         send the body as it is (@file, @- for stdin); its type from
+                              -H 'Content-Type: ...', else application/octet-stream
       --form name=value       send a form field (repeatable; urlencoded, or multipart with --file)
       --file name=@path       send a file as multipart/form-data (repeatable)
       --basic user:pass       Basic authentication (sent with the first request)
       --digest user:pass      Digest authentication (answers the server's challenge)
       --backend <name>        native (default), axios, got or fetch
       --insecure              do not verify the server's TLS certificate
+      --timeout <ms>          give up after this long, retries and redirects included
+      --retry <n>             retry up to n times: idempotent verbs, on network errors and
+                              408, 413, 429, 500, 502, 503, 504 (Retry-After honoured)
+      --session <file>        keep cookies across runs in this file (created if missing)
   -o, --output <file>         save the body to a file (progress bar on a terminal)
   -i, --include               print the status line and response headers before the body
+  -v, --verbose               show each request and response head on stderr (credentials as ***)
   -h, --help                  show this help
       --version               show the version
 
@@ -29,11 +37,15 @@ written byte for byte when piped; other bodies are written as received. Redirect
 
 Exit codes: 0 for a 2xx or 3xx answer, 4 for 4xx, 5 for 5xx, 1 for other failures
 (network, TLS, timeout), 2 for bad input (nothing is sent), 130 on Ctrl-C.
+A body piped on stdin is sent only with --data @- or --json @-; otherwise hb refuses (exit 2).
 Errors are reported as one line on stderr.
 
 Examples:
   hb get https://api.example.com/users -q page=2 -H 'Accept: application/json'
   hb post localhost:8080/users --json '{"name":"Ada"}'
+  hb put localhost:8080/users/42 --json @user.json --session cookies.json
+  hb post localhost:8080/import --data @- -H 'Content-Type: text/csv' < people.csv
+  hb get https://api.example.com/health --timeout 5000 --retry 3 -v
   hb put https://api.example.com/users/42 --basic ada:secret --form name=Ada
   hb post https://upload.example.com/files --file report=@./report.pdf --form note=draft
   hb get https://localhost:8443/report.csv --insecure -o report.csv

@@ -24,8 +24,8 @@ export function isJsonType(contentType: string): boolean {
   return contentType === 'application/json' || contentType.endsWith('+json');
 }
 
-/** What a response head looks like on screen: anything below U+0020 (an escape sequence) shown as `\xNN`. */
-function printable(text: string): string {
+/** What a head line looks like on screen: anything below U+0020 (an escape sequence) shown as `\xNN`. */
+export function printable(text: string): string {
   // eslint-disable-next-line no-control-regex
   return text.replace(/[\u0000-\u0008\u000a-\u001f\u007f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }

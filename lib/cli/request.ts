@@ -1,10 +1,14 @@
 import { stat } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
+import type { CookieJar } from 'tough-cookie';
+import { backendFor } from '../backends/registry.js';
 import { multipart } from '../content/multipart.js';
 import type { HttpConfig } from '../config/http-config.js';
 import { HttpBuilder } from '../http-builder.js';
 import type { CliRequest, Pair } from './args.js';
-import { UsageError } from './failure.js';
+import type { CliBody } from './body.js';
+import { errorCode, UsageError } from './failure.js';
+import { verbose } from './verbose.js';
 import { checkDownloadTarget } from '../download-target.js';
 import { ConfigError } from '../core/errors.js';
 
@@ -33,13 +37,19 @@ export function fileContentType(path: string): string {
 
 /**
  * The client for one command line: the URL (credentials in it become Basic credentials, as
- * the library does), `--backend` and `--insecure`. The caller closes it.
+ * the library does), `--backend` and `--insecure` (with `-v`, each exchange's heads go to
+ * `trace`), `--timeout` for the whole call, `--retry` with the library's default methods and
+ * statuses, and the `--session` jar. The caller closes it.
  */
-export function createClient(request: CliRequest): HttpBuilder {
+export function createClient(request: CliRequest, jar: CookieJar | undefined, trace: { write(text: string): unknown }): HttpBuilder {
+  // made here rather than named, so that -v can wrap it: the wrapper sees every wire exchange
+  const backend = backendFor(request.backend, request.insecure ? { rejectUnauthorized: false } : undefined);
   return HttpBuilder.configure((c) => {
     c.request.uri = request.url;
-    if (request.backend !== undefined) c.client.backend = request.backend;
-    if (request.insecure) c.execution.tls = { rejectUnauthorized: false };
+    c.client.backend = request.verbose ? verbose(backend, trace) : backend;
+    if (request.timeout !== undefined) c.execution.timeout = { total: request.timeout };
+    if (request.retry !== undefined) c.execution.retry = { limit: request.retry };
+    if (jar !== undefined) c.client.cookies = jar;
   });
 }
 
@@ -52,39 +62,46 @@ export function createClient(request: CliRequest): HttpBuilder {
 export async function checkFiles(request: CliRequest): Promise<void> {
   for (const { path } of request.files) {
     const info = await stat(path).catch((error: unknown) => {
-      throw new UsageError(`--file: cannot read '${path}' (${(error as { code?: string }).code ?? 'error'})`);
+      throw new UsageError(`--file: cannot read '${path}' (${errorCode(error)})`);
     });
     if (!info.isFile()) throw new UsageError(`--file: '${path}' is not a file`);
   }
 }
 
 /**
- * Checks that `-o` can be written, as `Download.toFile` would (folder there, not a directory), so
- * that a typo is a usage error before anything is sent (as `--file` is), not after the answer.
+ * Checks that `-o` and `--session` can be written, as `Download.toFile` would (folder there, not
+ * a directory), so that a typo is a usage error before anything is sent (as `--file` is), not
+ * after the answer.
  *
  * @throws {UsageError} naming the path.
  */
-export function checkOutput(request: CliRequest): void {
-  if (request.output === undefined) return;
-  try {
-    checkDownloadTarget(request.output, '-o');
-  } catch (error) {
-    throw error instanceof ConfigError ? new UsageError(error.message) : error;
+export function checkTargets(request: CliRequest): void {
+  for (const [file, option] of [
+    [request.output, '-o'],
+    [request.session, '--session'],
+  ] as const) {
+    try {
+      if (file !== undefined) checkDownloadTarget(file, option);
+    } catch (error) {
+      throw error instanceof ConfigError ? new UsageError(error.message) : error;
+    }
   }
 }
 
 /**
  * Writes the request options of the command line into a request block's config: headers,
- * query, body (`--json`, `--form`, `--file`) and credentials.
+ * query, body (`--json` and `--data` as `body` read them, `--form`, `--file`) and credentials.
  *
  * - Repeated `-H` names (case-insensitive) are joined with `, `; `-H 'Content-Type: ...'` sets
- *   `request.contentType` (it also overrides `--json`'s `application/json`).
- * - `--json` sends the text byte for byte and asks for `Accept: application/json` unless `-H` sets Accept.
+ *   `request.contentType` (it also overrides `--json`'s `application/json` and `--data`'s
+ *   `application/octet-stream`).
+ * - `--json` and `--data` send their bytes as they are; `--json` asks for
+ *   `Accept: application/json` unless `-H` sets Accept.
  * - `--form` alone is urlencoded; with any `--file` the fields and files (in that order) go into one
  *   multipart/form-data body.
  * - `--basic` is sent with the first request (as curl does); `--digest` answers the challenge.
  */
-export function applyRequest(c: HttpConfig, request: CliRequest): void {
+export function applyRequest(c: HttpConfig, request: CliRequest, body: CliBody | undefined): void {
   const headers = groupHeaders(request.headers);
   const contentType = headers.get('content-type');
   headers.delete('content-type');
@@ -93,10 +110,10 @@ export function applyRequest(c: HttpConfig, request: CliRequest): void {
 
   if (request.query.length > 0) c.request.uri.query = groupPairs(request.query);
 
-  if (request.json !== undefined) {
-    c.request.contentType = contentType?.[1] ?? 'application/json';
-    c.request.body = Buffer.from(request.json, 'utf8');
-    if (!headers.has('accept')) c.request.headers.Accept = 'application/json';
+  if (body !== undefined) {
+    c.request.contentType = contentType?.[1] ?? (body.json ? 'application/json' : 'application/octet-stream');
+    c.request.body = body.bytes;
+    if (body.json && !headers.has('accept')) c.request.headers.Accept = 'application/json';
   } else if (request.files.length > 0) {
     c.request.contentType = 'multipart/form-data';
     c.request.body = multipart((mp) => {

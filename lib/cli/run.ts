@@ -8,7 +8,10 @@ import { describeError, EXIT, exitCodeForStatus, oneLine, UsageError } from './f
 import { HELP_TEXT, VERSION_TEXT } from './help.js';
 import { ProgressBar } from './progress-bar.js';
 import { formatHead, outputStyle, writeBody, writeText } from './render.js';
-import { applyRequest, checkFiles, checkOutput, createClient } from './request.js';
+import { applyRequest, checkFiles, checkTargets, createClient } from './request.js';
+import { loadBody, type CliBody } from './body.js';
+import { loadSession, saveSession } from './session.js';
+import { processStdin, type Stdin } from './stdin.js';
 import { redactUrl } from '../core/redact.js';
 
 /** The process around `hb`: its streams, environment and Ctrl-C. */
@@ -16,6 +19,8 @@ export interface CliIo {
   readonly stdout: Writable & { readonly isTTY?: boolean };
   readonly stderr: Writable & { readonly isTTY?: boolean; readonly columns?: number };
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** Where `@-` bodies come from; the process's standard input when not given. */
+  readonly stdin?: Stdin;
   /** Aborted when the user interrupts: the request is cancelled (a partial `-o` file removed). */
   readonly signal?: AbortSignal;
 }
@@ -41,12 +46,22 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   let http: HttpBuilder | undefined;
   try {
     await checkFiles(request);
-    checkOutput(request);
-    http = createClient(request);
-    return await send(http, request, io, secrets);
+    checkTargets(request);
+    const body = await loadBody(request, io.stdin ?? processStdin(), io.signal);
+    const session = request.session === undefined ? undefined : { file: request.session, jar: await loadSession(request.session) };
+    http = createClient(request, session?.jar, io.stderr);
+    try {
+      return await send(http, request, body, io, secrets);
+    } finally {
+      // what the server set before a failure is kept too, as a browser keeps it
+      if (session !== undefined) await saveSession(session.file, session.jar);
+    }
   } catch (error) {
     // the reader of stdout went away (`hb get ... | head`): stop quietly, as other commands do
     if (isBrokenPipe(error)) return EXIT.OK;
+    if ((error as { name?: unknown } | null)?.name === 'AbortError' && io.signal?.aborted === true) {
+      return fail(io, new Error('interrupted'), secrets, EXIT.INTERRUPTED, false);
+    }
     // the library's ConfigError is bad input too (a header value it refuses): nothing was sent
     const usage = error instanceof UsageError || (error as { name?: unknown } | null)?.name === 'ConfigError';
     return fail(io, error, secrets, usage ? EXIT.USAGE : EXIT.FAILURE);
@@ -56,7 +71,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
 }
 
 /** Sends the request, writes the response, and returns the exit code for its status. */
-async function send(http: HttpBuilder, request: CliRequest, io: CliIo, secrets: readonly string[]): Promise<number> {
+async function send(http: HttpBuilder, request: CliRequest, body: CliBody | undefined, io: CliIo, secrets: readonly string[]): Promise<number> {
   const style = outputStyle(io.stdout.isTTY, io.env);
   const bar = request.output !== undefined && io.stderr.isTTY === true ? new ProgressBar(io.stderr) : undefined;
   let response: FromServer | undefined;
@@ -73,7 +88,7 @@ async function send(http: HttpBuilder, request: CliRequest, io: CliIo, secrets: 
   };
 
   const block = (c: HttpConfig) => {
-    applyRequest(c, request);
+    applyRequest(c, request, body);
     if (io.signal !== undefined) c.execution.signal = io.signal;
     if (request.output !== undefined) {
       Download.toFile(c, request.output);
@@ -91,16 +106,11 @@ async function send(http: HttpBuilder, request: CliRequest, io: CliIo, secrets: 
   };
 
   try {
+    // every status reaches the handlers above (never an HttpException): what throws got no response
     await http[request.verb](block);
-  } catch (error) {
+  } finally {
     bar?.finish();
-    // every status reaches the handlers above (never an HttpException): what lands here got no response
-    if ((error as { name?: unknown } | null)?.name === 'AbortError' && io.signal?.aborted === true) {
-      return fail(io, new Error('interrupted'), secrets, EXIT.INTERRUPTED, false);
-    }
-    throw error;
   }
-  bar?.finish();
   if (response === undefined) throw new Error('no response was handled');
   if (response.statusCode < 400) return EXIT.OK;
   return failStatus(io, response, request, secrets);

@@ -1,12 +1,19 @@
 // Unit tests of the CLI's parts that need no server: argument parsing, JSON pretty-printing,
-// the progress bar, the output style and the one-line error text.
+// the progress bar, the output style, the one-line error text, -v's heads and stdin.
 import { describe, expect, it } from '@jest/globals';
+import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
 import { parseCommandLine, type CliRequest } from '../../lib/cli/args.js';
 import { describeError, exitCodeForStatus, oneLine, UsageError } from '../../lib/cli/failure.js';
 import { prettyJson } from '../../lib/cli/json-pretty.js';
 import { formatBytes, ProgressBar, renderBar } from '../../lib/cli/progress-bar.js';
 import { isJsonType, outputStyle } from '../../lib/cli/render.js';
 import { fileContentType } from '../../lib/cli/request.js';
+import { bodyWaiting, readAll, stdinKind, type Stdin } from '../../lib/cli/stdin.js';
+import { requestHead, responseHead } from '../../lib/cli/verbose.js';
+import { bufferedBody, type WireRequest, type WireResponse } from '../../lib/model/backend.js';
 
 function request(argv: string[]): CliRequest {
   const command = parseCommandLine(argv);
@@ -39,6 +46,12 @@ describe('parseCommandLine', () => {
         '-o',
         'out.bin',
         '-i',
+        '-v',
+        '--timeout',
+        '2500',
+        '--retry=3',
+        '--session',
+        's.json',
       ]),
     ).toEqual({
       verb: 'post',
@@ -52,6 +65,7 @@ describe('parseCommandLine', () => {
         ['a', '2'],
       ],
       json: undefined,
+      data: undefined,
       form: [['f', 'v']],
       files: [{ name: 'up', path: './x.txt' }],
       auth: { scheme: 'digest', user: 'u', password: 'p:w' },
@@ -59,6 +73,10 @@ describe('parseCommandLine', () => {
       insecure: true,
       output: 'out.bin',
       include: true,
+      verbose: true,
+      timeout: 2500,
+      retry: 3,
+      session: 's.json',
     });
   });
 
@@ -73,7 +91,25 @@ describe('parseCommandLine', () => {
       insecure: false,
       output: undefined,
       include: false,
+      verbose: false,
+      timeout: undefined,
+      retry: undefined,
+      session: undefined,
+      json: undefined,
+      data: undefined,
     });
+  });
+
+  it('reads where --json and --data take their body from: the text, @file or @- (stdin)', () => {
+    expect(request(['post', 'h', '--json', '{"a":1}']).json).toEqual({ from: 'text', text: '{"a":1}' });
+    expect(request(['post', 'h', '--json', '@body.json']).json).toEqual({ from: 'file', path: 'body.json' });
+    expect(request(['post', 'h', '--json', '@-']).json).toEqual({ from: 'stdin' });
+    expect(request(['post', 'h', '--data', 'a=1&b']).data).toEqual({ from: 'text', text: 'a=1&b' });
+    expect(request(['post', 'h', '--data=@-']).data).toEqual({ from: 'stdin' });
+  });
+
+  it('--timeout 0 means no limit; --retry 0 is no retry', () => {
+    expect(request(['get', 'h', '--timeout', '0', '--retry', '0'])).toMatchObject({ timeout: undefined, retry: 0 });
   });
 
   it('--help and --version win over everything else', () => {
@@ -209,5 +245,103 @@ describe('output style and failures', () => {
       'application/octet-stream',
       'application/octet-stream',
     ]);
+  });
+});
+
+describe('-v heads', () => {
+  const wire = (target: string, headers: Record<string, string>, port = 8080): WireRequest => ({
+    method: 'POST',
+    url: `http://api.test:${port}${target}`,
+    secure: false,
+    hostname: 'api.test',
+    port,
+    target,
+    headers,
+    body: bufferedBody(new Uint8Array(2)),
+  });
+
+  it('the request line, Host (the port only when not the default), the headers as handed over, credentials as ***', () => {
+    expect(
+      requestHead(
+        wire('/users?access_token=abc&page=2', {
+          'User-Agent': 'hb',
+          authorization: 'Basic YWRhOnB3',
+          Cookie: 'a=1',
+          'Proxy-Authorization': 'x',
+          'Content-Length': '2',
+        }),
+      ),
+    ).toBe(
+      [
+        '> POST /users?access_token=***&page=2 HTTP/1.1',
+        '> Host: api.test:8080',
+        '> User-Agent: hb',
+        '> authorization: ***',
+        '> Cookie: ***',
+        '> Proxy-Authorization: ***',
+        '> Content-Length: 2',
+        '>',
+        '',
+      ].join('\n'),
+    );
+    expect(requestHead(wire('/', { Host: 'other.test' }, 80))).toBe('> POST / HTTP/1.1\n> Host: other.test\n>\n');
+    expect(requestHead(wire('/', {}, 80))).toBe('> POST / HTTP/1.1\n> Host: api.test\n>\n');
+  });
+
+  it('the status line and the headers as received, Set-Cookie as ***, control characters shown as \\xNN', () => {
+    const response: WireResponse = {
+      statusCode: 503,
+      message: 'Down \x1b[31m',
+      headers: [
+        ['set-cookie', 'sid=1'],
+        ['Set-Cookie', 'b=2'],
+        ['X-Odd', 'a\x07b'],
+      ],
+      body: (async function* () {})(),
+      decoded: false,
+      discard: () => {},
+    };
+    expect(responseHead(response)).toBe('< HTTP/1.1 503 Down \\x1b[31m\n< set-cookie: ***\n< Set-Cookie: ***\n< X-Odd: a\\x07b\n<\n');
+  });
+});
+
+describe('stdin', () => {
+  const stdinOf = (stream: PassThrough): Stdin => ({ kind: 'pipe', stream: () => stream });
+
+  it('is judged by fstat: /dev/null and an empty file are no input, a file with bytes is', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'hb-stdin-kind-'));
+    writeFileSync(join(folder, 'empty'), '');
+    writeFileSync(join(folder, 'full'), 'x');
+    const fds = ['/dev/null', join(folder, 'empty'), join(folder, 'full')].map((path) => openSync(path, 'r'));
+    try {
+      expect(fds.map(stdinKind)).toEqual(['none', 'none', 'file']);
+      expect(stdinKind(987_654)).toBe('none'); // not open
+    } finally {
+      fds.forEach((fd) => closeSync(fd));
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('a pipe has a body waiting when bytes arrive; not when it ends empty or stays silent past the grace time', async () => {
+    const withData = new PassThrough();
+    withData.end('x');
+    const ended = new PassThrough();
+    ended.end();
+    const silent = new PassThrough();
+    expect(await Promise.all([bodyWaiting(stdinOf(withData)), bodyWaiting(stdinOf(ended)), bodyWaiting(stdinOf(silent), 20)])).toEqual([true, false, false]);
+    expect([withData.destroyed, ended.destroyed, silent.destroyed]).toEqual([true, true, true]);
+    expect(await bodyWaiting({ kind: 'file', stream: () => new PassThrough() })).toBe(true);
+    expect(await bodyWaiting({ kind: 'none', stream: () => new PassThrough() })).toBe(false);
+  });
+
+  it('readAll reads to the end, and stops with an AbortError when the signal fires', async () => {
+    const stream = new PassThrough();
+    stream.write('a');
+    stream.end(Buffer.from([0, 255]));
+    expect(await readAll(stream)).toEqual(Buffer.from([97, 0, 255]));
+    const controller = new AbortController();
+    const waiting = readAll(new PassThrough(), controller.signal);
+    controller.abort();
+    await expect(waiting).rejects.toMatchObject({ name: 'AbortError' });
   });
 });

@@ -1,6 +1,6 @@
 // Failures of the `hb` binary: HTTP errors, network errors, bad input, secrets, interrupts.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +18,8 @@ beforeAll(async () => {
 
 const dir = mkdtempSync(join(tmpdir(), 'hb-errors-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const notASession = join(dir, 'not-a-session.json');
+writeFileSync(notASession, '{"cookies": "none"}');
 
 function hb(...args: string[]): Promise<HbResult> {
   return runHb(cli, args);
@@ -188,7 +190,23 @@ describe('hb: bad command-line input exits 2 with one line, before anything is s
     ['--basic with --digest', (url) => ['get', url, '--basic', 'a:b', '--digest', 'a:b'], /^hb: --basic and --digest cannot be combined/],
     ['-H Content-Type with --form', (url) => ['post', url, '--form', 'a=1', '-H', 'Content-Type: text/plain'], /^hb: --form and --file set the Content-Type/],
     ['an unknown backend', (url) => ['get', url, '--backend', 'curl'], /^hb: unknown backend 'curl'/],
-    ['an unknown option', (url) => ['get', url, '--verbose'], /^hb: unknown option '--verbose'/],
+    ['an unknown option', (url) => ['get', url, '--no-such-option'], /^hb: unknown option '--no-such-option'/],
+    ['--timeout that is no whole number', (url) => ['get', url, '--timeout', '1.5'], /^hb: --timeout expects a whole number from 0 to 2147483647, got '1.5'/],
+    ['--timeout with a unit', (url) => ['get', url, '--timeout=5s'], /^hb: --timeout expects a whole number from 0 to 2147483647, got '5s'/],
+    ['--timeout beyond what a timer holds', (url) => ['get', url, '--timeout', '2147483648'], /^hb: --timeout expects a whole number from 0 to 2147483647/],
+    ['--retry below 0', (url) => ['get', url, '--retry=-1'], /^hb: --retry expects a whole number >= 0, got '-1'/],
+    ['--retry that is no number', (url) => ['get', url, '--retry', 'often'], /^hb: --retry expects a whole number >= 0, got 'often'/],
+    ['--data with --json', (url) => ['post', url, '--data', 'x', '--json', '{}'], /^hb: --data cannot be combined with --json, --form or --file/],
+    ['--data with --form', (url) => ['post', url, '--data', '@-', '--form', 'a=1'], /^hb: --data cannot be combined with --json, --form or --file/],
+    ['--data @ without a file name', (url) => ['post', url, '--data', '@'], /^hb: --data @ needs a file name \(or @- for stdin\)/],
+    ['--json @ naming a missing file', (url) => ['post', url, '--json', '@/no/such/body.json'], /^hb: --json: cannot read '\/no\/such\/body.json' \(ENOENT\)/],
+    ['--data @ naming a missing file', (url) => ['post', url, '--data', '@/no/such/body.bin'], /^hb: --data: cannot read '\/no\/such\/body.bin' \(ENOENT\)/],
+    [
+      '--session in a folder that does not exist',
+      (url) => ['get', url, '--session', '/nonexistent/dir/s.json'],
+      /^hb: --session: the folder '\/nonexistent\/dir' does not exist/,
+    ],
+    ['--session naming a file that holds no saved cookies', (url) => ['get', url, '--session', notASession], /^hb: --session: '.+' holds no saved cookies/],
     ['an option without its value', (url) => ['get', url, '-H'], /^hb: option -H, --header <value> needs a value|^hb: option .*-H.* needs a value/],
     ['-o into a folder that does not exist', (url) => ['post', url, '-o', '/nonexistent/dir/out'], /^hb: -o: the folder '\/nonexistent\/dir' does not exist/],
     ['-o naming a directory', (url) => ['get', url, '-o', dir], /^hb: -o: '.+' is a directory/],
@@ -218,7 +236,24 @@ describe('hb: bad command-line input exits 2 with one line, before anything is s
     expect(help.code).toBe(0);
     const text = help.stdout.toString('utf8');
     expect(text).toMatch(/^Usage: hb <verb> <url> \[options\]/);
-    for (const option of ['-H,', '-q,', '--json', '--form', '--file', '--basic', '--digest', '--backend', '--insecure', '-o,', '-i,'])
+    for (const option of [
+      '-H,',
+      '-q,',
+      '--json',
+      '--data',
+      '--form',
+      '--file',
+      '--basic',
+      '--digest',
+      '--backend',
+      '--insecure',
+      '--timeout',
+      '--retry',
+      '--session',
+      '-o,',
+      '-i,',
+      '-v,',
+    ])
       expect(text).toContain(option);
     expect(text).toMatch(/Examples:\n( {2}hb .+\n)+$/);
     expect((await hb('get', 'http://x', '-h')).stdout.toString('utf8')).toBe(text);

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { digestRoute } from '../support/auth/index.js';
 import { useTestServer } from '../support/use-test-server.js';
 import { builtCli } from './support/built-cli.js';
 import { runHb, runHbInTerminal, type HbResult } from './support/run-hb.js';
@@ -121,6 +122,58 @@ describe('hb: piped output (stdout is not a terminal)', () => {
     expect(result.code).toBe(4);
     expect(result.stderr).toBe(`hb: 404 Not Found (GET ${holder.server.httpUrl}/nope)\n`);
     expect(existsSync(file)).toBe(false);
+  });
+});
+
+describe('hb: -v (the heads of every exchange on stderr)', () => {
+  /** The lines of a stderr that start with `mark` (`> ` or `< `), without it. */
+  function marked(stderr: string, mark: string): string[] {
+    return stderr
+      .split('\n')
+      .filter((line) => line.startsWith(mark))
+      .map((line) => line.slice(mark.length));
+  }
+
+  it('shows each hop as curl -v does, credentials as ***, and leaves stdout as it is without -v', async () => {
+    const host = holder.server.httpUrl.replace('http://', '');
+    holder.server.expect({ method: 'GET', path: '/old', respond: { status: 302, headers: { Location: '/new', 'Set-Cookie': ['sid=s3cr3t-cookie'] } } });
+    holder.server.expect({ method: 'GET', path: '/new', respond: { headers: { 'Content-Type': 'application/json', 'X-Custom': 'yes' }, body: JSON_TEXT } });
+    const args = [
+      'get',
+      `${holder.server.httpUrl}/old?api_key=k3y-s3cret&page=2`,
+      '--basic',
+      'ada:pa55-word',
+      '-H',
+      'Cookie: mine=c00kie-value',
+      '-H',
+      'X-Team: core',
+    ];
+    const plain = await hb(...args);
+    const result = await hb(...args, '-v');
+    expect({ code: result.code, stdout: result.stdout.toString('utf8') }).toEqual({ code: 0, stdout: plain.stdout.toString('utf8') });
+    expect(result.stdout.toString('utf8')).toBe(JSON_TEXT);
+
+    const sent = marked(result.stderr, '> ');
+    expect(sent.filter((line) => line.endsWith(' HTTP/1.1'))).toEqual(['GET /old?api_key=***&page=2 HTTP/1.1', 'GET /new HTTP/1.1']);
+    expect(sent).toEqual(expect.arrayContaining([`Host: ${host}`, 'Authorization: ***', 'Cookie: ***', 'X-Team: core', 'Accept: */*']));
+    const received = marked(result.stderr, '< ');
+    expect(received.filter((line) => line.startsWith('HTTP/1.1 '))).toEqual(['HTTP/1.1 302 Found', 'HTTP/1.1 200 OK']);
+    expect(received).toEqual(expect.arrayContaining(['Location: /new', 'Set-Cookie: ***', 'X-Custom: yes']));
+    // each head ends with a bare mark, as in curl -v
+    expect(result.stderr.match(/^>$/gm)).toHaveLength(2);
+    expect(result.stderr.match(/^<$/gm)).toHaveLength(2);
+    expect(result.stderr).not.toMatch(/pa55-word|YWRh|c00kie-value|s3cr3t-cookie|k3y-s3cret/);
+  });
+
+  it('shows both rounds of a Digest challenge, and -i still writes its head to stdout', async () => {
+    const route = digestRoute(holder.server, { user: 'ada', password: 'wonder land' });
+    const result = await hb('get', `${holder.server.httpUrl}/digest`, '--digest', 'ada:wonder land', '-v', '-i');
+    expect(result.code).toBe(0);
+    expect(route.authorized).toBe(1);
+    expect(marked(result.stderr, '< ').filter((line) => line.startsWith('HTTP/1.1 '))).toEqual(['HTTP/1.1 401 Unauthorized', 'HTTP/1.1 200 OK']);
+    expect(marked(result.stderr, '> ').filter((line) => line.startsWith('Authorization: '))).toEqual(['Authorization: ***']);
+    expect(result.stdout.toString('utf8')).toMatch(/^HTTP\/1\.1 200 OK\n/);
+    expect(result.stderr).not.toContain('wonder land');
   });
 });
 

@@ -1,6 +1,6 @@
 // The request side of the `hb` binary: every option as it arrives at the real test server.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { basicRoute, digestRoute, OK_TEXT } from '../support/auth/index.js';
@@ -9,7 +9,7 @@ import { headerValue } from '../support/recorded-request.js';
 import { useTestServer } from '../support/use-test-server.js';
 import { VERSION } from '../../lib/core/version.js';
 import { builtCli } from './support/built-cli.js';
-import { runHb, type HbResult } from './support/run-hb.js';
+import { runHb, type HbResult, type StdinSpec } from './support/run-hb.js';
 
 const holder = useTestServer();
 let cli = '';
@@ -24,6 +24,11 @@ const TEXT = { headers: { 'Content-Type': 'text/plain' }, body: 'done' };
 
 function hb(...args: string[]): Promise<HbResult> {
   return runHb(cli, args);
+}
+
+/** Runs hb with `stdin` as its standard input. */
+function hbWithStdin(stdin: StdinSpec, ...args: string[]): Promise<HbResult> {
+  return runHb(cli, args, { stdin });
 }
 
 /** The one request the server received (fails when there were more or none). */
@@ -222,5 +227,171 @@ describe('hb: --backend and --insecure', () => {
     expect(result.stderr).toMatch(/^hb: NetworkError: [^\n]+\n$/);
     expect(result.stdout.length).toBe(0);
     expect(holder.server.requests).toHaveLength(0);
+  });
+});
+
+describe('hb: bodies from a file or stdin (--json @file, --json @-, --data)', () => {
+  const json = '{ "name": "Ada",\n  "n": 12345678901234567890 }\n';
+
+  it('--json @file sends the file byte for byte as application/json and asks for JSON', async () => {
+    const file = join(dir, 'user.json');
+    writeFileSync(file, json);
+    holder.server.expect({
+      method: 'POST',
+      path: '/json',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+      body: json,
+      respond: TEXT,
+    });
+    expectOk(await hb('post', `${holder.server.httpUrl}/json`, '--json', `@${file}`), 'done');
+  });
+
+  it('--json @- sends what a shell pipe brings, byte for byte', async () => {
+    holder.server.expect({
+      method: 'PUT',
+      path: '/json',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+      body: json,
+      respond: TEXT,
+    });
+    expectOk(await hbWithStdin({ through: 'fifo', data: json }, 'put', `${holder.server.httpUrl}/json`, '--json', '@-'), 'done');
+  });
+
+  it('--json @file or @- that is not JSON is refused before anything is sent', async () => {
+    const file = join(dir, 'broken.json');
+    writeFileSync(file, '{"a":');
+    holder.server.expect({ method: 'POST', path: '/json', respond: TEXT });
+    for (const result of [
+      await hb('post', `${holder.server.httpUrl}/json`, '--json', `@${file}`),
+      await hbWithStdin({ through: 'fifo', data: '' }, 'post', `${holder.server.httpUrl}/json`, '--json', '@-'),
+    ]) {
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(/^hb: --json: not valid JSON \(.+\); see hb --help\n$/);
+    }
+    expect(holder.server.requests).toHaveLength(0);
+  });
+
+  it('--data @- sends any bytes from stdin as they are, typed by -H Content-Type', async () => {
+    const bytes = Buffer.from(Array.from({ length: 70_000 }, (_, i) => (i * 31) % 256));
+    holder.server.expect({ method: 'POST', path: '/raw', headers: { 'Content-Type': 'image/png', 'Content-Length': String(bytes.length) }, respond: TEXT });
+    expectOk(
+      await hbWithStdin({ through: 'socket', data: bytes }, 'post', `${holder.server.httpUrl}/raw`, '--data', '@-', '-H', 'Content-Type: image/png'),
+      'done',
+    );
+    expect(onlyRequest().body.equals(bytes)).toBe(true);
+  });
+
+  it('--data @- from a redirected file, --data @file and --data text default to application/octet-stream', async () => {
+    const file = join(dir, 'payload.txt');
+    writeFileSync(file, 'from a file\n');
+    holder.server.expect({ method: 'PUT', path: '/raw', headers: { 'Content-Type': 'application/octet-stream', Accept: '*/*' }, respond: TEXT });
+    expectOk(await hbWithStdin({ through: 'file', data: 'redirected in' }, 'put', `${holder.server.httpUrl}/raw`, '--data', '@-'), 'done');
+    expectOk(await hb('put', `${holder.server.httpUrl}/raw`, '--data', `@${file}`), 'done');
+    expectOk(await hb('put', `${holder.server.httpUrl}/raw`, '--data', 'a=1&b=2'), 'done');
+    expect(holder.server.requests.map((r) => r.body.toString('utf8'))).toEqual(['redirected in', 'from a file\n', 'a=1&b=2']);
+  });
+
+  it('--data @- with an empty stdin sends an empty body, as asked', async () => {
+    holder.server.expect({ method: 'POST', path: '/raw', headers: { 'Content-Length': '0' }, body: '', respond: TEXT });
+    expectOk(await hbWithStdin({ through: 'fifo' }, 'post', `${holder.server.httpUrl}/raw`, '--data', '@-'), 'done');
+  });
+});
+
+describe('hb: a body on stdin that no option reads', () => {
+  it.each(['fifo', 'socket', 'file'] as const)('through a %s, it is refused (exit 2) before anything is sent', async (through) => {
+    holder.server.expect({ method: 'POST', path: '/users', respond: TEXT });
+    const result = await hbWithStdin({ through, data: '{"name":"Ada"}' }, 'post', `${holder.server.httpUrl}/users`, '-H', 'X-Any: 1');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe('hb: stdin has data that no option reads: send it with --data @- or --json @-, or give hb < /dev/null; see hb --help\n');
+    expect(holder.server.requests).toHaveLength(0);
+  });
+
+  it('also next to a --json body given on the command line', async () => {
+    holder.server.expect({ method: 'POST', path: '/users', respond: TEXT });
+    const result = await hbWithStdin({ through: 'fifo', data: 'more' }, 'post', `${holder.server.httpUrl}/users`, '--json', '{}');
+    expect(result.code).toBe(2);
+    expect(holder.server.requests).toHaveLength(0);
+  });
+
+  it.each([
+    ['an empty pipe', { through: 'fifo' }],
+    ['a pipe nobody writes to (as on GitHub Actions)', { through: 'socket' }],
+    ['an empty file', { through: 'file' }],
+  ] as const)('%s is no body: the request goes out', async (_what, stdin: StdinSpec) => {
+    holder.server.expect({ method: 'GET', path: '/plain', respond: TEXT });
+    expectOk(await hbWithStdin(stdin, 'get', `${holder.server.httpUrl}/plain`), 'done');
+    expect(onlyRequest().body.length).toBe(0);
+  });
+});
+
+describe('hb: --timeout and --retry', () => {
+  it('--timeout limits the whole call: a server that never answers fails with exit 1 and a timeout line', async () => {
+    holder.server.expect({ method: 'GET', path: '/hang', respond: () => {} });
+    const started = Date.now();
+    const result = await hb('get', `${holder.server.httpUrl}/hang`, '--timeout', '300');
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(`hb: TimeoutError: total timeout: the call did not complete within 300 ms (${holder.server.httpUrl}/hang)\n`);
+    expect(result.stdout.length).toBe(0);
+  });
+
+  it('--timeout 0 is no limit, as in curl', async () => {
+    holder.server.expect({ method: 'GET', path: '/plain', respond: TEXT });
+    expectOk(await hb('get', `${holder.server.httpUrl}/plain`, '--timeout', '0'), 'done');
+  });
+
+  it('--retry sends again after a 503: the server sees two requests and hb exits 0; without it, one and exit 5', async () => {
+    let calls = 0;
+    holder.server.expect({
+      method: 'GET',
+      path: '/busy',
+      respond: (_req, res) => {
+        calls += 1;
+        res.writeHead(calls === 1 ? 503 : 200, { 'Content-Type': 'text/plain' });
+        res.end(calls === 1 ? 'busy' : 'done');
+      },
+    });
+    expectOk(await hb('get', `${holder.server.httpUrl}/busy`, '--retry', '2'), 'done');
+    expect(holder.server.requests).toHaveLength(2);
+
+    calls = 0;
+    const once = await hb('get', `${holder.server.httpUrl}/busy`);
+    expect({ code: once.code, stdout: once.stdout.toString('utf8') }).toEqual({ code: 5, stdout: 'busy' });
+    expect(holder.server.requests).toHaveLength(3);
+  });
+});
+
+describe('hb: --session', () => {
+  it('cookies set in one run (on a redirect hop too) are sent in the next; the file is JSON with mode 0600', async () => {
+    const file = join(dir, 'session.json');
+    holder.server.expect({
+      method: 'POST',
+      path: '/login',
+      respond: { status: 303, headers: { Location: '/home', 'Set-Cookie': ['session=s1; Path=/; HttpOnly'] } },
+    });
+    holder.server.expect({
+      method: 'GET',
+      path: '/home',
+      respond: { headers: { 'Content-Type': 'text/plain', 'Set-Cookie': ['theme=dark; Path=/'] }, body: 'home' },
+    });
+    holder.server.expect({ method: 'GET', path: '/me', respond: TEXT });
+    expectOk(await hb('post', `${holder.server.httpUrl}/login`, '--session', file), 'home');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const saved = JSON.parse(readFileSync(file, 'utf8')) as { cookies: Array<{ key: string }> };
+    expect(saved.cookies.map((cookie) => cookie.key).sort()).toEqual(['session', 'theme']);
+
+    expectOk(await hb('get', `${holder.server.httpUrl}/me`, '--session', file), 'done');
+    expect(holder.server.requests.map((r) => [r.path, r.cookies])).toEqual([
+      ['/login', {}],
+      ['/home', { session: 's1' }],
+      ['/me', { session: 's1', theme: 'dark' }],
+    ]);
+  });
+
+  it('without --session nothing is kept between runs', async () => {
+    holder.server.expect({ method: 'GET', path: '/set', respond: { headers: { 'Content-Type': 'text/plain', 'Set-Cookie': ['a=1'] }, body: 'done' } });
+    expectOk(await hb('get', `${holder.server.httpUrl}/set`), 'done');
+    expectOk(await hb('get', `${holder.server.httpUrl}/set`), 'done');
+    expect(holder.server.requests.map((r) => headerValue(r.rawHeaders, 'cookie'))).toEqual([undefined, undefined]);
   });
 });

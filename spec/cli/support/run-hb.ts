@@ -1,4 +1,7 @@
-import { spawn } from 'node:child_process';
+import { spawn, type StdioOptions } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 /** What one run of the `hb` binary produced. */
 export interface HbResult {
@@ -19,6 +22,18 @@ export interface RunOptions {
   readonly timeout?: number;
   /** Called once the child has started, e.g. to interrupt it. */
   readonly started?: (child: ReturnType<typeof spawn>) => void;
+  /** What stdin is (default /dev/null): see {@link StdinSpec}. */
+  readonly stdin?: StdinSpec;
+}
+
+/**
+ * A stdin for the child, as users give one: `fifo` a shell pipe (`cat file | hb ...`), `socket`
+ * what node's child_process gives (`data` written and ended; without `data` left open and
+ * silent, as GitHub Actions leaves every step's stdin), `file` a redirected file (`hb ... < file`).
+ */
+export interface StdinSpec {
+  readonly through: 'fifo' | 'socket' | 'file';
+  readonly data?: string | Buffer;
 }
 
 /** A copy of this process's environment without the variables that change `hb`'s colours. */
@@ -35,20 +50,29 @@ export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
  * and must keep answering while the child runs.
  */
 export function runHb(cli: string, args: readonly string[], options: RunOptions = {}): Promise<HbResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, ...args], {
-      cwd: options.cwd,
-      env: cleanEnv(options.env),
-      stdio: ['ignore', 'pipe', 'pipe'],
-      timeout: options.timeout ?? 20_000,
-    });
+  const { stdin } = options;
+  // a fifo or a file is fed from a file of the data
+  const folder = stdin !== undefined && stdin.through !== 'socket' ? mkdtempSync(join(tmpdir(), 'hb-stdin-')) : undefined;
+  const dataFile = folder === undefined ? '' : join(folder, 'stdin');
+  if (folder !== undefined) writeFileSync(dataFile, stdin?.data ?? '');
+  const fd = stdin?.through === 'file' ? openSync(dataFile, 'r') : undefined;
+  const stdio: StdioOptions = [stdin?.through === 'socket' ? 'pipe' : (fd ?? 'ignore'), 'pipe', 'pipe'];
+  // sh -c 'cat "$0" | exec "$@"' FILE node cli args...: hb reads a real pipe (a FIFO), as from a shell
+  const [command, argv] =
+    stdin?.through === 'fifo' ? ['sh', ['-c', 'cat "$0" | exec "$@"', dataFile, process.execPath, cli, ...args]] : [process.execPath, [cli, ...args]];
+  return new Promise<HbResult>((resolve, reject) => {
+    const child = spawn(command, argv, { cwd: options.cwd, env: cleanEnv(options.env), stdio, timeout: options.timeout ?? 20_000 });
+    if (stdin?.through === 'socket' && stdin.data !== undefined) child.stdin?.end(stdin.data);
     const out: Buffer[] = [];
     const err: Buffer[] = [];
-    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+    child.stdout?.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stderr?.on('data', (chunk: Buffer) => err.push(chunk));
     child.on('error', reject);
     child.on('close', (code, signal) => resolve({ code, signal, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString('utf8') }));
     options.started?.(child);
+  }).finally(() => {
+    if (fd !== undefined) closeSync(fd);
+    if (folder !== undefined) rmSync(folder, { recursive: true, force: true });
   });
 }
 
