@@ -45,8 +45,8 @@ export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
 }
 
 /**
- * Runs `node <cli> ...args` as a child process with stdin closed and stdout/stderr piped (so
- * stdout is not a terminal). Asynchronous on purpose: the test server lives in this process
+ * Runs `node <cli> ...args` as a child process with stdin /dev/null (or `options.stdin`) and
+ * stdout/stderr piped (so stdout is not a terminal). Asynchronous on purpose: the test server lives in this process
  * and must keep answering while the child runs.
  */
 export function runHb(cli: string, args: readonly string[], options: RunOptions = {}): Promise<HbResult> {
@@ -62,6 +62,8 @@ export function runHb(cli: string, args: readonly string[], options: RunOptions 
     stdin?.through === 'fifo' ? ['sh', ['-c', 'cat "$0" | exec "$@"', dataFile, process.execPath, cli, ...args]] : [process.execPath, [cli, ...args]];
   return new Promise<HbResult>((resolve, reject) => {
     const child = spawn(command, argv, { cwd: options.cwd, env: cleanEnv(options.env), stdio, timeout: options.timeout ?? 20_000 });
+    // hb may close its stdin before taking all of it (when it refuses it): that is no failure here
+    child.stdin?.on('error', () => {});
     if (stdin?.through === 'socket' && stdin.data !== undefined) child.stdin?.end(stdin.data);
     const out: Buffer[] = [];
     const err: Buffer[] = [];
