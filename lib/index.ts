@@ -23,7 +23,7 @@ export type { ResponseHandler, ExceptionHandler } from './config/handlers.js';
 export type { ExecutionConfig, Progress, ProgressListener, Interceptor, Next } from './config/execution-config.js';
 export type { Timeouts, RetryOptions, RedirectOptions, Backoff } from './config/execution-options.js';
 export type { Logger } from './config/logger.js';
-export type { ClientConfig, BackendChoice, BackendName } from './config/client-config.js';
+export type { ClientConfig, BackendChoice, BackendName, CookiesChoice } from './config/client-config.js';
 
 // bodies: encoders, parsers, multipart
 export type { Encoder, EncodedBody, EncodedWire } from './content/encoders.js';

@@ -1,5 +1,5 @@
 import type { Backend, WireRequest, WireResponse } from '../model/backend.js';
-import { redactUrl } from '../core/redact.js';
+import { isSecretName, redactUrl } from '../core/redact.js';
 import { printable } from './render.js';
 
 /** Headers whose values are credentials: `-v` shows them as `***`. */
@@ -9,7 +9,7 @@ const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie'
  * `inner` with every wire exchange (each redirect hop, retry and auth round) shown on `out` as
  * curl -v shows it: `> ` the request line and headers as handed to the transport, `< ` the
  * status line and headers as received, each head ended by a bare `>` or `<` line. Credentials
- * are `***`: the values of {@link SECRET_HEADERS}, and credential-like query values (as in the
+ * are `***`: the values of {@link SECRET_HEADERS} and of credential-like names (`X-Api-Key`), and credential-like query values (as in the
  * error line and debug logs).
  *
  * @example
@@ -48,7 +48,7 @@ function head(mark: string, lines: readonly string[]): string {
 }
 
 function headerLines(headers: ReadonlyArray<readonly [string, string]>): string[] {
-  return headers.map(([name, value]) => `${name}: ${SECRET_HEADERS.has(name.toLowerCase()) ? '***' : value}`);
+  return headers.map(([name, value]) => `${name}: ${SECRET_HEADERS.has(name.toLowerCase()) || isSecretName(name) ? '***' : value}`);
 }
 
 /** The `Host` header a transport sends: the port only when it is not the scheme's. */
