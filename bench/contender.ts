@@ -36,10 +36,7 @@ export interface Contender {
   readonly counterpart?: string;
   /** Upper bound for CPU per request ÷ the counterpart's in the request scenarios, if it has one. */
   readonly target?: number;
-  /**
-   * Opens a client on `origin` (`http://127.0.0.1:PORT`). May load the client's package, so it
-   * is async, and it may reject (package missing): the run then reports the contender as failed.
-   */
+  /** Opens a client on `origin` (`http://127.0.0.1:PORT`); rejects when its package is missing (the contender then fails). */
   open(origin: string): Promise<Session>;
 }
 

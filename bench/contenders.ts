@@ -45,9 +45,8 @@ export function selectContenders(all: readonly Contender[], only: readonly strin
 
 /**
  * The process groups of the request scenarios: each library contender with its counterpart and
- * the baseline, then the contenders in no pair with the baseline. An application uses one
- * backend: in a process shared by all, the pipeline code every backend goes through would be
- * compiled for four, which no application pays. Raw clients share nothing, so they do not mind.
+ * the baseline, then the raw clients in no pair (they share no code) with the baseline. An
+ * application uses one backend; in a process shared by all, the pipeline would be compiled for four.
  */
 export function isolationGroups(contenders: readonly Contender[]): Contender[][] {
   const baseline = contenders.find((c) => c.baseline);

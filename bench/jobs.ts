@@ -1,28 +1,34 @@
 /**
- * What `run.ts` asks a worker process (`worker.ts`) to do, and what the worker answers. Passed as
- * JSON: the job in the `BENCH_JOB` environment variable, the answer in the job's `answerFile`.
+ * What `run.ts` hands the scenario runners (`requests.ts`, `transfers.ts`), what they ask a worker
+ * process (`worker.ts`) to do, and what the worker answers. A job is passed as JSON in the
+ * `BENCH_JOB` environment variable, the answer in the job's `answerFile`.
  *
  * @module
  */
-import type { Failure } from './failure.js';
+import type { Contender } from './contender.js';
 import type { Measurement } from './measure.js';
-import type { Sample } from './rounds.js';
+import type { BenchOptions } from './options.js';
+import type { Failure, Sample } from './rounds.js';
 import type { ScenarioId } from './scenarios.js';
-import type { Tally } from './server-check.js';
+import type { ServerCheck, Tally } from './server-check.js';
 
-/** The request scenarios for one group of contenders, all in this one process. */
-export interface RequestJob {
+/** What the scenario runners share: the selected contenders, the options, the server, and its request counts' check. */
+export interface RunContext {
+  readonly contenders: readonly Contender[];
+  readonly options: BenchOptions;
+  /** `http://127.0.0.1:PORT` of the benchmark server. */
+  readonly origin: string;
+  readonly check: ServerCheck;
+}
+
+/** The request scenarios for one group of contenders (names, in report order), in this one process; `rounds` and `requests` as the options say. */
+export interface RequestJob extends Pick<BenchOptions, 'rounds' | 'requests'> {
   readonly kind: 'requests';
-  /** Contender names, in report order. */
   readonly contenders: readonly string[];
   readonly scenarios: readonly ScenarioId[];
-  /** `http://127.0.0.1:PORT` of the benchmark server. */
   readonly origin: string;
   /** This process's number in the run (recorded in every sample). */
   readonly process: number;
-  readonly rounds: number;
-  /** Measured requests per contender and round. */
-  readonly requests: number;
   readonly slices: number;
   /** Unmeasured requests per contender before each scenario's rounds. */
   readonly warmup: number;
@@ -48,7 +54,6 @@ export interface TransferJob {
   readonly contender: string;
   readonly scenario: ScenarioId;
   readonly origin: string;
-  /** Bytes of the measured transfer. */
   readonly size: number;
   /** Bytes of the unmeasured transfer before it (JIT, lazily loaded modules, the pooled connection). */
   readonly warmupSize: number;

@@ -7,16 +7,14 @@
  */
 import { serverStats, type Tally } from './server-check.js';
 
-/** Memory around a piece of work: the baseline when it began, the peaks while it ran. */
+/** Memory around a piece of work: RSS when it began and its peak while it ran (or at its end); each growth is a peak less its baseline. */
 export interface MemoryGrowth {
   readonly baselineRss: number;
-  /** Highest RSS sampled during the work (and at its end). */
   readonly peakRss: number;
-  /** `peakRss − baselineRss`: a client that holds a body grows by about its size, one that streams by its buffers. */
+  /** A client that holds a body grows by about its size, one that streams by its buffers. */
   readonly rssGrowth: number;
-  /** Highest `arrayBuffers` (Buffers) minus its baseline: body bytes held show here first. */
+  /** Of `arrayBuffers` (Buffers): body bytes held show here first. */
   readonly arrayBuffersGrowth: number;
-  /** Highest `heapUsed` minus its baseline. */
   readonly heapUsedGrowth: number;
 }
 
@@ -93,13 +91,7 @@ export async function measureTransfer<T>(work: () => Promise<T>, origin?: string
  * next), and checks every result; rejects on the first failure or bad result. Counts into
  * `tally` (no extra promise per request, so no cost to the figures).
  */
-export async function requestLoops(
-  op: () => Promise<unknown>,
-  check: (value: unknown) => boolean,
-  total: number,
-  concurrency: number,
-  tally: Tally,
-): Promise<void> {
+export async function requestLoops(op: () => Promise<unknown>, check: (value: unknown) => boolean, total: number, concurrency: number, tally: Tally) {
   let issued = 0;
   let failed = false;
   const loop = async (): Promise<void> => {

@@ -8,9 +8,9 @@
  */
 import { fileURLToPath } from 'node:url';
 import type { ScenarioId } from './scenarios.js';
-import { MAX_SEED, newSeed } from './schedule.js';
+import { MAX_SEED } from './schedule.js';
 
-/** What one invocation does. */
+/** What one invocation does, option by option. */
 export interface BenchOptions {
   /** Scenarios to run; a previous report's results for the others are kept. */
   readonly scenarios: readonly ScenarioId[];
@@ -48,7 +48,7 @@ const USAGE = '--scenarios a,b,c,d  --only name,...  --rounds N  --processes N  
 
 /** Parses `argv` (without node and script); throws on unknown options and bad values. */
 export function parseOptions(argv: readonly string[]): BenchOptions {
-  const options: { -readonly [K in keyof BenchOptions]: BenchOptions[K] } = { ...DEFAULTS, seed: newSeed() };
+  const options: { -readonly [K in keyof BenchOptions]: BenchOptions[K] } = { ...DEFAULTS, seed: Math.floor(Math.random() * (MAX_SEED + 1)) };
   for (let i = 0; i < argv.length; i++) {
     const match = /^--([a-z-]+)(?:=(.*))?$/.exec(argv[i]);
     if (!match) throw new Error(`unknown argument '${argv[i]}' (options: ${USAGE})`);
@@ -89,12 +89,7 @@ function toList(text: string): string[] {
 
 const UNITS: Readonly<Record<string, number>> = { '': 1, k: 2 ** 10, m: 2 ** 20, g: 2 ** 30 };
 
-/**
- * A size as people write it: binary units, `MB` and `GB` read as MiB and GiB too.
- *
- * @example
- * parseSize('256MiB'); // 268435456
- */
+/** A size as people write it (`256MiB`, `1GiB`, `512k`, a byte count): binary units, `MB` and `GB` read as MiB and GiB too. */
 export function parseSize(text: string): number {
   const match = /^\s*(\d+(?:\.\d+)?)\s*([kmg]?)(?:i?b)?\s*$/i.exec(text);
   const bytes = match ? Number(match[1]) * UNITS[match[2].toLowerCase()] : NaN;

@@ -2,14 +2,14 @@
  * The processes of a run besides `run.ts` itself: the benchmark server (`server.ts`), pinned to
  * one core, and the worker processes that measure (`worker.ts`), pinned to another, so that
  * neither steals the other's time slices. Pinning uses `taskset` when it exists and there are two
- * cores; without it the benchmark still runs and the report says it was not pinned. Every
- * process runs `node --expose-gc --import tsx` (GC between parts: `measure.ts`).
+ * cores; without it the benchmark still runs and the report says it was not pinned.
  *
  * @module
  */
 import { execFileSync, spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { Job } from './jobs.js';
 
@@ -34,12 +34,11 @@ export const PINNING = taskset
   ? `every worker process started under taskset -c ${CLIENT_CPU} (all its threads: GC helpers and libuv's pool count as client CPU too), the server under taskset -c ${SERVER_CPU}`
   : 'not pinned (taskset unavailable or fewer than 2 cores)';
 
-/** `node --expose-gc --import tsx <script>`, under `taskset -c <cpu>` when pinning is possible. */
+/** `node --expose-gc --import tsx <script>` (`--expose-gc` for the full GCs of `measure.ts`), under `taskset -c <cpu>` when pinning is possible. */
 function spawnNode(script: string, cpu: number, options: SpawnOptions): ChildProcess {
-  const nodeArgs = ['--expose-gc', '--import', 'tsx', script];
-  return taskset
-    ? spawn(taskset, ['-c', String(cpu), process.execPath, ...nodeArgs], { cwd: ROOT, ...options })
-    : spawn(process.execPath, nodeArgs, { cwd: ROOT, ...options });
+  const node = [process.execPath, '--expose-gc', '--import', 'tsx', script];
+  const [command, ...args] = taskset ? [taskset, '-c', String(cpu), ...node] : node;
+  return spawn(command, args, { cwd: ROOT, ...options });
 }
 
 /**
@@ -50,7 +49,6 @@ export function startServer(): Promise<{ readonly origin: string; stop(): Promis
   // stdin stays a pipe we never close: the server exits when it sees EOF, i.e. when we die
   const child = spawnNode(SERVER_SCRIPT, SERVER_CPU, { stdio: ['pipe', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
-    let buffered = '';
     const timer = setTimeout(() => fail(new Error('bench server did not report a port within 15 s')), 15_000);
     const onExit = (code: number | null) => fail(new Error(`bench server exited early (code ${code})`));
     const fail = (error: Error) => {
@@ -60,16 +58,11 @@ export function startServer(): Promise<{ readonly origin: string; stop(): Promis
     };
     child.once('error', fail);
     child.once('exit', onExit);
-    child.stdout?.setEncoding('utf8');
-    child.stdout?.on('data', function onData(text: string) {
-      buffered += text;
-      const newline = buffered.indexOf('\n');
-      if (newline < 0) return;
+    // its first line is `{"port":N}`; readline goes on reading the rest, so a chatty server never blocks
+    createInterface({ input: child.stdout! }).once('line', (line) => {
       clearTimeout(timer);
       child.off('exit', onExit);
-      child.stdout?.off('data', onData);
-      child.stdout?.resume(); // keep draining so a chatty server never blocks
-      const { port } = JSON.parse(buffered.slice(0, newline)) as { port: number };
+      const { port } = JSON.parse(line) as { port: number };
       resolve({ origin: `http://127.0.0.1:${port}`, stop: () => stop(child) });
     });
   });
@@ -88,30 +81,18 @@ function stop(child: ChildProcess): Promise<void> {
   });
 }
 
-/**
- * Runs `job` in a fresh worker process and resolves to its answer; rejects when the process
- * ends without one, or is killed after `timeoutMs`.
- */
-export function runWorker<A>(job: Job, timeoutMs = Infinity): Promise<A> {
-  const child = spawnNode(WORKER_SCRIPT, CLIENT_CPU, { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, BENCH_JOB: JSON.stringify(job) } });
+/** Runs `job` in a fresh worker process and resolves to its answer; rejects when the process ends without one, or is killed after `timeoutMs` (whole ms). */
+export function runWorker<A>(job: Job, timeoutMs?: number): Promise<A> {
+  const env = { ...process.env, BENCH_JOB: JSON.stringify(job) };
+  const child = spawnNode(WORKER_SCRIPT, CLIENT_CPU, { stdio: ['ignore', 'inherit', 'inherit'], env, timeout: timeoutMs, killSignal: 'SIGKILL' });
   return new Promise((resolve, reject) => {
-    let timedOut = false;
-    const kill = () => {
-      timedOut = true;
-      child.kill('SIGKILL');
-    };
-    const timer = Number.isFinite(timeoutMs) ? setTimeout(kill, timeoutMs) : undefined;
-    child.once('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
+    child.once('error', reject);
     child.once('exit', (code, signal) => {
-      clearTimeout(timer);
       try {
-        if (timedOut) throw new Error(`did not finish within ${timeoutMs / 1000} s`);
         resolve(JSON.parse(readFileSync(job.answerFile, 'utf8')) as A);
-      } catch (error) {
-        reject(timedOut ? (error as Error) : new Error(`worker exited with ${signal ?? `code ${code}`} without an answer`));
+      } catch {
+        // only the timeout kills a worker
+        reject(new Error(child.killed ? `did not finish within ${timeoutMs! / 1000} s` : `worker exited with ${signal ?? `code ${code}`} without an answer`));
       } finally {
         rmSync(job.answerFile, { force: true });
       }

@@ -7,8 +7,8 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { MedianInterval } from './median-interval.js';
 import type { BenchOptions } from './options.js';
+import type { Sample } from './rounds.js';
 import { UNITS } from './scenarios.js';
 import { MEMORY_LIMIT_BYTES, type Ratio, type ScenarioReport, type TargetRatio } from './summary.js';
 import { DASH, fmt, markdownTable, mib, textTable } from './tables.js';
@@ -45,14 +45,8 @@ function resultRows(s: ScenarioReport): string[][] {
     const name = c.name + (c.baseline ? ' [baseline]' : '');
     const m = c.medians;
     if (c.failure || !m) return [name, 'FAILED', ...Array<string>(header.length - 2).fill(DASH)];
-    const digits = memory ? 0 : 1;
-    const row = [
-      name,
-      fmt(m.rate),
-      fmt(m.cpu, digits),
-      `${fmt(m.minCpu, digits)}–${fmt(m.maxCpu, digits)}`,
-      `${fmt(m.userCpu, digits)} / ${fmt(m.systemCpu, digits)}`,
-    ];
+    const cpu = (value: number) => fmt(value, memory ? 0 : 1);
+    const row = [name, fmt(m.rate), cpu(m.cpu), `${cpu(m.minCpu)}–${cpu(m.maxCpu)}`, `${cpu(m.userCpu)} / ${cpu(m.systemCpu)}`];
     if (memory) row.push(`${mib(m.medianRssGrowth)} / ${mib(m.maxRssGrowth)}`, c.memoryMet ? 'met' : 'NOT met', mib(m.maxArrayBuffersGrowth));
     return row;
   });
@@ -65,69 +59,34 @@ function ratioCell(ratio: Ratio | undefined): string {
 }
 
 function ratioRows(s: ScenarioReport): string[][] {
-  const unit = UNITS[s.kind];
-  const baseline = s.contenders.find((c) => c.baseline)?.name ?? 'baseline';
-  const header = [
-    'contender',
-    'counterpart',
-    'CPU ÷ counterpart (rounds min–max)',
-    'target',
-    `CPU ÷ ${baseline} (rounds min–max)`,
-    `${unit.rate} ÷ counterpart`,
-    `${unit.rate} ÷ ${baseline}`,
-  ];
+  const { rate } = UNITS[s.kind];
+  const against = ['counterpart', s.contenders.find((c) => c.baseline)?.name ?? 'baseline'];
+  const header = ['contender', 'counterpart', ...against.map((a) => `CPU ÷ ${a} (rounds min–max)`), ...against.map((a) => `${rate} ÷ ${a}`)];
+  const rateCell = (r: Ratio | undefined) => (r ? fmt(r.rate, 2) : DASH);
   const rows = s.contenders
     .filter((c) => !c.baseline)
-    .map((c) => {
-      const r = c.vsCounterpart;
-      const target = isTarget(r) ? `≤ ${r.target}: ${verdictText(r, false)}` : c.counterpart !== undefined && !r ? 'not measured' : DASH;
-      return [
-        c.name,
-        c.counterpart ?? DASH,
-        ratioCell(r),
-        target,
-        ratioCell(c.vsBaseline),
-        r ? fmt(r.rate, 2) : DASH,
-        c.vsBaseline ? fmt(c.vsBaseline.rate, 2) : DASH,
-      ];
-    });
-  // the targets are the request scenarios'
-  return [header, ...rows].map((row) => (s.kind === 'requests' ? row : row.toSpliced(3, 1)));
+    .map((c) => [c.name, c.counterpart ?? DASH, ratioCell(c.vsCounterpart), ratioCell(c.vsBaseline), rateCell(c.vsCounterpart), rateCell(c.vsBaseline)]);
+  return [header, ...rows];
 }
+
+const VERDICTS = { met: 'met', 'not met': 'NOT met', unsettled: 'unsettled' } as const;
 
 /** The targets of a request scenario, each with its interval and verdict; none for a scenario without targets. */
 function targetLines(s: ScenarioReport): string[] {
-  const judged = s.contenders.filter((c) => isTarget(c.vsCounterpart) || (c.counterpart !== undefined && s.kind === 'requests' && !c.vsCounterpart));
-  if (judged.length === 0) return [];
-  const parts = judged.map((c) => {
+  const parts = s.contenders.flatMap((c) => {
     const r = c.vsCounterpart;
-    if (!isTarget(r)) return `${c.name}: not measured`;
+    if (!isTarget(r)) return s.kind === 'requests' && c.counterpart !== undefined && !r ? [`${c.name}: not measured`] : [];
     // three digits: 1.503 must not read as "1.50 > 1.5"
     const perProcess = r.processCpu ? ` (per process: ${r.processCpu.map((cpu) => fmt(cpu, 3)).join(', ')})` : '';
-    const interval = r.interval ? `, ${intervalText(r.interval)}` : '';
-    return `${c.name} ${fmt(r.cpu, 3)}${interval}: ${verdictText(r, true)} (≤ ${r.target})${perProcess}`;
+    const { interval } = r;
+    const within = interval ? `, ${Math.floor(interval.coverage * 100)}% interval ${fmt(interval.low, 3)}–${fmt(interval.high, 3)}` : '';
+    return [`${c.name} ${fmt(r.cpu, 3)}${within}: ${interval ? VERDICTS[r.verdict] : 'unsettled (too few rounds)'} (≤ ${r.target})${perProcess}`];
   });
-  return [
-    `targets (CPU per request ÷ counterpart, median of per-round ratios, with a distribution-free interval for that median; met when the whole interval is within the target): ${parts.join('; ')}`,
-  ];
-}
-
-/**
- * An interval for a median of ratios as the report prints it (three digits: 1.503 must not read as 1.50).
- *
- * @example
- * intervalText({ low: 1.02, high: 1.084, coverage: 0.971 }); // '97% interval 1.020–1.084'
- */
-export function intervalText(interval: MedianInterval): string {
-  return `${Math.floor(interval.coverage * 100)}% interval ${fmt(interval.low, 3)}–${fmt(interval.high, 3)}`;
-}
-
-/** The verdict as the report prints it; `advice` says why one is unsettled and how to settle it. */
-function verdictText(r: TargetRatio, advice: boolean): string {
-  if (r.verdict === 'met') return 'met';
-  if (r.verdict === 'not met') return 'NOT met';
-  if (!r.interval) return advice ? 'unsettled (too few rounds for an interval: at least 6, --rounds or --processes)' : 'unsettled (too few rounds)';
-  return advice ? 'unsettled (the interval straddles the target: more rounds narrow it, --processes N)' : 'unsettled';
+  if (parts.length === 0) return [];
+  const what =
+    'CPU per request ÷ counterpart, median of per-round ratios, with a distribution-free interval for that median; met when the whole interval is within the target';
+  const unsettled = s.contenders.some((c) => isTarget(c.vsCounterpart) && c.vsCounterpart.verdict === 'unsettled');
+  return [`targets (${what}): ${parts.join('; ')}${unsettled ? ' — to settle: more rounds (--processes N; an interval needs at least 6)' : ''}`];
 }
 
 function failureLines(s: ScenarioReport): string[] {
@@ -147,44 +106,26 @@ function fairnessRows(s: ScenarioReport): string[][] {
 
 function sampleRows(s: ScenarioReport): string[][] {
   const unit = UNITS[s.kind];
-  const header = [
-    'process',
-    'round',
-    'order',
-    'contender',
-    'wall ms',
-    unit.rate,
-    unit.cpu,
-    'user ms',
-    'system ms',
-    `server ${unit.cpu}`,
-    'new conns',
-    'peak RSS',
-    'RSS growth',
-    'Buffers growth',
+  const columns: [heading: string, cell: (r: Sample, contender: string) => string][] = [
+    ['process', (r) => String(r.process)],
+    ['round', (r) => String(r.round)],
+    ['order', (r) => String(r.order)],
+    ['contender', (_, contender) => contender],
+    ['wall ms', (r) => fmt(r.wallMs)],
+    [unit.rate, (r) => fmt(r.rate)],
+    [unit.cpu, (r) => fmt(r.cpuPerUnit, 1)],
+    ['user ms', (r) => fmt(r.cpuUserUs / 1000)],
+    ['system ms', (r) => fmt(r.cpuSystemUs / 1000)],
+    [`server ${unit.cpu}`, (r) => fmt(r.serverCpuPerUnit, 1)],
+    ['new conns', (r) => fmt(r.newConnections)],
+    ['peak RSS', (r) => mib(r.memory.peakRss)],
+    ['RSS growth', (r) => mib(r.memory.rssGrowth)],
+    ['Buffers growth', (r) => mib(r.memory.arrayBuffersGrowth)],
   ];
   const all = s.contenders
-    .flatMap((c) => c.samples.map((sample) => ({ c, sample })))
+    .flatMap((c) => c.samples.map((sample) => ({ name: c.name, sample })))
     .sort((a, b) => a.sample.process - b.sample.process || a.sample.round - b.sample.round || a.sample.order - b.sample.order);
-  const rows = all.map(({ c, sample: r }) => {
-    const { peakRss, rssGrowth, arrayBuffersGrowth } = r.memory;
-    const counts = [r.process, r.round, r.order].map(String);
-    return [
-      ...counts,
-      c.name,
-      fmt(r.wallMs),
-      fmt(r.rate),
-      fmt(r.cpuPerUnit, 1),
-      fmt(r.cpuUserUs / 1000),
-      fmt(r.cpuSystemUs / 1000),
-      fmt(r.serverCpuPerUnit, 1),
-      fmt(r.newConnections),
-      mib(peakRss),
-      mib(rssGrowth),
-      mib(arrayBuffersGrowth),
-    ];
-  });
-  return [header, ...rows];
+  return [columns.map(([heading]) => heading), ...all.map(({ name, sample }) => columns.map(([, cell]) => cell(sample, name)))];
 }
 
 function environmentLines(report: BenchReport): string[] {
@@ -210,23 +151,20 @@ export function formatText(report: BenchReport): string {
   return parts.join('\n');
 }
 
+const METHOD_NOTE =
+  'CPU is `process.cpuUsage()` (user + system, all threads) of the client process; the server runs in one of its own. Each ratio is the median over rounds of (contender ÷ other, both samples of the same process and round), with the range of those per-round ratios; a counterpart is the raw client a backend runs on. Absolute figures drift on a shared machine: compare the ratios. The method: docs/performance.md.';
+
 /** The same as markdown, plus what each contender does and every sample. */
 export function formatMarkdown(report: BenchReport): string {
   const parts = ['# httpbuilder-ts benchmark', '', ...environmentLines(report).map((l) => `- ${l}`), ''];
-  parts.push(
-    'CPU is `process.cpuUsage()` (user + system, all threads) of the client process only; the server runs in a process of its own.',
-    "Each ratio is the median over rounds of (contender ÷ other, both samples of the same round and process), with the range of those per-round ratios; a contender's counterpart is the raw client its backend runs on.",
-    'Absolute figures drift between runs on a shared machine; the per-round ratios are the figures to compare. See docs/performance.md for the method.',
-  );
+  parts.push(METHOD_NOTE);
   for (const s of report.scenarios) {
     parts.push('', `## ${heading(s, report)}`, '', markdownTable(resultRows(s)), '', '### Ratios', '', markdownTable(ratioRows(s)), '');
     parts.push(...[...targetLines(s), ...failureLines(s)].map((l) => `- ${l}`), '', '### Fairness checks', '', markdownTable(fairnessRows(s)), '');
     parts.push('### Contenders', '', ...s.contenders.map((c) => `- **${c.name}**: ${c.description}`), '', '### Every sample', '', markdownTable(sampleRows(s)));
   }
-  return `${parts
-    .join('\n')
-    .replace(/\n{3,}/g, '\n\n')
-    .trimEnd()}\n`;
+  const text = parts.join('\n').replace(/\n{3,}/g, '\n\n');
+  return `${text.trimEnd()}\n`;
 }
 
 /** The report in `dir/latest.json`, if there is one this version can read (an older layout is ignored, with a note). */

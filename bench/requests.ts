@@ -11,14 +11,12 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Contender } from './contender.js';
 import { isolationGroups } from './contenders.js';
-import { describeError, type Failure } from './failure.js';
-import type { RequestAnswer } from './jobs.js';
-import type { Sample } from './rounds.js';
+import type { RequestAnswer, RunContext } from './jobs.js';
 import type { BenchOptions } from './options.js';
 import { runWorker } from './processes.js';
+import { describeError, type Failure, type Sample } from './rounds.js';
 import type { RequestScenario } from './scenarios.js';
 import { derivedSeed } from './schedule.js';
-import type { ServerCheck } from './server-check.js';
 import type { ScenarioResult } from './summary.js';
 import { fmt } from './tables.js';
 
@@ -46,14 +44,9 @@ export function requestSettings(options: BenchOptions, contenders: readonly Cont
 }
 
 /** Runs `scenarios` for `contenders`; adds every process's request counts to `check`. */
-export async function runRequestScenarios(
-  contenders: readonly Contender[],
-  scenarios: readonly RequestScenario[],
-  options: BenchOptions,
-  origin: string,
-  check: ServerCheck,
-): Promise<ScenarioResult[]> {
+export async function runRequestScenarios(scenarios: readonly RequestScenario[], run: RunContext): Promise<ScenarioResult[]> {
   if (scenarios.length === 0) return [];
+  const { contenders, options, origin, check } = run;
   const results = scenarios.map((scenario) => ({
     scenario,
     samples: new Map<Contender, Sample[]>(contenders.map((c) => [c, []])),

@@ -8,10 +8,29 @@
  *
  * @module
  */
-import { describeError, type Failure } from './failure.js';
 import type { Measurement, MemoryGrowth } from './measure.js';
 import type { Unit } from './scenarios.js';
 import { shuffled } from './schedule.js';
+
+/** Why and where a contender stopped: the run goes on without it. */
+export interface Failure {
+  /** `"open"`, `"warm-up"` or `"round N"`, after `"process N, "` in the request scenarios. */
+  readonly stage: string;
+  readonly error: string;
+}
+
+/** `"Name [code]: message"`, with the causes' messages appended (a missing package hides in `cause`). */
+export function describeError(error: unknown): string {
+  const parts: string[] = [];
+  for (let e: unknown = error, depth = 0; e !== undefined && e !== null && depth < 4; depth++) {
+    const { name, message, code, cause } = e as { name?: unknown; message?: unknown; code?: unknown; cause?: unknown };
+    const label = typeof name === 'string' ? name : 'Error';
+    const text = typeof message === 'string' ? message : typeof e === 'string' ? e : `non-Error thrown: ${typeof e}`;
+    parts.push(`${label}${typeof code === 'string' ? ` [${code}]` : ''}: ${text}`);
+    e = cause;
+  }
+  return parts.join(' ← caused by ');
+}
 
 /** One round of one contender: its slices added up. */
 export interface Sample {
@@ -43,13 +62,11 @@ export interface Slice {
   readonly measurement: Measurement;
 }
 
-/** How the rounds run. */
+/** How the rounds run; `process` is recorded in every sample. */
 export interface RoundsPlan {
   readonly rounds: number;
   readonly slices: number;
-  /** The seeded source of the shuffles. */
   readonly random: () => number;
-  /** Recorded in every sample (see {@link Sample.process}). */
   readonly process: number;
   readonly unit: Unit;
 }

@@ -13,15 +13,11 @@ import { formatSize } from './tables.js';
 /** A scenario's id, as `--scenarios` takes it. */
 export type ScenarioId = 'a' | 'b' | 'c' | 'd';
 
-/** How a kind of scenario states its figures: per request, or per MiB moved. */
+/** How a kind of scenario states its figures: `rate` and `cpu` name them, the scales turn a measured amount (requests, bytes) into their units. */
 export interface Unit {
-  /** Throughput, e.g. `req/s`. */
   readonly rate: string;
-  /** CPU per unit of work, e.g. `CPU µs/req`. */
   readonly cpu: string;
-  /** Units of work of the CPU figure in one unit of measured amount (requests: 1; bytes: 1 / 2^20). */
   readonly cpuScale: number;
-  /** Units of the rate in one unit of measured amount (requests: 1; bytes: 1 / 10^6). */
   readonly rateScale: number;
 }
 
@@ -30,16 +26,14 @@ export const UNITS: Readonly<Record<ScenarioKind, Unit>> = {
   transfers: { rate: 'MB/s', cpu: 'CPU µs/MiB', cpuScale: 2 ** -20, rateScale: 1e-6 },
 };
 
-/** Many requests, `concurrency` at a time. */
+/** Many requests, `concurrency` at a time, each result checked. */
 export interface RequestScenario {
   readonly kind: 'requests';
   readonly id: ScenarioId;
   readonly title: string;
   /** The server route it hits, as the server counts it (`"GET /small.json"`). */
   readonly route: string;
-  /** One request. */
   readonly run: (session: Session) => Promise<unknown>;
-  /** `true` when the result is what the server sent (checked on every request). */
   readonly check: (value: unknown) => boolean;
 }
 
@@ -65,14 +59,10 @@ export interface TransferScenario {
 
 export type Scenario = RequestScenario | TransferScenario;
 
-/**
- * The body of scenario (b): an object whose JSON text is exactly 1 KiB, built once, so every
- * contender serialises the same object on every request.
- */
-export const POST_DOCUMENT: { readonly id: number; readonly items: readonly string[]; readonly note: string } = (() => {
-  const base = { id: 7, items: ['alpha', 'beta', 'gamma', 'delta'], note: '' };
-  return Object.freeze({ ...base, note: 'x'.repeat(1024 - JSON.stringify(base).length) });
-})();
+// the body of scenario (b): an object whose JSON text is exactly 1 KiB, built once, so every
+// contender serialises the same object on every request
+const POST_BASE = { id: 7, items: ['alpha', 'beta', 'gamma', 'delta'], note: '' };
+const POST_DOCUMENT = Object.freeze({ ...POST_BASE, note: 'x'.repeat(1024 - JSON.stringify(POST_BASE).length) });
 
 /** Every scenario, in run order, the transfers titled with `transferSize`. */
 export function scenarios(transferSize: number): readonly Scenario[] {

@@ -11,18 +11,10 @@
 /** The largest seed (seeds are 32-bit unsigned integers). */
 export const MAX_SEED = 2 ** 32 - 1;
 
-/** A seed for {@link seededRandom}: a 32-bit unsigned integer. */
-export function newSeed(): number {
-  return Math.floor(Math.random() * (MAX_SEED + 1));
-}
-
 /**
  * A seed of its own for one part of a run (a process, a scenario), from the run's seed and a
  * label naming that part (FNV-1a over both): unrelated for different labels, and the same
  * whenever the same part runs again, whatever else is selected.
- *
- * @example
- * derivedSeed(42, 'scenario a'); // the same number in every run with seed 42
  */
 export function derivedSeed(seed: number, label: string): number {
   let hash = 0x811c9dc5;
@@ -30,13 +22,7 @@ export function derivedSeed(seed: number, label: string): number {
   return hash >>> 0;
 }
 
-/**
- * Numbers in [0, 1) from a 32-bit seed (mulberry32): the same seed gives the same sequence.
- *
- * @example
- * const random = seededRandom(42);
- * random(); // always the same first number for 42
- */
+/** Numbers in [0, 1) from a 32-bit seed (mulberry32): the same seed gives the same sequence. */
 export function seededRandom(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
@@ -48,12 +34,7 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
-/**
- * `items` in a random order (Fisher–Yates), the input left as it is.
- *
- * @example
- * shuffled(['a', 'b', 'c'], seededRandom(7)); // a permutation of the three
- */
+/** `items` in a random order (Fisher–Yates), the input left as it is. */
 export function shuffled<T>(items: readonly T[], random: () => number): T[] {
   const out = [...items];
   for (let i = out.length - 1; i > 0; i--) {

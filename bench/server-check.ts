@@ -65,10 +65,8 @@ export class ServerCheck {
       const clients = t.failed || t.lost ? ` (clients completed ${t.succeeded} of ${t.lost ? 'an unknown number' : t.attempted} started)` : '';
       notes.push(`${route}: ${count}${fits ? '' : ' — DISAGREES'}${clients}`);
     }
-    const text = ok
-      ? `the server's request counts match the clients', warm-ups included (${notes.join(', ')})`
-      : `the server's request counts DISAGREE with the clients' (${notes.join(', ')})`;
-    return { ok, text };
+    const agreement = ok ? "match the clients', warm-ups included" : "DISAGREE with the clients'";
+    return { ok, text: `the server's request counts ${agreement} (${notes.join(', ')})` };
   }
 
   #entry(route: string) {

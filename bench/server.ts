@@ -28,11 +28,7 @@ const ROUTES: ReadonlyMap<string, Handler> = new Map<string, Handler>([
   ['GET /small.json', (_req, res) => send(res, 200, 'application/json', SMALL_JSON)],
   // scenario (b): the JSON request body echoed back
   ['POST /echo', (req, res, body) => send(res, 200, req.headers['content-type'] ?? 'application/octet-stream', body)],
-  [
-    'GET /__stats',
-    (_req, res) =>
-      send(res, 200, 'application/json', Buffer.from(JSON.stringify({ connections, served: Object.fromEntries(served), cpu: process.cpuUsage() }))),
-  ],
+  ['GET /__stats', (_req, res) => sendJson(res, { connections, served: Object.fromEntries(served), cpu: process.cpuUsage() })],
 ]);
 
 /** A route handler that reads the request body itself (or ignores it) and writes the whole response. */
@@ -55,7 +51,7 @@ const STREAMING_ROUTES: ReadonlyMap<string, StreamingHandler> = new Map<string, 
     'POST /upload',
     (req, res) => {
       countMultipartUpload(req).then(
-        (count) => send(res, 200, 'application/json', Buffer.from(JSON.stringify(count))),
+        (count) => sendJson(res, count),
         (error: Error) => {
           req.resume();
           send(res, 400, 'text/plain', Buffer.from(`${error.message}\n`));
@@ -68,6 +64,10 @@ const STREAMING_ROUTES: ReadonlyMap<string, StreamingHandler> = new Map<string, 
 function send(res: http.ServerResponse, status: number, contentType: string, body: Buffer): void {
   res.writeHead(status, { 'Content-Type': contentType, 'Content-Length': body.byteLength });
   res.end(body);
+}
+
+function sendJson(res: http.ServerResponse, value: unknown): void {
+  send(res, 200, 'application/json', Buffer.from(JSON.stringify(value)));
 }
 
 const server = http.createServer((req, res) => {

@@ -7,53 +7,40 @@
  * @module
  */
 import type { Contender, ScenarioKind } from './contender.js';
-import type { Failure } from './failure.js';
 import { median } from './measure.js';
 import { medianInterval, type MedianInterval } from './median-interval.js';
-import type { Sample } from './rounds.js';
+import type { Failure, Sample } from './rounds.js';
 import { UNITS, type Scenario, type ScenarioId, type Unit } from './scenarios.js';
 
 /** RSS growth a streamed transfer may cost, whatever its size. */
 export const MEMORY_LIMIT_BYTES = 64 * 2 ** 20;
 
-/** What a scenario's run produced, before it is summarised. */
+/** What a scenario's run produced, before it is summarised: per contender, one sample per round it finished. */
 export interface ScenarioResult {
   readonly scenario: Scenario;
-  /** Per contender, one sample per round it finished. */
   readonly samples: ReadonlyMap<Contender, readonly Sample[]>;
   readonly failures: ReadonlyMap<Contender, Failure>;
 }
 
-/** This contender against another one, round by round. */
+/** This contender against the one named `against`: medians of the ratios of CPU per unit and of rate, over the rounds both have a sample in. */
 export interface Ratio {
-  /** The other contender's name. */
   readonly against: string;
-  /** Median over rounds of (own CPU per unit ÷ the other's, same round). */
   readonly cpu: number;
   /** The per-round CPU ratios, in sample order. */
   readonly roundCpu: readonly number[];
-  /** Median over rounds of (own rate ÷ the other's, same round). */
   readonly rate: number;
   /** With samples of several processes: each process's own median CPU ratio, in run order (a process's level can differ from the next's). */
   readonly processCpu?: readonly number[];
 }
 
-/** How a ratio stands against its target. */
-export type Verdict = 'met' | 'not met' | 'unsettled';
+/**
+ * A {@link Ratio} against the counterpart, judged against the contender's target by a 95%
+ * interval for its median (none with fewer than six rounds): `met` when the whole interval is
+ * within the target, `not met` when all of it is beyond, else `unsettled`.
+ */
+export type TargetRatio = Ratio & { readonly target: number; readonly interval?: MedianInterval; readonly verdict: 'met' | 'not met' | 'unsettled' };
 
-/** A {@link Ratio} against the counterpart, judged against the contender's target. */
-export type TargetRatio = Ratio & {
-  readonly target: number;
-  /** A 95% interval for the median per-round ratio: the rounds are a sample, and the next run's median lands a few percent either side. */
-  readonly interval?: MedianInterval;
-  /**
-   * `met` when the whole interval is at or below the target, `not met` when all of it is above,
-   * `unsettled` when it straddles the target (more rounds settle it) or there are too few rounds for one.
-   */
-  readonly verdict: Verdict;
-};
-
-/** Medians of a contender's samples (absent for a contender that failed). */
+/** Medians of a contender's samples, and their extremes. */
 export interface Medians {
   readonly rate: number;
   readonly minRate: number;
@@ -72,31 +59,28 @@ export interface Medians {
   readonly maxArrayBuffersGrowth: number;
 }
 
-/** One contender's samples of one scenario, summarised. */
+/** One contender's samples of one scenario, summarised (a failed contender's samples are kept, not summarised). */
 export interface ContenderSummary {
   readonly name: string;
   readonly description: string;
   readonly baseline: boolean;
-  /** Set when the contender did not finish: its samples (if any) are kept but not summarised. */
   readonly failure?: Failure;
   readonly medians?: Medians;
   /** Name of its counterpart, even when that one failed. */
   readonly counterpart?: string;
-  /** Against its counterpart (absent when either has no samples); with a target in the request scenarios. */
+  /** Absent when either has no samples; with a target in the request scenarios. */
   readonly vsCounterpart?: Ratio | TargetRatio;
-  /** Against the baseline (absent for the baseline itself). */
   readonly vsBaseline?: Ratio;
   /** Transfers: whether every sample's RSS growth stayed within {@link MEMORY_LIMIT_BYTES}. */
   readonly memoryMet?: boolean;
   readonly samples: readonly Sample[];
 }
 
-/** One scenario's results, as `latest.json` keeps them. */
+/** One scenario's results, as `latest.json` keeps them, with the date of the run they come from. */
 export interface ScenarioReport {
   readonly id: ScenarioId;
   readonly kind: ScenarioKind;
   readonly title: string;
-  /** When it ran (a scenario not run this time keeps the results, and date, of the run before). */
   readonly date: string;
   readonly contenders: readonly ContenderSummary[];
 }
@@ -119,7 +103,7 @@ export function summarise(result: ScenarioResult, contenders: readonly Contender
       failure: failures.get(contender),
       medians,
       counterpart: contender.counterpart,
-      vsCounterpart: vsCounterpart && target !== undefined ? { ...vsCounterpart, target, ...judgedRounds(vsCounterpart.roundCpu, target) } : vsCounterpart,
+      vsCounterpart: vsCounterpart && target !== undefined ? judged(vsCounterpart, target) : vsCounterpart,
       vsBaseline: baseline && contender !== baseline ? pair(own, usable(baseline), baseline.name) : undefined,
       memoryMet: scenario.kind === 'transfers' && medians ? medians.maxRssGrowth <= MEMORY_LIMIT_BYTES : undefined,
       samples: result.samples.get(contender) ?? [],
@@ -128,16 +112,11 @@ export function summarise(result: ScenarioResult, contenders: readonly Contender
   return { id: scenario.id, kind: scenario.kind, title: scenario.title, date, contenders: summaries };
 }
 
-/**
- * Per-round ratios against `target`: the interval of their median, and the verdict it gives.
- *
- * @example
- * judgedRounds([1.04, 1.06, 1.02, 1.05, 1.07, 1.03], 1.1); // { interval: { low: 1.02, high: 1.07, … }, verdict: 'met' }
- */
-export function judgedRounds(roundCpu: readonly number[], target: number): { interval: MedianInterval | undefined; verdict: Verdict } {
-  const interval = medianInterval(roundCpu);
-  const verdict: Verdict = interval === undefined ? 'unsettled' : interval.high <= target ? 'met' : interval.low > target ? 'not met' : 'unsettled';
-  return { interval, verdict };
+/** `ratio` judged against `target` by the interval of its per-round ratios' median ({@link TargetRatio}). */
+function judged(ratio: Ratio, target: number): TargetRatio {
+  const interval = medianInterval(ratio.roundCpu);
+  const verdict = interval === undefined ? 'unsettled' : interval.high <= target ? 'met' : interval.low > target ? 'not met' : 'unsettled';
+  return { ...ratio, target, interval, verdict };
 }
 
 function mediansOf(own: readonly Sample[], unit: Unit): Medians {

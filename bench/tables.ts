@@ -1,6 +1,5 @@
 /**
- * Number formats and tables (plain text for stdout, markdown for `latest.md`) shared by the
- * reports of every scenario.
+ * Number formats and tables (plain text for stdout, markdown for `latest.md`) for the report.
  *
  * @module
  */
@@ -29,12 +28,6 @@ export function markdownTable(rows: readonly string[][]): string {
 
 /** `256 MiB`, `1 GiB`, `1.5 MiB`, `12,345 B`. */
 export function formatSize(bytes: number): string {
-  for (const [unit, scale] of [
-    ['GiB', 2 ** 30],
-    ['MiB', 2 ** 20],
-    ['KiB', 2 ** 10],
-  ] as const) {
-    if (bytes >= scale) return `${Number((bytes / scale).toFixed(2))} ${unit}`;
-  }
-  return `${fmt(bytes)} B`;
+  const power = Math.min(3, Math.floor(Math.log2(Math.max(1, bytes)) / 10)); // of 1,024: B, KiB, MiB, GiB
+  return power === 0 ? `${fmt(bytes)} B` : `${Number((bytes / 2 ** (10 * power)).toFixed(2))} ${['B', 'KiB', 'MiB', 'GiB'][power]}`;
 }

@@ -10,16 +10,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Contender } from './contender.js';
-import type { Failure } from './failure.js';
-import type { TransferAnswer, TransferJob } from './jobs.js';
+import type { RunContext, TransferAnswer, TransferJob } from './jobs.js';
 import { TRANSFER_SAMPLE_MS } from './measure.js';
 import type { BenchOptions } from './options.js';
 import { writePatternFile } from './pattern.js';
 import { runWorker } from './processes.js';
-import { runRounds } from './rounds.js';
+import { runRounds, type Failure } from './rounds.js';
 import { UNITS, type TransferScenario } from './scenarios.js';
 import { derivedSeed, seededRandom } from './schedule.js';
-import type { ServerCheck } from './server-check.js';
 import { MEMORY_LIMIT_BYTES, type ScenarioResult } from './summary.js';
 import { formatSize } from './tables.js';
 
@@ -36,14 +34,9 @@ export function transferSettings(options: BenchOptions): string {
 }
 
 /** Runs `scenarios` for `contenders`, `options.rounds` rounds each; adds every transfer's requests to `check`. */
-export async function runTransferScenarios(
-  contenders: readonly Contender[],
-  scenarios: readonly TransferScenario[],
-  options: BenchOptions,
-  origin: string,
-  check: ServerCheck,
-): Promise<ScenarioResult[]> {
+export async function runTransferScenarios(scenarios: readonly TransferScenario[], run: RunContext): Promise<ScenarioResult[]> {
   if (scenarios.length === 0) return [];
+  const { contenders, options, origin, check } = run;
   const size = options.transferSize;
   const warmupSize = Math.min(size, WARMUP_BYTES);
   const dir = mkdtempSync(path.join(os.tmpdir(), 'httpbuilder-transfer-'));
@@ -54,7 +47,6 @@ export async function runTransferScenarios(
   };
   process.once('SIGINT', onSignal);
   try {
-    // fsynced: the kernel writing a fresh large file back would slow down whichever transfer runs next
     if (scenarios.some((s) => s.id === 'd'))
       for (const bytes of new Set([warmupSize, size])) await writePatternFile(path.join(dir, `source-${bytes}.bin`), bytes, { sync: true });
     // the first large file a run writes is slow whoever writes it (in 1 GiB runs it cost the first
@@ -64,32 +56,19 @@ export async function runTransferScenarios(
       rmSync(path.join(dir, 'throwaway.bin'));
     }
     // generous: a slow contender on a busy VM still moves well over 20 MB/s
-    const timeoutMs = 60_000 + (size / 20e6) * 1000;
+    const timeoutMs = 60_000 + Math.ceil(size / 20e3);
     const results: ScenarioResult[] = [];
     for (const scenario of scenarios) {
       console.log(`\nScenario (${scenario.id}) ${scenario.title}, one process per transfer`);
       const failures = new Map<Contender, Failure>();
-      const plan = {
-        rounds: options.rounds,
-        slices: 1,
-        random: seededRandom(derivedSeed(options.seed, `scenario ${scenario.id}`)),
-        process: 0,
-        unit: UNITS.transfers,
-      };
+      const random = seededRandom(derivedSeed(options.seed, `scenario ${scenario.id}`));
+      const plan = { rounds: options.rounds, slices: 1, random, process: 0, unit: UNITS.transfers };
+      const answerFile = path.join(dir, `answer-${scenario.id}.json`);
+      const job = { kind: 'transfers', scenario: scenario.id, origin, size, warmupSize, dir, answerFile } as const;
       const samples = await runRounds(contenders, plan, failures, async (contender) => {
-        const job: TransferJob = {
-          kind: 'transfers',
-          contender: contender.name,
-          scenario: scenario.id,
-          origin,
-          size,
-          warmupSize,
-          dir,
-          answerFile: path.join(dir, `answer-${scenario.id}.json`),
-        };
         let answer: TransferAnswer;
         try {
-          answer = await runWorker<TransferAnswer>(job, timeoutMs);
+          answer = await runWorker<TransferAnswer>({ ...job, contender: contender.name } satisfies TransferJob, timeoutMs);
         } catch (error) {
           check.lost(scenario.route);
           throw error;

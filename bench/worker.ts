@@ -10,10 +10,9 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Contender, Session } from './contender.js';
 import { CONTENDERS } from './contenders.js';
-import { describeError, type Failure } from './failure.js';
 import type { Job, RequestAnswer, RequestJob, TransferAnswer, TransferJob } from './jobs.js';
 import { REQUEST_SAMPLE_MS, measure, measureTransfer, requestLoops, settle, withTimeout } from './measure.js';
-import { runRounds, sliceSize } from './rounds.js';
+import { describeError, runRounds, sliceSize, type Failure } from './rounds.js';
 import { UNITS, scenarios, type Scenario, type ScenarioId, type TransferFiles } from './scenarios.js';
 import { derivedSeed, seededRandom } from './schedule.js';
 import type { Tally } from './server-check.js';
@@ -57,10 +56,8 @@ async function runRequests(job: RequestJob): Promise<RequestAnswer> {
       const tally: Tally = { attempted: 0, succeeded: 0 };
       const run = (c: Contender, requests: number) => {
         const session = sessions.get(c)!;
-        return withTimeout(
-          requestLoops(() => request(session), check, requests, job.concurrency, tally),
-          RUN_TIMEOUT_MS,
-        );
+        const loops = requestLoops(() => request(session), check, requests, job.concurrency, tally);
+        return withTimeout(loops, RUN_TIMEOUT_MS);
       };
       // one full GC per scenario, before the warm-up, none between rounds: the slice right after a
       // full GC costs 2.5-3x the usual CPU (the background sweep of the whole heap) and so belongs
@@ -77,13 +74,8 @@ async function runRequests(job: RequestJob): Promise<RequestAnswer> {
         }
       }
       // a schedule of its own per scenario, so that running fewer scenarios does not change it
-      const plan = {
-        rounds: job.rounds,
-        slices: job.slices,
-        random: seededRandom(derivedSeed(job.seed, `scenario ${id}`)),
-        process: job.process,
-        unit: UNITS.requests,
-      };
+      const random = seededRandom(derivedSeed(job.seed, `scenario ${id}`));
+      const plan = { rounds: job.rounds, slices: job.slices, random, process: job.process, unit: UNITS.requests };
       const samples = await runRounds(contenders, plan, failures, async (c, slice) => {
         const amount = sliceSize(job.requests, job.slices, slice);
         const { measurement } = await measure(() => run(c, amount), REQUEST_SAMPLE_MS, job.origin);

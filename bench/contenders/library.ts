@@ -1,14 +1,17 @@
 /**
- * The library itself, compiled (from `dist/`: see `library.ts`), once per backend, written the
- * way a user writes it and compared with the raw client its backend runs on.
+ * The library itself, compiled (`dist/`, which `run.ts` builds first), once per backend, written
+ * the way a user writes it and compared with the raw client its backend runs on.
  *
  * @module
  */
 import type { BackendChoice } from '../../lib/index.js';
 import { DOWNLOAD_PATH, UPLOAD_PART, UPLOAD_PATH, type Contender } from '../contender.js';
-import { importDownload, importLibrary } from '../library.js';
 
 type BackendName = Extract<BackendChoice, string>;
+type Entries = [typeof import('../../lib/index.js'), typeof import('../../lib/download.js')];
+
+// computed specifiers: typechecking must not need a built dist/
+const fromDist = (entry: string): Promise<unknown> => import(new URL(`../../dist/${entry}`, import.meta.url).href);
 
 /**
  * `httpbuilder-ts (<backend>)`: `HttpBuilder.configure(origin)` and a fresh block per call.
@@ -26,7 +29,7 @@ export function library(backend: BackendName, counterpart: Contender, target: nu
     counterpart: counterpart.name,
     target,
     async open(origin) {
-      const [{ HttpBuilder, multipart }, { Download }] = await Promise.all([importLibrary(), importDownload()]);
+      const [{ HttpBuilder, multipart }, { Download }] = (await Promise.all([fromDist('index.js'), fromDist('download.js')])) as Entries;
       const client = HttpBuilder.configure((c) => {
         c.request.uri = origin;
         if (backend !== 'native') c.client.backend = backend;

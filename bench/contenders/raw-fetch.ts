@@ -46,11 +46,7 @@ export const rawFetch: Contender = {
   async open(origin) {
     const { Agent, fetch } = await import('undici');
     const dispatcher = new Agent();
-    return session(
-      origin,
-      (url, init) => fetch(url, { ...init, dispatcher }),
-      () => dispatcher.close(),
-    );
+    return session(origin, { send: (url, init) => fetch(url, { ...init, dispatcher }), close: () => dispatcher.close() });
   },
 };
 
@@ -63,17 +59,12 @@ export const rawGlobalFetch: Contender = {
   },
   open(origin) {
     // the global pool is shared by the whole process: nothing of ours to release
-    return Promise.resolve(
-      session(
-        origin,
-        (url, init) => globalThis.fetch(url, init),
-        () => Promise.resolve(),
-      ),
-    );
+    return Promise.resolve(session(origin, { send: (url, init) => globalThis.fetch(url, init), close: () => Promise.resolve() }));
   },
 };
 
-function session(origin: string, send: (url: string, init: Init) => Promise<ResponseLike>, close: () => Promise<void>): Session {
+/** A session of either fetch: `send` is the fetch, `close` releases its pool. */
+function session(origin: string, { send, close }: { send: (url: string, init: Init) => Promise<ResponseLike>; close: () => Promise<void> }): Session {
   const failed = async (res: ResponseLike): Promise<never> => {
     await res.body?.cancel();
     throw new Error(`fetch: unexpected ${res.status}`);
