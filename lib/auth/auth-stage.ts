@@ -1,5 +1,6 @@
 import { isStreamed, type WireRequest, type WireResponse } from '../model/backend.js';
-import { ConfigError, NetworkError } from '../core/errors.js';
+import { ConfigError, HttpBuilderError, NetworkError } from '../core/errors.js';
+import { DIGEST_ALGORITHMS } from './digest-math.js';
 import type { AuthCache, SpaceState } from './auth-cache.js';
 import type { Send, WireCall } from '../pipeline/plan.js';
 import { basicAuthorization } from './credentials.js';
@@ -48,8 +49,12 @@ async function answerChallenges(next: Send, wire: WireRequest, call: WireCall, c
     const challenges = parseChallenges(headerValues(response.headers, 'www-authenticate'));
     const state = stateFor(challenges, credentials);
     const stale = challenges.some((c) => c.scheme === 'digest' && c.params.stale?.toLowerCase() === 'true');
+    if (!state) {
+      call.unanswered = unanswerable(challenges, credentials);
+      break;
+    }
     // answered a fresh challenge already: the credentials are wrong (or, once, the nonce went stale)
-    if (!state || (answeredFresh && (!stale || answeredStale))) break;
+    if (answeredFresh && (!stale || answeredStale)) break;
     if (isStreamed(wire.body)) {
       response.discard();
       throw new ConfigError(
@@ -65,6 +70,20 @@ async function answerChallenges(next: Send, wire: WireRequest, call: WireCall, c
   }
   if (response.statusCode < 400) verifyInfo(response, cache, url, expected);
   return response;
+}
+
+/**
+ * Why no challenge could be answered, when the reason is ours (a Digest algorithm or qop we do
+ * not support), so the 401's HttpException says so instead of looking like wrong credentials.
+ */
+function unanswerable(challenges: ReturnType<typeof parseChallenges>, credentials: Credentials): Error | undefined {
+  if (credentials.scheme === 'basic') return undefined;
+  const digests = challenges.filter((c) => c.scheme === 'digest');
+  if (digests.length === 0) return undefined;
+  const offered = digests.map((c) => `algorithm ${c.params.algorithm ?? 'MD5'}${c.params.qop === undefined ? '' : `, qop ${c.params.qop}`}`);
+  return new HttpBuilderError(
+    `the server's Digest challenge could not be answered: it offers ${offered.join('; ')} (supported: ${DIGEST_ALGORITHMS.join(', ')}; qop auth or auth-int)`,
+  );
 }
 
 /** The state to remember for a challenge we can answer with these credentials, if any. */

@@ -1,10 +1,13 @@
 import { createHash } from 'node:crypto';
 
-/** The Digest algorithms of RFC 7616, strongest last. */
-export const DIGEST_ALGORITHMS = ['MD5', 'MD5-sess', 'SHA-256', 'SHA-256-sess', 'SHA-512-256', 'SHA-512-256-sess'] as const;
+/**
+ * The Digest algorithms of RFC 7616, strongest last, and `SHA-512`: not registered by the RFC,
+ * but offered by servers in the wild (httpbin) and answered by Python's requests.
+ */
+export const DIGEST_ALGORITHMS = ['MD5', 'MD5-sess', 'SHA-256', 'SHA-256-sess', 'SHA-512-256', 'SHA-512-256-sess', 'SHA-512', 'SHA-512-sess'] as const;
 export type DigestAlgorithm = (typeof DIGEST_ALGORITHMS)[number];
 
-const HASHES: Readonly<Record<string, string>> = { MD5: 'md5', 'SHA-256': 'sha256', 'SHA-512-256': 'sha512-256' };
+const HASHES: Readonly<Record<string, string>> = { MD5: 'md5', 'SHA-256': 'sha256', 'SHA-512-256': 'sha512-256', 'SHA-512': 'sha512' };
 
 /** H(data) as lower-case hex, for the algorithm (without `-sess`). */
 export function digestHash(algorithm: DigestAlgorithm, data: string | Uint8Array): string {
@@ -15,7 +18,7 @@ export function digestHash(algorithm: DigestAlgorithm, data: string | Uint8Array
 
 /** How strong an algorithm is, to pick among several challenges (RFC 7616 §3.7: prefer the strongest). */
 export function strength(algorithm: DigestAlgorithm): number {
-  return algorithm.startsWith('SHA-512-256') ? 3 : algorithm.startsWith('SHA-256') ? 2 : 1;
+  return algorithm.startsWith('SHA-512') ? 3 : algorithm.startsWith('SHA-256') ? 2 : 1;
 }
 
 /** Everything the response hash depends on (RFC 7616 §3.4.1, RFC 2617 §3.2.2). */

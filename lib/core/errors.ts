@@ -47,8 +47,15 @@ export class HttpException extends HttpBuilderError {
   /** That request's URL, user info and credential-like query values hidden. */
   declare readonly url: string | undefined;
 
-  constructor(statusCode: number, message: string, headers: ErrorHeaders, body: unknown, request?: { readonly method: string; readonly url: string }) {
-    super(message);
+  constructor(
+    statusCode: number,
+    message: string,
+    headers: ErrorHeaders,
+    body: unknown,
+    request?: { readonly method: string; readonly url: string },
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
     // headers and body can be large: keep them out of util.inspect and JSON.stringify
     Object.defineProperty(this, 'statusCode', { value: statusCode, enumerable: true });
     Object.defineProperty(this, 'method', { value: request?.method, enumerable: true });

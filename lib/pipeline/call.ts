@@ -62,6 +62,8 @@ export class Call implements WireCall {
   #sent: WireRequest | undefined;
   /** The request of the last redirect hop: its URL is the response's. Set by the redirect stage. */
   last: WireRequest | undefined;
+  /** A challenge the auth stage could not answer: the cause of the HttpException for its 401. */
+  unanswered: Error | undefined;
   /** The response as handlers see it, once its head is in. */
   #fromServer: FromServer | undefined;
 
@@ -203,7 +205,7 @@ export class Call implements WireCall {
     const fromServer = this.#fromServer!;
     let outcome;
     try {
-      const dispatched = dispatch(fromServer, body, this.plan.handlers, this.last!.method);
+      const dispatched = dispatch(fromServer, body, this.plan.handlers, this.last!.method, this.unanswered);
       outcome = isThenable(dispatched) ? Promise.resolve(dispatched).then(this.#convert.bind(this)) : this.#convert(dispatched);
     } catch (error) {
       fromServer.discard();

@@ -6,11 +6,11 @@ import type { FromServer } from '../model/from-server.js';
  * Picks the handler for a response: at each level (request, then client) `when(status)`, then
  * `success` (< 400) or `failure` (>= 400); then the default.
  */
-export function dispatch(fromServer: FromServer, body: unknown, tiers: readonly HandlerTier[], method: string): unknown {
+export function dispatch(fromServer: FromServer, body: unknown, tiers: readonly HandlerTier[], method: string, cause?: Error): unknown {
   const handler = pick(fromServer.statusCode, tiers);
   if (handler) return handler.call(fromServer, fromServer, body);
   if (fromServer.statusCode < 400) return body;
-  throw new HttpException(fromServer.statusCode, reasonOf(fromServer), fromServer.headers, body, { method, url: fromServer.uri });
+  throw new HttpException(fromServer.statusCode, reasonOf(fromServer), fromServer.headers, body, { method, url: fromServer.uri }, { cause });
 }
 
 function pick(status: number, tiers: readonly HandlerTier[]): ResponseHandler | undefined {

@@ -45,6 +45,8 @@ export interface WireCall {
   readonly control: CallControl | undefined;
   /** The request of the last redirect hop (the first request until one is followed): the response's URL. */
   last: WireRequest | undefined;
+  /** Why a stage left the final response as it came (a challenge it could not answer): the `HttpException`'s cause. */
+  unanswered: Error | undefined;
 }
 
 /** One wire exchange: a request in, the response it ended with out (its body not read yet). */

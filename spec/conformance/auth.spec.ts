@@ -208,6 +208,26 @@ conformance('Digest authentication', (kit) => {
     expect(route.lastAuthorization?.uri).toBe('/digest?q=it%27s');
   });
 
+  it('a challenge whose algorithms are all unsupported: HttpException 401 whose cause names the algorithm', async () => {
+    kit.server.expect({
+      method: 'GET',
+      path: '/sha1',
+      respond: {
+        status: 401,
+        headers: { 'WWW-Authenticate': 'Digest realm="r", nonce="n1", algorithm=SHA-1, qop="auth"', 'Content-Type': 'text/plain' },
+        body: 'no',
+      },
+    });
+    const error = await kit
+      .client((c) => c.request.auth.digest('alice', 'wonderland'))
+      .get((c) => void (c.request.uri.path = '/sha1'))
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HttpException);
+    expect((error as HttpException).statusCode).toBe(401);
+    expect(String((error as HttpException).cause)).toMatch(/algorithm SHA-1/);
+    expect(kit.server.requests).toHaveLength(1);
+  });
+
   it('the strongest of several Digest challenges is answered', async () => {
     const route = digest({ algorithm: 'MD5', challenges: ['Digest realm="digest-realm", nonce="sha256nonce", algorithm=SHA-256, qop="auth"'] });
     await client().get((c) => void (c.request.uri.path = '/digest'));
