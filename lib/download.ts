@@ -35,11 +35,11 @@ function download(config: HttpConfig, contentType: string | undefined, sink: Sin
 
 /**
  * Streams `body` into a new file at `file`, created exclusively (never an existing file: only
- * then may a failure remove it) and readable by the owner only; on any error it is removed.
+ * then may a failure remove it) and readable by the owner only while it is written (a temporary
+ * file in a shared folder stays so); on any error it is removed.
  */
 async function writeFile(body: Readable, file: string): Promise<string> {
-  // 0666 less the umask, as fs.writeFile and curl make a new file (0644 under the usual umask)
-  const out = createWriteStream(file, { flags: 'wx', mode: 0o666 });
+  const out = createWriteStream(file, { flags: 'wx', mode: 0o600 });
   // open first: a failed open touched nothing, and after it every failure leaves a file of ours
   // to remove (a body failing at once would otherwise race the open and leave the file behind)
   await once(out, 'open');
@@ -83,12 +83,12 @@ async function writeInPlace(body: Readable, target: string, file: string): Promi
 }
 
 /**
- * Gives `temp` the permissions of the file it replaces: overwriting in place kept them, and a
- * file others could read should stay readable. A new file keeps the mode it was made with (0666 less the umask).
+ * Gives `temp`, complete, the permissions of the file it replaces (overwriting in place kept
+ * them), or those a new file gets from fs.writeFile and curl: 0666 less the umask (0644 usually).
  */
 async function keepMode(temp: string, target: string): Promise<void> {
   const previous = await stat(target).catch(() => undefined);
-  if (previous?.isFile() === true) await chmod(temp, previous.mode & 0o777);
+  await chmod(temp, previous?.isFile() === true ? previous.mode & 0o777 : 0o666 & ~process.umask());
 }
 
 /**

@@ -94,9 +94,8 @@ function resultType(verb: string, value: unknown, where: string): ResultType {
       `${verb}(): '${fn.name || 'anonymous function'}' in ${where} is not a class or built-in constructor, so it cannot be a result type`,
     );
   }
-  throw new ResultTypeError(
-    `${verb}(): ${where} must be a configuration block, a class, a built-in constructor or a Standard Schema, not ${describeValue(value, true)}`,
-  );
+  const expected = where === 'the first argument' ? 'a configuration block, a class' : 'a class';
+  throw new ResultTypeError(`${verb}(): ${where} must be ${expected}, a built-in constructor or a Standard Schema, not ${describeValue(value, true)}`);
 }
 
 function asBlock(verb: string, value: unknown): ConfigBlock | undefined {

@@ -33,6 +33,7 @@ export function authorization(next: Send): Send {
 }
 
 async function answerChallenges(next: Send, wire: WireRequest, call: WireCall, credentials: Credentials): Promise<WireResponse> {
+  call.unanswered = undefined; // what an earlier hop or attempt could not answer is not this one's
   const cache = call.plan.authCache;
   const url = new URL(wire.url);
   const space = cache.find(url);
@@ -80,10 +81,17 @@ function unanswerable(challenges: ReturnType<typeof parseChallenges>, credential
   if (credentials.scheme === 'basic') return undefined;
   const digests = challenges.filter((c) => c.scheme === 'digest');
   if (digests.length === 0) return undefined;
-  const offered = digests.map((c) => `algorithm ${c.params.algorithm ?? 'MD5'}${c.params.qop === undefined ? '' : `, qop ${c.params.qop}`}`);
-  return new HttpBuilderError(
-    `the server's Digest challenge could not be answered: it offers ${offered.join('; ')} (supported: ${DIGEST_ALGORITHMS.join(', ')}; qop auth or auth-int)`,
-  );
+  return new HttpBuilderError(`the server's Digest challenge could not be answered: ${digests.map(whyNot).join('; ')}`);
+}
+
+/** What in a Digest challenge we cannot answer. */
+function whyNot(challenge: ReturnType<typeof parseChallenges>[number]): string {
+  const { algorithm = 'MD5', qop, nonce } = challenge.params;
+  if (!nonce) return 'it has no nonce';
+  if (!DIGEST_ALGORITHMS.some((known) => known.toLowerCase() === algorithm.toLowerCase())) {
+    return `algorithm ${algorithm} is not supported (${DIGEST_ALGORITHMS.join(', ')} are)`;
+  }
+  return `qop ${qop} is not supported (auth and auth-int are)`;
 }
 
 /** The state to remember for a challenge we can answer with these credentials, if any. */

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 
 /**
- * The Digest algorithms of RFC 7616, strongest last, and `SHA-512`: not registered by the RFC,
- * but offered by servers in the wild (httpbin) and answered by Python's requests.
+ * The Digest algorithms of RFC 7616, and `SHA-512`: not registered by the RFC, but offered by
+ * servers in the wild (httpbin) and answered by Python's requests. {@link strength} ranks them.
  */
 export const DIGEST_ALGORITHMS = ['MD5', 'MD5-sess', 'SHA-256', 'SHA-256-sess', 'SHA-512-256', 'SHA-512-256-sess', 'SHA-512', 'SHA-512-sess'] as const;
 export type DigestAlgorithm = (typeof DIGEST_ALGORITHMS)[number];

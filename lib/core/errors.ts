@@ -62,10 +62,14 @@ export class HttpException extends HttpBuilderError {
     Object.defineProperty(this, 'url', { value: request && urlForMessage(request.url), enumerable: true });
     hide(this, { headers, body });
     // what console.error and util.inspect show first: which request, not only the reason phrase
-    if (request && typeof this.stack === 'string') {
-      const firstLineEnd = this.stack.indexOf('\n');
-      const rest = firstLineEnd < 0 ? '' : this.stack.slice(firstLineEnd);
-      Object.defineProperty(this, 'stack', { value: `${this.toString()}${rest}`, writable: true, configurable: true, enumerable: false });
+    const header = `${this.name}: ${this.message}`;
+    if (request && typeof this.stack === 'string' && this.stack.startsWith(header)) {
+      Object.defineProperty(this, 'stack', {
+        value: `${this.toString()}${this.stack.slice(header.length)}`,
+        writable: true,
+        configurable: true,
+        enumerable: false,
+      });
     }
   }
 

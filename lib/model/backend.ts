@@ -110,13 +110,20 @@ export interface Backend {
   close(): Promise<void>;
 }
 
+class ClientClosedError extends ConfigError {}
+
+/** Whether `error` is {@link clientClosed}'s: a pool closed under a call, not a caller's bad input. */
+export function isClientClosed(error: unknown): boolean {
+  return error instanceof ClientClosedError;
+}
+
 /**
  * What a built-in backend's `send` rejects with once `close()` released its pool: a request in
  * flight then fails instead of being sent again (its connection was cut by the close), and a
  * later one is refused before anything is sent.
  */
 export function clientClosed(): ConfigError {
-  return new ConfigError(
+  return new ClientClosedError(
     'the client was closed: close() released its connections, and it sends nothing more, not even again a request the close cut (make a new client with HttpBuilder.configure)',
   );
 }

@@ -51,7 +51,10 @@ export class FromServer {
   constructor(wire: WireResponse, method: string, uri: string, maxSize?: number) {
     // node's parser takes any three digits ('099'); RFC 9110 status codes are 100-599, and 6xx-9xx at most are extensions
     if (!(wire.statusCode >= 100 && wire.statusCode <= 999))
-      throw new NetworkError(`the response of ${urlForMessage(uri)} has status ${wire.statusCode}, which is no HTTP status`, 'other');
+      throw new NetworkError(
+        `the response of ${urlForMessage(uri)} has status ${wire.statusCode}, which is no HTTP status${wire.statusCode === undefined ? ' (a custom backend: WireResponse names it statusCode)' : ''}`,
+        'other',
+      );
     if (wire.headers.length > MAX_HEADERS)
       throw new ResponseTooLargeError(`the response of ${urlForMessage(uri)} has ${wire.headers.length} header lines; at most ${MAX_HEADERS} are accepted`);
     this.#wire = wire;

@@ -1,4 +1,4 @@
-import type { Backend, WireRequest, WireResponse } from '../model/backend.js';
+import { clientClosed, type Backend, type WireRequest, type WireResponse } from '../model/backend.js';
 import type { HttpBuilderError } from '../core/errors.js';
 import { timeoutError, type CallControl } from './call-control.js';
 import type { WireCall } from './plan.js';
@@ -10,6 +10,8 @@ import type { WireCall } from './plan.js';
  * rejects with the call's reason.
  */
 export function sendAttempt(wire: WireRequest, call: WireCall): Promise<WireResponse> {
+  // a retry or a redirect hop after close(): the pool sends nothing more, whatever the backend
+  if (call.plan.pool.closed) return Promise.reject(clientClosed());
   // not async: an uncontrolled call (the usual kind) pays no extra promise for this stage
   return call.control ? controlledAttempt(call.plan.backend, wire, call.control) : call.plan.backend.send(wire);
 }

@@ -5,7 +5,7 @@ import type { ExceptionHandler, HandlerTier } from '../config/handlers.js';
 import { encodeBody, type EncodedRequestBody } from '../content/encoders.js';
 import { parserFor, READS_EMPTY_BODIES } from '../content/parsers.js';
 import { releaseUpload } from '../content/raw-upload.js';
-import type { WireRequest, WireResponse } from '../model/backend.js';
+import { isClientClosed, type WireRequest, type WireResponse } from '../model/backend.js';
 import { FromServer } from '../model/from-server.js';
 import type { RequestRecord } from '../model/request-record.js';
 import { firstHeader } from '../model/response-headers.js';
@@ -60,18 +60,22 @@ function rethrowListenerError(error: unknown): never {
 export class Call implements WireCall {
   /** The request as it first went out (its body counted for upload progress). */
   #sent: WireRequest | undefined;
-  /** The request of the last redirect hop: its URL is the response's. Set by the redirect stage. */
+  /** The request of the last redirect hop (the first request until one is followed): its URL is the response's. */
   last: WireRequest | undefined;
   /** A challenge the auth stage could not answer: the cause of the HttpException for its 401. */
   unanswered: Error | undefined;
   /** The response as handlers see it, once its head is in. */
   #fromServer: FromServer | undefined;
+  /** A call an interceptor starts on a closed pool is refused as such (ConfigError), not cut (AbortError). */
+  readonly #closedAtStart: boolean;
 
   constructor(
     readonly record: RequestRecord,
     readonly plan: Plan,
     readonly control: CallControl | undefined,
-  ) {}
+  ) {
+    this.#closedAtStart = plan.pool.closed;
+  }
 
   /** The whole exchange: encode → send → read → dispatch → convert. */
   run(): Promise<unknown> {
@@ -184,7 +188,8 @@ export class Call implements WireCall {
    * any call stopped from outside (whatever the transport made of its connections being cut).
    */
   #closedUnder(error: unknown): AbortError | undefined {
-    if (!this.plan.pool.closed) return undefined;
+    if (this.#closedAtStart || !this.plan.pool.closed || error instanceof EncodeError || (error instanceof ConfigError && !isClientClosed(error)))
+      return undefined;
     return new AbortError(`the request to ${urlForMessage((this.last ?? this.record).url)} was cut by close() of its client`, { cause: error });
   }
 
@@ -205,7 +210,8 @@ export class Call implements WireCall {
     const fromServer = this.#fromServer!;
     let outcome;
     try {
-      const dispatched = dispatch(fromServer, body, this.plan.handlers, this.last!.method, this.unanswered);
+      const cause = fromServer.statusCode === 401 ? this.unanswered : undefined;
+      const dispatched = dispatch(fromServer, body, this.plan.handlers, this.last!.method, cause);
       outcome = isThenable(dispatched) ? Promise.resolve(dispatched).then(this.#convert.bind(this)) : this.#convert(dispatched);
     } catch (error) {
       fromServer.discard();

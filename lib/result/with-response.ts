@@ -14,6 +14,10 @@ export interface WithResponse<B> {
 
 /** The result type that {@link withResponse} makes: `Type` (or none), and the response around it. */
 export class ResponseOf<T extends ResultType | undefined = undefined> {
+  // a private field makes the type nominal: only what withResponse() made is one
+  // eslint-disable-next-line no-unused-private-class-members -- read by the type checker, not the code
+  readonly #brand = true;
+
   /** @internal */
   constructor(readonly type: T) {
     Object.freeze(this);

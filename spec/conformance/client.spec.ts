@@ -113,6 +113,19 @@ conformance('clients: configure, derive, close', (kit) => {
     await untilClosed(kit.server);
   });
 
+  it('close() while a retry waits: nothing more is sent, and the call rejects with AbortError', async () => {
+    kit.server.expect({ method: 'GET', path: '/busy', respond: { status: 503, headers: { 'Content-Type': 'text/plain' }, body: 'busy' } });
+    const client = kit.client((c) => {
+      c.request.uri.path = '/busy';
+      c.execution.retry = { limit: 2, backoff: () => 150 };
+    });
+    const pending = client.get().catch((error: unknown) => error);
+    while (kit.server.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    await client.close();
+    expect(await pending).toMatchObject({ name: 'AbortError' });
+    expect(kit.server.requests).toHaveLength(1);
+  });
+
   // on a fresh client the backend is still loading (axios, got, fetch) when close() comes: got then sent it on the released pool
   it('a request made just before close() on a fresh client is refused, and nothing is sent', async () => {
     kit.server.expect({ method: 'GET', path: '/late', respond: OK });

@@ -101,6 +101,19 @@ conformance('what a new user meets first', (kit) => {
     expect(() => statSync(file)).toThrow();
   });
 
+  it('Download.toTempFile keeps its file in the shared temporary folder private (0600)', async () => {
+    kit.server.expect({ method: 'GET', path: '/download', respond: { headers: { 'Content-Type': 'text/plain' }, body: 'downloaded' } });
+    const file = await kit.client().get((c) => {
+      c.request.uri.path = '/download';
+      Download.toTempFile(c);
+    });
+    try {
+      expect(statSync(String(file)).mode & 0o777).toBe(0o600);
+    } finally {
+      rmSync(String(file), { force: true });
+    }
+  });
+
   it('Download.toFile makes a new file as fs.writeFile would (0666 less the umask), not private', async () => {
     kit.server.expect({ method: 'GET', path: '/download', respond: { headers: { 'Content-Type': 'text/plain' }, body: 'downloaded' } });
     const file = join(dir, `mode-${kit.backend}-${kit.secure ? 's' : 'p'}.txt`);

@@ -30,7 +30,7 @@ const MEDIA_TYPE = fc.record({
   after: fc.constantFrom('', ' ', '  '),
 });
 
-describe('Content-Type parsing (lib/content/media-type.ts) under hostile input', () => {
+describe('Content-Type parsing (lib/core/media-type.ts) under hostile input', () => {
   it('never throws; the type is the trimmed lower-case text before the first ";", params are own lower-case names; no prototype changes', () => {
     fc.assert(
       fc.property(hostileText(FRAGMENTS), (value) => {

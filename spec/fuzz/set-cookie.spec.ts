@@ -28,7 +28,7 @@ const COOKIE = fc.record({
   spacing: fc.constantFrom('', ' ', '  ', '\t'),
 });
 
-describe('Set-Cookie parser (lib/pipeline/set-cookie.ts) under hostile input', () => {
+describe('Set-Cookie parser (lib/model/set-cookie.ts) under hostile input', () => {
   it('never throws; name, value and attributes come back trimmed, as own properties, no ";" inside; no prototype changes', () => {
     fc.assert(
       fc.property(hostileText(FRAGMENTS), (header) => {
