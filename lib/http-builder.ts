@@ -1,6 +1,5 @@
 import { AuthCache } from './auth/auth-cache.js';
 import { isThenable } from './core/maybe-promise.js';
-import type { Backend } from './model/backend.js';
 import { backendFor } from './backends/registry.js';
 import { ClientCookieJar } from './cookies/cookie-jar.js';
 import { ConfigError } from './core/errors.js';
@@ -9,7 +8,7 @@ import { DEFAULT_SETTINGS, mergeSettings, type Settings } from './config/setting
 import { releaseUpload } from './content/raw-upload.js';
 import { exchange } from './pipeline/call.js';
 import { freezeRecord } from './pipeline/freeze.js';
-import type { Plan, Send } from './pipeline/plan.js';
+import type { Plan, PoolState } from './pipeline/plan.js';
 import { wirePipeline } from './pipeline/stages.js';
 import { chain, checkedRecord } from './pipeline/interceptors.js';
 import type { RequestRecord } from './model/request-record.js';
@@ -27,15 +26,10 @@ export type Verb = <A extends VerbArgument>(first?: A, block?: ConfigBlock) => P
 /** HEAD: a {@link Verb} whose result may be `null`, since a HEAD response has no body. */
 export type HeadVerb = <A extends VerbArgument>(first?: A, block?: ConfigBlock) => Promise<HeadResultFor<A>>;
 
-/** The connection pool a client owns and the clients derived from it share, with what its servers challenged. */
-interface Pool {
-  readonly backend: Backend;
-  /** the wire stages over the backend, composed once */
-  readonly send: Send;
-  readonly authCache: AuthCache;
+/** The connection pool a client owns and the clients derived from it share (what requests see of it: {@link PoolState}). */
+interface Pool extends PoolState {
   /** the jar, made when a client first turns `client.cookies` on; shared by every client derived from it, whatever its pool */
   readonly cookies: { jar?: ClientCookieJar };
-  /** set by close() of the client that made the pool: every client using it sends nothing more */
   closed: boolean;
 }
 
@@ -174,16 +168,13 @@ export class HttpBuilder {
     const { record, target } = frozen;
     const plan: Plan = {
       target,
-      backend: this.#pool.backend,
-      send: this.#pool.send,
+      pool: this.#pool,
       handlers: settings.handlers,
       encoders: settings.encoders,
       parsers: settings.parsers,
       resultType: args.type,
       withResponse: args.withResponse,
-      pool: this.#pool,
       credentials: settings.credentials,
-      authCache: this.#pool.authCache,
       onDownloadProgress: settings.onDownloadProgress,
       onUploadProgress: settings.onUploadProgress,
       execution: settings.execution,

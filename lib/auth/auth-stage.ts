@@ -34,7 +34,7 @@ export function authorization(next: Send): Send {
 
 async function answerChallenges(next: Send, wire: WireRequest, call: WireCall, credentials: Credentials): Promise<WireResponse> {
   call.unanswered = undefined; // what an earlier hop or attempt could not answer is not this one's
-  const cache = call.plan.authCache;
+  const cache = call.plan.pool.authCache;
   const url = new URL(wire.url);
   const space = cache.find(url);
   let expected: string | undefined;

@@ -11,9 +11,10 @@ import type { WireCall } from './plan.js';
  */
 export function sendAttempt(wire: WireRequest, call: WireCall): Promise<WireResponse> {
   // a retry or a redirect hop after close(): the pool sends nothing more, whatever the backend
-  if (call.plan.pool.closed) return Promise.reject(clientClosed());
+  const { closed, backend } = call.plan.pool;
+  if (closed) return Promise.reject(clientClosed());
   // not async: an uncontrolled call (the usual kind) pays no extra promise for this stage
-  return call.control ? controlledAttempt(call.plan.backend, wire, call.control) : call.plan.backend.send(wire);
+  return call.control ? controlledAttempt(backend, wire, call.control) : backend.send(wire);
 }
 
 async function controlledAttempt(backend: Backend, wire: WireRequest, control: CallControl): Promise<WireResponse> {

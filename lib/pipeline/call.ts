@@ -108,7 +108,7 @@ export class Call implements WireCall {
       const upload = this.plan.onUploadProgress;
       if (upload && wire.body) wire = { ...wire, body: countedUpload(wire.body, upload) };
       this.#sent = this.last = wire;
-      return this.plan.send(wire, this).then(this.#read.bind(this), this.#failedBeforeResponse.bind(this));
+      return this.plan.pool.send(wire, this).then(this.#read.bind(this), this.#failedBeforeResponse.bind(this));
     } catch (error) {
       return this.#failedBeforeResponse(error);
     }

@@ -15,9 +15,8 @@ import type { CallControl } from './call-control.js';
 export interface Plan {
   /** Where the request was configured to go: credentials are never sent to another origin. */
   readonly target: Target;
-  readonly backend: Backend;
-  /** The client's wire stages, composed once per client ({@link ./stages.ts}). */
-  readonly send: Send;
+  /** The client's connection pool: its backend, its wire stages, what its servers challenged. */
+  readonly pool: PoolState;
   /** every level, nearest first (request, client, its parents); the defaults come after */
   readonly handlers: readonly HandlerTier[];
   readonly encoders: ReadonlyArray<ReadonlyMap<string, Encoder>>;
@@ -25,17 +24,24 @@ export interface Plan {
   readonly resultType: ResultType | undefined;
   /** `withResponse(Type)`: the result is `{ statusCode, message, headers, body }` */
   readonly withResponse: boolean;
-  /** the client's pool: once closed, a failure of a call in flight is an AbortError */
-  readonly pool: { readonly closed: boolean };
   readonly credentials: Credentials | undefined;
-  /** the protection spaces the client's servers challenged in */
-  readonly authCache: AuthCache;
   readonly onDownloadProgress: ProgressListener | undefined;
   readonly onUploadProgress: ProgressListener | undefined;
   /** timeouts, retries, redirects, abort signal, size limit, logger */
   readonly execution: ExecutionOptions;
   /** the client's cookie jar, when `client.cookies` is on */
   readonly jar: ClientCookieJar | undefined;
+}
+
+/** What a client's requests share: made with the client, shared by the clients derived from it. */
+export interface PoolState {
+  readonly backend: Backend;
+  /** The wire stages over the backend, composed once ({@link wirePipeline} in stages.ts). */
+  readonly send: Send;
+  /** The protection spaces the pool's servers challenged in. */
+  readonly authCache: AuthCache;
+  /** Set by close() of the client that made the pool: nothing more is sent, calls in flight are AbortErrors. */
+  readonly closed: boolean;
 }
 
 /** What a wire stage knows of the call it serves. */

@@ -156,7 +156,7 @@ describe('the auth stage and a text body', () => {
     const plan = {
       credentials: { scheme: 'digest', user: 'u', password: 'p', preemptive: false },
       target: { secure: false, hostname: '127.0.0.1', port: 1 },
-      authCache: new AuthCache(),
+      pool: { authCache: new AuthCache() },
     };
     const call = { plan, control: undefined, last: undefined } as unknown as WireCall;
     const send = authorization((request) => (sent.push(request), Promise.resolve(answers.shift()!)));
