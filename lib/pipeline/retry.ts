@@ -39,7 +39,7 @@ async function retryLoop(next: Send, wire: WireRequest, call: WireCall, start: L
   const policy = plan.execution.retry;
   let staleRetried = start.staleRetried;
   let sent: Promise<WireResponse> | undefined = start.first;
-  for (let retries = 0; ; retries++) {
+  for (let retried = 0; ; retried++) {
     const pending = sent ?? attempt(next, wire, call);
     sent = undefined;
     let response: WireResponse;
@@ -48,19 +48,19 @@ async function retryLoop(next: Send, wire: WireRequest, call: WireCall, start: L
     } catch (error) {
       const typed = toTransportError(error, wire.url);
       if (control?.reason === typed) throw typed; // aborted, or out of total time
-      if (retries < limit && retriable(typed)) {
-        await sleep(policy.backoff(retries + 1), control);
+      if (retried < limit && retriable(typed)) {
+        await sleep(policy.backoff(retried + 1), control);
         continue;
       }
       if (!staleRetried && typed instanceof NetworkError && typed.reason === 'reset') {
         staleRetried = true;
-        retries--; // not one of the policy's retries
+        retried--; // not one of the policy's retries
         continue;
       }
       throw typed;
     }
-    if (retries >= limit || !policy.statusCodes.has(response.statusCode)) return response;
-    const wait = retryAfter(response, policy.maxRetryAfter) ?? policy.backoff(retries + 1);
+    if (retried >= limit || !policy.statusCodes.has(response.statusCode)) return response;
+    const wait = retryAfter(response, policy.maxRetryAfter) ?? policy.backoff(retried + 1);
     response.discard();
     await sleep(wait, control);
   }
