@@ -12,6 +12,8 @@ export default {
   roots: ['<rootDir>/spec/interop'],
   testMatch: ['**/*.interop.spec.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  // no proxy from the machine's environment (spec/support/no-proxy-environment.ts)
+  setupFiles: ['<rootDir>/spec/support/no-proxy-environment.ts'],
   // starting a server takes a second; a Digest exchange with a CGI behind it a few milliseconds
   testTimeout: 60_000,
 };

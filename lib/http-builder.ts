@@ -1,6 +1,7 @@
 import { AuthCache } from './auth/auth-cache.js';
 import { isThenable } from './core/maybe-promise.js';
 import { backendFor } from './backends/registry.js';
+import { proxyRouter } from './proxy/router.js';
 import { ClientCookieJar } from './cookies/cookie-jar.js';
 import { ConfigError } from './core/errors.js';
 import { HttpConfig, type ConfigBlock } from './config/http-config.js';
@@ -70,14 +71,14 @@ export class HttpBuilder {
 
   /**
    * A new client with this one's settings plus the block's. It shares this client's pool unless
-   * the block picks another backend or TLS settings.
+   * the block picks another backend, TLS settings or proxy.
    *
    * @example
    * const v2 = http.configure((c) => { c.request.uri.path = 'v2'; });
    */
   configure(block: ConfigBlock): HttpBuilder {
     const settings = applyClientBlock(this.#settings, block);
-    const samePool = settings.backend === this.#settings.backend && settings.tls === this.#settings.tls;
+    const samePool = settings.backend === this.#settings.backend && settings.tls === this.#settings.tls && settings.proxy === this.#settings.proxy;
     // another pool for another transport, but the same cookies: derived clients share the jar
     return samePool ? new HttpBuilder(settings, this.#pool, false) : new HttpBuilder(settings, newPool(settings, this.#pool.cookies), true);
   }
@@ -206,7 +207,9 @@ function applyClientBlock(base: Settings, block: ConfigBlock | undefined): Setti
 }
 
 function newPool(settings: Settings, cookies: Pool['cookies']): Pool {
-  return { backend: backendFor(settings.backend, settings.tls), send: wirePipeline(), authCache: new AuthCache(), cookies, closed: false };
+  // the proxy first: a bad proxy URL or no_proxy entry fails here, before a backend is made
+  const router = proxyRouter(settings.proxy);
+  return { backend: backendFor(settings.backend, settings.tls), send: wirePipeline(), authCache: new AuthCache(), router, cookies, closed: false };
 }
 
 /** Whether a level registered a Download (`httpbuilder-ts/download`): it takes the body itself. */

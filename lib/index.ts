@@ -23,7 +23,7 @@ export type { ResponseHandler, ExceptionHandler } from './config/handlers.js';
 export type { ExecutionConfig, Progress, ProgressListener, Interceptor, Next } from './config/execution-config.js';
 export type { Timeouts, RetryOptions, RedirectOptions, Backoff } from './config/execution-options.js';
 export type { Logger } from './config/logger.js';
-export type { ClientConfig, BackendChoice, BackendName, CookiesChoice } from './config/client-config.js';
+export type { ClientConfig, BackendChoice, BackendName, CookiesChoice, ProxyChoice } from './config/client-config.js';
 
 // bodies: encoders, parsers, multipart
 export type { Encoder, EncodedBody, EncodedWire } from './content/encoders.js';
@@ -52,6 +52,7 @@ export type { StandardSchemaV1, StandardResult } from './result/standard-schema.
 
 // your own backend: the transport contract
 export type { Backend, WireRequest, WireResponse, WireBody, TlsOptions } from './model/backend.js';
+export type { ProxyRoute, ProxyEndpoint, ProxyAnswers } from './model/proxy-route.js';
 export { bufferedBody, streamedBody, CONNECT_TIMEOUT } from './model/backend.js';
 
 export { VERSION } from './core/version.js';

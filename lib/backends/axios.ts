@@ -6,6 +6,7 @@ import { ConfigError } from '../core/errors.js';
 import { isStreamed, type Backend, type TlsOptions, type WireRequest, type WireResponse } from '../model/backend.js';
 import { limitConnect } from './connect-timeout.js';
 import { agentTls, cleanError, nodeResponse } from './node-response.js';
+import { ProxyAgents, proxiedRequest } from './proxy-agents.js';
 import { importPeer } from './optional-peer.js';
 
 /** Bytes worth draining to keep a connection instead of closing it. */
@@ -29,7 +30,7 @@ export async function createAxiosBackend(options: { tls: TlsOptions | undefined 
   const instance = axios.create({ httpAgent, httpsAgent });
   // without axios's default Accept/Content-Type entries, header names go out as the pipeline wrote them
   instance.defaults.headers.common = {};
-  return new AxiosBackend(instance, () => {
+  return new AxiosBackend(instance, new ProxyAgents(options.tls), () => {
     httpAgent.destroy();
     httpsAgent.destroy();
   });
@@ -56,7 +57,7 @@ export async function createAxiosBackend(options: { tls: TlsOptions | undefined 
  * });
  */
 export function axiosBackend(instance: AxiosInstance): Backend {
-  return new AxiosBackend(instance, () => {});
+  return new AxiosBackend(instance, new ProxyAgents(undefined), () => {});
 }
 
 class AxiosBackend implements Backend {
@@ -64,6 +65,8 @@ class AxiosBackend implements Backend {
 
   constructor(
     private readonly instance: AxiosInstance,
+    /** what carries requests through `client.proxy` (the instance's own agents do not) */
+    private readonly proxies: ProxyAgents,
     private readonly release: () => void,
   ) {}
 
@@ -80,12 +83,21 @@ class AxiosBackend implements Backend {
     const transport = {
       request: (options: http.RequestOptions, callback: (res: http.IncomingMessage) => void) => {
         if (options.path !== request.target && options.path === whatwgTarget(request.url)) options.path = request.target;
-        const req = (options.protocol === 'https:' ? https : http).request(options, (response) => {
+        const onResponse = (response: http.IncomingMessage) => {
           // an error on a body nobody reads must not crash the process
           response.on('error', () => {});
           res = response;
           callback(response);
-        });
+        };
+        const route = request.proxy;
+        const req = route
+          ? proxiedRequest(
+              this.proxies.options(request, route, options.path ?? request.target, (options.headers ?? {}) as http.OutgoingHttpHeaders),
+              options,
+              request.connectTimeout,
+              onResponse,
+            )
+          : (options.protocol === 'https:' ? https : http).request(options, onResponse);
         limitConnect(req, request.connectTimeout);
         return req;
       },
@@ -128,6 +140,7 @@ class AxiosBackend implements Backend {
 
   close(): Promise<void> {
     this.release();
+    this.proxies.destroy();
     return Promise.resolve();
   }
 }

@@ -1,6 +1,8 @@
 import { ConfigError, HttpBuilderError, ParseError, RedirectError } from '../core/errors.js';
 import { BODY_METHODS, isStreamed, utf8TextOf, type Backend, type TlsOptions, type WireBody, type WireRequest, type WireResponse } from '../model/backend.js';
+import type { ProxyRoute } from '../model/proxy-route.js';
 import { importPeer } from './optional-peer.js';
+import { ProxyChallenge } from './proxy-challenge.js';
 
 // No `node:` import here, at load time or later: this backend is meant to run in browsers too.
 
@@ -18,6 +20,14 @@ interface Transport {
   readonly prepared: WeakMap<object, Headers>;
   /** The pool for requests with this connect timeout; `undefined` with the global fetch (no undici). */
   dispatcher: (connectTimeout: number | undefined) => Dispatcher | undefined;
+  /** The dispatchers of proxied requests (loaded on the first one); `undefined` with the global fetch. */
+  proxies: (() => Promise<ProxyDispatchers>) | undefined;
+  destroy(): Promise<void>;
+}
+
+/** What the backend needs of `FetchProxies` (fetch-proxy.ts, which is loaded only for a proxied request). */
+interface ProxyDispatchers {
+  dispatcher(route: ProxyRoute, secure: boolean, connectTimeout: number | undefined): Dispatcher;
   destroy(): Promise<void>;
 }
 
@@ -49,11 +59,19 @@ async function loadTransport(tls: TlsOptions | undefined): Promise<Transport> {
     undici = await importPeer('undici', 'fetch', () => import('undici'));
   } catch (error) {
     if (tls === undefined && error instanceof ConfigError) {
-      return { fetch: globalThis.fetch, Headers: globalThis.Headers, prepared: new WeakMap(), dispatcher: () => undefined, destroy: () => Promise.resolve() };
+      return {
+        fetch: globalThis.fetch,
+        Headers: globalThis.Headers,
+        prepared: new WeakMap(),
+        dispatcher: () => undefined,
+        proxies: undefined,
+        destroy: () => Promise.resolve(),
+      };
     }
     throw error;
   }
   const agents = new Map<number, Dispatcher>();
+  let proxies: Promise<ProxyDispatchers> | undefined;
   return {
     fetch: undici.fetch as unknown as typeof globalThis.fetch,
     Headers: undici.Headers as unknown as typeof globalThis.Headers,
@@ -68,8 +86,9 @@ async function loadTransport(tls: TlsOptions | undefined): Promise<Transport> {
       }
       return agent;
     },
+    proxies: () => (proxies ??= import('./fetch-proxy.js').then((module) => new module.FetchProxies(undici, tls))),
     destroy: async () => {
-      await Promise.all([...agents.values()].map((agent) => agent.destroy()));
+      await Promise.all([...agents.values(), ...(proxies ? [await proxies] : [])].map((agent) => agent.destroy()));
     },
   };
 }
@@ -84,6 +103,7 @@ function send(request: WireRequest, transport: Transport): Promise<WireResponse>
     // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- what fetch would refuse (ConfigError), as it is
     return Promise.reject(error);
   }
+  if (request.proxy) return sendProxied(request, request.proxy, init, transport);
   // called unbound, as a plain function: browsers' fetch refuses any other `this`
   const fetch = transport.fetch;
   try {
@@ -91,6 +111,34 @@ function send(request: WireRequest, transport: Transport): Promise<WireResponse>
   } catch (error) {
     return Promise.reject(transportError(error));
   }
+}
+
+/** A request through a proxy: on the proxy's dispatcher, its `407` handed on as a response (fetch would make it an error). */
+async function sendProxied(request: WireRequest, route: ProxyRoute, init: RequestInit, transport: Transport): Promise<WireResponse> {
+  if (!transport.proxies) throw new ConfigError("the fetch backend needs the 'undici' package for proxies (npm install undici), or set client.proxy = false");
+  const proxies = await transport.proxies();
+  (init as { dispatcher?: Dispatcher }).dispatcher = proxies.dispatcher(route, request.secure, request.connectTimeout);
+  const fetch = transport.fetch;
+  try {
+    return wireResponse(await fetch(request.url, init));
+  } catch (error) {
+    const challenge = (error as { cause?: unknown }).cause;
+    if (challenge instanceof ProxyChallenge) return challengeResponse(challenge);
+    throw transportError(error);
+  }
+}
+
+/** The proxy's 407 as a response without a body (its body was never read). */
+function challengeResponse(challenge: ProxyChallenge): WireResponse {
+  return {
+    statusCode: challenge.statusCode,
+    message: challenge.statusText,
+    headers: challenge.headers,
+    body: EMPTY_BODY,
+    decoded: false,
+    discard: doNothing,
+    readAll: readNothing,
+  };
 }
 
 /** What fetch is given for `request`; throws ConfigError for what fetch would refuse or rewrite. */

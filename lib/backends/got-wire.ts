@@ -1,7 +1,9 @@
 import type http from 'node:http';
 import type { NormalizedOptions } from 'got';
 import type { WireRequest } from '../model/backend.js';
+import { ConfigError } from '../core/errors.js';
 import { limitConnect } from './connect-timeout.js';
+import { proxiedRequest, type ProxyAgents } from './proxy-agents.js';
 
 /** Where a request's wire record travels through got's options to the hook (`options.context`). */
 export const STATE = 'httpbuilder-ts';
@@ -9,6 +11,8 @@ export const STATE = 'httpbuilder-ts';
 /** Per request, shared by the got backend and its hook. */
 export interface State {
   readonly request: WireRequest;
+  /** what carries requests through `client.proxy` */
+  readonly proxies: ProxyAgents;
   /** the reason phrase as sent: got fills an empty one in from `http.STATUS_CODES` */
   reason?: string;
   /** the upload source's own error (e.g. an `EncodeError`), not got's wrapper of it */
@@ -23,14 +27,24 @@ export function exactWire(options: NormalizedOptions): void {
   const state = options.context[STATE] as State | undefined;
   const base = options.getRequestFunction();
   // a cache calls the request function with other arguments: leave it as got made it
-  if (state === undefined || base === undefined || options.url === undefined || options.cache) return;
-  const { headers, target } = state.request;
+  if (state === undefined || base === undefined || options.url === undefined || options.cache) {
+    if (state?.request.proxy)
+      throw new ConfigError(
+        "the 'got' backend cannot send this request through client.proxy (a got cache or custom request function is in the way): set client.proxy = false",
+      );
+    return;
+  }
+  const { headers, target, proxy } = state.request;
   const path = targetAfterHooks(options.url, target);
   options.request = (url, native, callback) => {
-    const req = base(url, { ...native, path, headers: casedAs(headers, (native.headers ?? {}) as http.OutgoingHttpHeaders) }, (response) => {
+    const onResponse = (response: unknown) => {
       state.reason = (response as { statusMessage?: string }).statusMessage; // before got fills it in
-      callback?.(response);
-    });
+      callback?.(response as never);
+    };
+    const final = { ...native, path, headers: casedAs(headers, (native.headers ?? {}) as http.OutgoingHttpHeaders) };
+    const req = proxy
+      ? proxiedRequest(state.proxies.options(state.request, proxy, path, final.headers), final, state.request.connectTimeout, onResponse)
+      : base(url, final, onResponse);
     // a ClientRequest unless a user's own request function (a cache, a mock) returns something else
     if (typeof (req as Partial<http.ClientRequest>).once === 'function') limitConnect(req as http.ClientRequest, state.request.connectTimeout);
     return req;

@@ -5,6 +5,7 @@ import { ConfigError } from '../core/errors.js';
 import type { Backend, TlsOptions, WireBody, WireRequest, WireResponse } from '../model/backend.js';
 import { exactWire, STATE, type State } from './got-wire.js';
 import { cleanError, nodeResponse, tlsMaterial } from './node-response.js';
+import { ProxyAgents } from './proxy-agents.js';
 import { importPeer } from './optional-peer.js';
 
 /** Bytes worth draining to keep a connection instead of closing it (as the native backend). */
@@ -39,13 +40,13 @@ const TRANSPORT_ONLY: ExtendOptions = {
 export async function createGotBackend(options: { tls: TlsOptions | undefined }): Promise<Backend> {
   const { default: got } = await importPeer('got', 'got', () => import('got'));
   const agent = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
-  const backend = gotBackend(got.extend({ agent, https: gotTls(options.tls) }));
+  const backend = gotTransport(got.extend({ agent, https: gotTls(options.tls) }), new ProxyAgents(options.tls));
   return {
     ...backend,
     close: () => {
       agent.http.destroy();
       agent.https.destroy();
-      return Promise.resolve();
+      return backend.close();
     },
   };
 }
@@ -68,13 +69,24 @@ export async function createGotBackend(options: { tls: TlsOptions | undefined })
  * });
  */
 export function gotBackend(instance: Got): Backend {
-  const transport = instance.extend(TRANSPORT_ONLY);
-  return { name: 'got', send: (request) => send(transport, request), close: () => Promise.resolve() };
+  return gotTransport(instance, new ProxyAgents(undefined));
 }
 
-function send(got: Got, request: WireRequest): Promise<WireResponse> {
+function gotTransport(instance: Got, proxies: ProxyAgents): Backend {
+  const transport = instance.extend(TRANSPORT_ONLY);
+  return {
+    name: 'got',
+    send: (request) => send(transport, request, proxies),
+    close: () => {
+      proxies.destroy();
+      return Promise.resolve();
+    },
+  };
+}
+
+function send(got: Got, request: WireRequest, proxies: ProxyAgents): Promise<WireResponse> {
   return new Promise((resolve, reject) => {
-    const state: State = { request };
+    const state: State = { request, proxies };
     const body = request.body;
     // got refuses it outright (`allowGetBody` covers GET only): say so before sending anything
     if (request.method === 'HEAD' && body !== undefined) {

@@ -2,8 +2,13 @@ import http from 'node:http';
 import https from 'node:https';
 import type { Duplex } from 'node:stream';
 import { clientClosed, inMemory, utf8TextOf, type Backend, type TlsOptions, type WireRequest, type WireResponse } from '../model/backend.js';
+import type { ProxyRoute } from '../model/proxy-route.js';
 import { limitConnect } from './connect-timeout.js';
 import { agentTls, nodeResponse } from './node-response.js';
+import { ProxyAgents, proxiedRequest } from './proxy-agents.js';
+import { unbracketed } from './proxy-tunnel.js';
+
+type ProxiedRequest = WireRequest & { readonly proxy: ProxyRoute };
 
 /**
  * The default backend: Node's own `node:http`/`node:https`, one keep-alive pool per client.
@@ -14,27 +19,19 @@ export class NativeBackend implements Backend {
   readonly name = 'native';
   readonly #httpAgent: http.Agent;
   readonly #httpsAgent: https.Agent;
+  readonly #proxies: ProxyAgents;
   #closed = false;
 
   constructor(options: { tls: TlsOptions | undefined }) {
     this.#httpAgent = new http.Agent({ keepAlive: true });
     this.#httpsAgent = new https.Agent({ keepAlive: true, ...agentTls(options.tls) });
+    this.#proxies = new ProxyAgents(options.tls);
   }
 
   send(request: WireRequest): Promise<WireResponse> {
     if (this.#closed) return Promise.reject(clientClosed());
     return new Promise((resolve, reject) => {
-      const transport = request.secure ? https : http;
-      const req = transport.request({
-        method: request.method,
-        // node wants IPv6 literals without brackets
-        hostname: request.hostname.startsWith('[') ? request.hostname.slice(1, -1) : request.hostname,
-        port: request.port,
-        path: request.target,
-        headers: request.headers,
-        agent: request.secure ? this.#httpsAgent : this.#httpAgent,
-        signal: request.signal,
-      });
+      const req = request.proxy ? this.#proxied(request as ProxiedRequest) : this.#direct(request);
       limitConnect(req, request.connectTimeout);
       req.on('error', reject);
       req.once('response', (res) => resolve(nodeResponse(res)));
@@ -48,10 +45,28 @@ export class NativeBackend implements Backend {
     });
   }
 
+  #direct(request: WireRequest): http.ClientRequest {
+    return (request.secure ? https : http).request({
+      method: request.method,
+      hostname: unbracketed(request.hostname),
+      port: request.port,
+      path: request.target,
+      headers: request.headers,
+      agent: request.secure ? this.#httpsAgent : this.#httpAgent,
+      signal: request.signal,
+    });
+  }
+
+  #proxied(request: ProxiedRequest): http.ClientRequest {
+    const where = this.#proxies.options(request, request.proxy, request.target, request.headers);
+    return proxiedRequest(where, { method: request.method, signal: request.signal }, request.connectTimeout);
+  }
+
   close(): Promise<void> {
     this.#closed = true;
     this.#httpAgent.destroy();
     this.#httpsAgent.destroy();
+    this.#proxies.destroy();
     return Promise.resolve();
   }
 }

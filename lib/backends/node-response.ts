@@ -1,6 +1,7 @@
 import type http from 'node:http';
 import type https from 'node:https';
 import { PassThrough, type Readable } from 'node:stream';
+import { HttpBuilderError } from '../core/errors.js';
 import type { TlsOptions, WireResponse } from '../model/backend.js';
 import { cutShort, earlierFailure } from '../model/stream-end.js';
 
@@ -104,6 +105,10 @@ export function tlsMaterial(tls: TlsOptions): { ca?: string | Buffer | Array<str
  * `message`): axios's and got's errors carry the request's options, Authorization included.
  */
 export function cleanError(error: unknown): Error {
+  // the library's own error from below the transport (a proxy's refusal) carries nothing of the request: as it is
+  if (error instanceof HttpBuilderError) return error;
+  const cause = (error as { cause?: unknown } | null)?.cause;
+  if (cause instanceof HttpBuilderError) return cause;
   const { name, message, code, stack } = (typeof error === 'object' && error !== null ? error : {}) as Record<string, unknown>;
   const clean = new Error(typeof message === 'string' ? message : 'transport error');
   // non-enumerable, as on any Error, so logs and JSON stay as short as node's own errors

@@ -10,6 +10,13 @@ export type BackendName = 'native' | 'axios' | 'got' | 'fetch';
 /** A backend by name, or your own {@link Backend} object. */
 export type BackendChoice = BackendName | Backend;
 
+/**
+ * `client.proxy`: `'env'` (the default: `http_proxy`, `https_proxy` and `no_proxy` as curl reads
+ * them), a proxy URL for every request, the same with exemptions, or `false` (never a proxy).
+ */
+// eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- 'env' is spelled out for readers and editors' completion
+export type ProxyChoice = 'env' | string | URL | { readonly url: string | URL; readonly noProxy?: readonly string[] } | false;
+
 /** `client.cookies`: on (the client's own jar), off, or your own tough-cookie jar. */
 export type CookiesChoice = boolean | CookieJar;
 
@@ -22,6 +29,7 @@ export type CookiesChoice = boolean | CookieJar;
 export class ClientConfig {
   #backend: BackendChoice | undefined;
   #cookies: CookiesChoice | undefined;
+  #proxy: ProxyChoice | undefined;
 
   constructor(private readonly scope: Scope) {}
 
@@ -58,6 +66,42 @@ export class ClientConfig {
     }
     this.#cookies = value;
   }
+
+  /**
+   * The proxy requests go through. `'env'` (default) reads `https_proxy`/`HTTPS_PROXY`,
+   * `http_proxy`/`HTTP_PROXY` and `no_proxy`/`NO_PROXY` when the client is made (lower case wins).
+   * A URL (`'http://[user:pass@]host:port'`, or `https://` for TLS to the proxy) sends every
+   * request through it; `{ url, noProxy }` exempts hosts (`'*'`, a host and its subdomains,
+   * `host:port`, an IP, an IPv4 CIDR); `false` never uses a proxy. http targets go in absolute
+   * form, https ones through a `CONNECT` tunnel. The URL's credentials answer the proxy's
+   * `407` (Basic or Digest) and are never shown: errors and logs say `http://***@host:port`.
+   *
+   * @example
+   * HttpBuilder.configure((c) => {
+   *   c.client.proxy = { url: 'http://alice:secret@proxy.internal:3128', noProxy: ['localhost', '.internal'] };
+   * });
+   */
+  get proxy(): ProxyChoice | undefined {
+    return this.#proxy;
+  }
+  set proxy(value: ProxyChoice | undefined) {
+    assertClientLevel(this.scope, 'client.proxy');
+    if (value !== undefined && !isProxyChoice(value)) {
+      throw new ConfigError(`client.proxy must be 'env', a proxy URL (string or URL), { url, noProxy } or false, not ${describeValue(value)}`);
+    }
+    this.#proxy = value;
+  }
+}
+
+/** The shapes `client.proxy` takes; the URL itself is checked when the client is made. */
+function isProxyChoice(value: unknown): value is ProxyChoice {
+  if (value === false || typeof value === 'string' || value instanceof URL) return true;
+  if (typeof value !== 'object' || value === null) return false;
+  const { url, noProxy } = value as { url?: unknown; noProxy?: unknown };
+  return (
+    (typeof url === 'string' || url instanceof URL) &&
+    (noProxy === undefined || (Array.isArray(noProxy) && noProxy.every((entry) => typeof entry === 'string')))
+  );
 }
 
 /** A tough-cookie jar, by shape: one from the application's own copy of tough-cookie is as good. */

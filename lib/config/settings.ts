@@ -3,7 +3,7 @@ import type { Encoder } from '../content/encoders.js';
 import type { Parser } from '../content/parsers.js';
 import { ConfigError } from '../core/errors.js';
 import { VERSION } from '../core/version.js';
-import type { BackendChoice, CookiesChoice } from './client-config.js';
+import type { BackendChoice, CookiesChoice, ProxyChoice } from './client-config.js';
 import { DEFAULT_EXECUTION, mergeExecution, type ExecutionOptions } from './execution-options.js';
 import { NO_HANDLERS, type HandlerTier } from './handlers.js';
 import type { ContextMap, HttpConfig } from './http-config.js';
@@ -50,6 +50,8 @@ export interface Settings {
   readonly context: ContextMap;
   readonly tls: TlsOptions | undefined;
   readonly backend: BackendChoice | Backend | undefined;
+  /** `client.proxy`; `undefined` is `'env'` */
+  readonly proxy: ProxyChoice | undefined;
   readonly onDownloadProgress: ProgressListener | undefined;
   readonly onUploadProgress: ProgressListener | undefined;
   /** timeouts, retries, redirects, abort signal and size limit */
@@ -77,6 +79,7 @@ export const DEFAULT_SETTINGS: Settings = Object.freeze({
   context: new Map(),
   tls: undefined,
   backend: undefined,
+  proxy: undefined,
   onDownloadProgress: undefined,
   onUploadProgress: undefined,
   execution: DEFAULT_EXECUTION,
@@ -109,6 +112,7 @@ export function mergeSettings(base: Settings, layer: HttpConfig): Settings {
     context: layer.contextSet ? mergeContext(base.context, layer.contextSet) : base.context,
     tls: execution?.tls ?? base.tls,
     backend: client?.backend ?? base.backend,
+    proxy: client?.proxy ?? base.proxy,
     onDownloadProgress:
       execution?.onDownloadProgress === undefined ? base.onDownloadProgress : checkFunction(execution.onDownloadProgress, 'execution.onDownloadProgress'),
     onUploadProgress:

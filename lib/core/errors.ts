@@ -109,6 +109,26 @@ export class NetworkError extends HttpBuilderError {
   }
 }
 
+/**
+ * The proxy refused the tunnel or the request: any non-2xx answer to `CONNECT`, or a `407` the
+ * proxy's credentials could not answer (none given, or they were tried already).
+ *
+ * @example
+ * try { await http.get(); } catch (e) { if (e instanceof ProxyError && e.statusCode === 407) askForProxyPassword(); }
+ */
+export class ProxyError extends HttpBuilderError {
+  override readonly name = 'ProxyError' as const;
+  override readonly code = 'ERR_PROXY' as const;
+  constructor(
+    message: string,
+    /** The status of the proxy's answer. */
+    readonly statusCode: number,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
 /** `execution.signal` was aborted. */
 export class AbortError extends HttpBuilderError {
   override readonly name = 'AbortError' as const;

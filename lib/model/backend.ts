@@ -6,6 +6,7 @@
  * This file imports no `node:` module so that browser-capable backends (fetch) fit it too.
  */
 import { ConfigError } from '../core/errors.js';
+import type { ProxyRoute } from './proxy-route.js';
 
 /** A request body: bytes as an async stream, with its size when known. */
 export interface WireBody extends AsyncIterable<Uint8Array> {
@@ -65,6 +66,11 @@ export interface WireRequest {
    * has none). On expiry reject with an error whose `code` is {@link CONNECT_TIMEOUT}.
    */
   readonly connectTimeout?: number;
+  /**
+   * When set: the proxy to go through (absolute form for http targets, a `CONNECT` tunnel for
+   * https ones; see {@link ProxyRoute}). A backend that cannot follow it must reject, never go direct.
+   */
+  readonly proxy?: ProxyRoute;
 }
 
 /** The `code` of a backend's error when `connectTimeout` expired (undici's own code, so fetch needs no mapping). */

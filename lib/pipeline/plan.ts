@@ -1,4 +1,5 @@
 import type { AuthCache } from '../auth/auth-cache.js';
+import type { ProxyRouter } from '../proxy/router.js';
 import type { Credentials } from '../config/auth-config.js';
 import type { ProgressListener } from '../config/execution-config.js';
 import type { ExecutionOptions } from '../config/execution-options.js';
@@ -40,6 +41,8 @@ export interface PoolState {
   readonly send: Send;
   /** The protection spaces the pool's servers challenged in. */
   readonly authCache: AuthCache;
+  /** Which requests go through which proxy (`client.proxy`); `undefined`: every request goes direct. */
+  readonly router: ProxyRouter | undefined;
   /** Set by close() of the client that made the pool: nothing more is sent, calls in flight are AbortErrors. */
   readonly closed: boolean;
 }

@@ -21,7 +21,7 @@ export function logging(next: Send): Send {
 
 async function logged(next: Send, log: LogLine, wire: WireRequest, call: WireCall): Promise<WireResponse> {
   const url = redactUrl(wire.url);
-  log(`→ ${wire.method} ${url}${requestSize(wire)}`);
+  log(`→ ${wire.method} ${url}${wire.proxy ? ` via ${wire.proxy.shown}` : ''}${requestSize(wire)}`);
   const started = performance.now();
   const elapsed = () => `${(performance.now() - started).toFixed(1)} ms`;
   let response;

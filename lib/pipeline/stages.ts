@@ -1,5 +1,6 @@
 import { authorization } from '../auth/auth-stage.js';
 import { cookies } from '../cookies/cookie-stage.js';
+import { proxies } from '../proxy/proxy-stage.js';
 import { sendAttempt } from './attempt.js';
 import type { Send, Stage } from './plan.js';
 import { redirects } from './redirects.js';
@@ -13,13 +14,15 @@ import { retries } from './retry.js';
  * - `redirects`: each hop to a `Location` is sent through the stages below it;
  * - `retries`: each attempt of a hop (retry policy, and a reused connection the server had closed);
  * - `authorization`: each attempt answers `401` challenges (Basic, Digest) with the credentials;
+ * - `proxies`: each attempt goes direct or through the client's proxy (`client.proxy`, `no_proxy`),
+ *   and answers the proxy's `407` to an absolute-form request;
  * - `logging`: every wire exchange gets its pair of debug lines (`execution.logger`);
  * - `cookies`: the client's jar adds its cookies to each exchange and stores what comes back;
  * - then {@link sendAttempt}: one round trip through the backend, under the call's timeouts and signal.
  *
  * A stage with nothing to do for a call (no credentials, no logger, no jar) passes it on.
  */
-export const WIRE_STAGES: readonly Stage[] = [redirects, retries, authorization, logging, cookies];
+export const WIRE_STAGES: readonly Stage[] = [redirects, retries, authorization, proxies, logging, cookies];
 
 /** The wire stages folded over the backend's round trip: composed once per client, called once per request. */
 export function wirePipeline(stages: readonly Stage[] = WIRE_STAGES): Send {

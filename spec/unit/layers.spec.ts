@@ -14,6 +14,7 @@ const LAYERS: Readonly<Record<string, number>> = {
   pipeline: 4, // the call and its stages
   auth: 4,
   cookies: 4,
+  proxy: 4, // client.proxy: routing, proxy credentials, the proxy stage
   backends: 4, // transports
   cli: 5,
   '': 5, // the client, the entry points and modules (lib/*.ts)

@@ -1,0 +1,138 @@
+import type * as Undici from 'undici';
+import type { TlsOptions } from '../model/backend.js';
+import { absoluteForm, type ProxyRoute } from '../model/proxy-route.js';
+import { tlsMaterial } from './node-response.js';
+import { ProxyChallenge } from './proxy-challenge.js';
+import { openTunnel, proxyTls, unbracketed } from './proxy-tunnel.js';
+
+type Dispatcher = Undici.Dispatcher;
+type Connector = Undici.buildConnector.connector;
+
+/**
+ * The undici dispatchers of the fetch backend's proxied requests, per proxy and connect
+ * timeout: for https targets an Agent whose connections are TLS to the target inside a
+ * `CONNECT` tunnel; for http targets an Agent whose connections go to the proxy, composed
+ * with an interceptor that sends the request in absolute form and turns the proxy's `407`
+ * (which fetch would make a network error) into a {@link ProxyChallenge}. Loaded only when a
+ * request goes through a proxy: this module needs `node:` modules, the fetch backend does not.
+ */
+export class FetchProxies {
+  readonly #undici: typeof Undici;
+  readonly #tls: TlsOptions | undefined;
+  readonly #dispatchers = new Map<string, Dispatcher>();
+  readonly #ids = new Map<ProxyRoute, number>();
+
+  constructor(undici: typeof Undici, tls: TlsOptions | undefined) {
+    this.#undici = undici;
+    this.#tls = tls;
+  }
+
+  /** The dispatcher for a request to an https (`secure`) or http target through `route`. */
+  dispatcher(route: ProxyRoute, secure: boolean, connectTimeout = 0): Dispatcher {
+    let id = this.#ids.get(route);
+    if (id === undefined) this.#ids.set(route, (id = this.#ids.size));
+    const key = `${id} ${secure} ${connectTimeout}`;
+    let dispatcher = this.#dispatchers.get(key);
+    if (!dispatcher) {
+      dispatcher = secure ? this.#tunnelling(route, connectTimeout) : this.#forwarding(route, connectTimeout);
+      this.#dispatchers.set(key, dispatcher);
+    }
+    return dispatcher;
+  }
+
+  async destroy(): Promise<void> {
+    await Promise.all([...this.#dispatchers.values()].map((dispatcher) => dispatcher.destroy()));
+  }
+
+  #tunnelling(route: ProxyRoute, timeout: number): Dispatcher {
+    // undici's own connector runs TLS to the target over the socket it is given (httpSocket)
+    const toTarget = this.#undici.buildConnector({
+      ...(this.#tls && { ...this.#tls, ...tlsMaterial(this.#tls) }),
+      timeout,
+    } as Undici.buildConnector.BuildOptions);
+    const tls = this.#tls;
+    const connect: Connector = (options, callback) => {
+      openTunnel(route, { hostname: options.hostname, port: Number(options.port) || 443 }, tls, timeout || undefined).then(
+        (socket) => toTarget({ ...options, httpSocket: socket as Undici.buildConnector.Options['httpSocket'] }, callback),
+        (error: Error) => callback(error, null),
+      );
+    };
+    return new this.#undici.Agent({ connect });
+  }
+
+  #forwarding(route: ProxyRoute, timeout: number): Dispatcher {
+    const toProxy = this.#undici.buildConnector({ ...(route.secure ? proxyTls(this.#tls, route) : {}), timeout });
+    const proxy = {
+      hostname: unbracketed(route.hostname),
+      protocol: route.secure ? 'https:' : 'http:',
+      port: String(route.port),
+      servername: proxyTls(this.#tls, route).servername,
+    };
+    const connect: Connector = (_target, callback) => toProxy(proxy, callback);
+    return new this.#undici.Agent({ connect }).compose(absoluteFormInterceptor);
+  }
+}
+
+/** Sends the request to the proxy in absolute form, and stops at a 407 with a {@link ProxyChallenge}. */
+function absoluteFormInterceptor(dispatch: Dispatcher['dispatch']): Dispatcher['dispatch'] {
+  return (options, handler) => {
+    const origin = new URL(String(options.origin));
+    const secure = origin.protocol === 'https:';
+    const path = absoluteForm({ secure, hostname: origin.hostname, port: Number(origin.port) || (secure ? 443 : 80), target: options.path });
+    return dispatch({ ...options, path }, new ChallengeHandler(handler as LegacyHandler));
+  };
+}
+
+/** The handler methods fetch's handler has (undici's older handler API), all passed on. */
+interface LegacyHandler {
+  onConnect?(abort: (reason?: Error) => void, context?: object): void;
+  onHeaders?(statusCode: number, headers: Buffer[], resume: () => void, statusText: string): boolean;
+  onResponseStarted?(): void;
+  onData?(chunk: Buffer): boolean;
+  onComplete?(trailers: string[] | null): void;
+  onError?(error: Error): void;
+  onUpgrade?(statusCode: number, headers: Buffer[] | string[] | null, socket: unknown): void;
+  onBodySent?(chunk: unknown): void;
+  onRequestSent?(): void;
+}
+
+class ChallengeHandler implements LegacyHandler {
+  #abort: ((reason?: Error) => void) | undefined;
+
+  constructor(private readonly handler: LegacyHandler) {}
+
+  onConnect(abort: (reason?: Error) => void, context?: object): void {
+    this.#abort = abort;
+    this.handler.onConnect?.(abort, context);
+  }
+
+  onHeaders(statusCode: number, headers: Buffer[], resume: () => void, statusText: string): boolean {
+    if (statusCode !== 407) return this.handler.onHeaders?.(statusCode, headers, resume, statusText) ?? true;
+    const pairs: Array<readonly [string, string]> = [];
+    for (let i = 0; i < headers.length; i += 2) pairs.push([headers[i].toString('latin1'), headers[i + 1].toString('latin1')]);
+    this.#abort?.(new ProxyChallenge(statusCode, statusText, pairs));
+    return false;
+  }
+
+  onResponseStarted(): void {
+    this.handler.onResponseStarted?.();
+  }
+  onData(chunk: Buffer): boolean {
+    return this.handler.onData?.(chunk) ?? true;
+  }
+  onComplete(trailers: string[] | null): void {
+    this.handler.onComplete?.(trailers);
+  }
+  onError(error: Error): void {
+    this.handler.onError?.(error);
+  }
+  onUpgrade(statusCode: number, headers: Buffer[] | string[] | null, socket: unknown): void {
+    this.handler.onUpgrade?.(statusCode, headers, socket);
+  }
+  onBodySent(chunk: unknown): void {
+    this.handler.onBodySent?.(chunk);
+  }
+  onRequestSent(): void {
+    this.handler.onRequestSent?.();
+  }
+}

@@ -1,0 +1,125 @@
+import http from 'node:http';
+import https from 'node:https';
+import type { Duplex } from 'node:stream';
+import type { TlsOptions, WireRequest } from '../model/backend.js';
+import { absoluteForm, targetAuthority, type ProxyRoute } from '../model/proxy-route.js';
+import { agentTls } from './node-response.js';
+import { openTunnel, proxyTls, unbracketed } from './proxy-tunnel.js';
+
+/** Where node sends a proxied request, and on which agent: options that replace the direct request's. */
+export interface ProxiedOptions {
+  readonly transport: typeof http | typeof https;
+  readonly hostname: string;
+  readonly port: number;
+  readonly path: string;
+  readonly headers: http.OutgoingHttpHeaders;
+  readonly agent: http.Agent;
+}
+
+/**
+ * A proxied request as node's `request()` takes it: `options` (the direct request's) redirected
+ * to the proxy, with the connect timeout for the tunnel agent (node hands a request's options
+ * to its agent's createConnection).
+ */
+export function proxiedRequest(
+  proxied: ProxiedOptions,
+  options: http.RequestOptions,
+  connectTimeout: number | undefined,
+  callback?: (res: http.IncomingMessage) => void,
+): http.ClientRequest {
+  const { transport, ...where } = proxied;
+  const merged = { ...options, ...where, connectTimeout } as http.RequestOptions;
+  // the direct request's `host` would win over nothing, but its `servername`/`protocol` must not leak onto the proxy connection
+  delete merged.host;
+  if (transport === http) delete (merged as https.RequestOptions).servername;
+  merged.protocol = transport === https ? 'https:' : 'http:';
+  return callback ? transport.request(merged, callback) : transport.request(merged);
+}
+
+/**
+ * The keep-alive agents of a node-based backend's proxied requests, per proxy: one carrying
+ * absolute-form requests to the proxy (http targets; its connections serve every target), and
+ * one whose connections are `CONNECT` tunnels with TLS to the target inside (https targets;
+ * node pools them per target origin). TLS to targets and to an `https://` proxy follows `execution.tls`.
+ */
+export class ProxyAgents {
+  readonly #tls: TlsOptions | undefined;
+  readonly #forward = new Map<ProxyRoute, http.Agent>();
+  readonly #tunnel = new Map<ProxyRoute, TunnelAgent>();
+
+  constructor(tls: TlsOptions | undefined) {
+    this.#tls = tls;
+  }
+
+  /**
+   * How node sends `request` through `route`: `path` is the target as the transport would send
+   * it, `headers` the headers it would send (a transport's hooks may have added some).
+   */
+  options(request: WireRequest, route: ProxyRoute, path: string, headers: http.OutgoingHttpHeaders): ProxiedOptions {
+    if (request.secure) {
+      // the target's name and port: node opens (through the agent's tunnel) and checks TLS to it
+      return { transport: https, hostname: unbracketed(request.hostname), port: request.port, path, headers, agent: this.#tunnelAgent(route) };
+    }
+    // absolute form to the proxy; `Host` still names the target (node would write the proxy's)
+    if (!Object.keys(headers).some(isHost)) headers = { Host: targetAuthority(request), ...headers };
+    const target = absoluteForm({ ...request, target: path });
+    return {
+      transport: route.secure ? https : http,
+      hostname: unbracketed(route.hostname),
+      port: route.port,
+      path: target,
+      headers,
+      agent: this.#forwardAgent(route),
+    };
+  }
+
+  destroy(): void {
+    for (const agent of [...this.#forward.values(), ...this.#tunnel.values()]) agent.destroy();
+    this.#forward.clear();
+    this.#tunnel.clear();
+  }
+
+  #forwardAgent(route: ProxyRoute): http.Agent {
+    let agent = this.#forward.get(route);
+    if (!agent) {
+      agent = route.secure ? new https.Agent({ keepAlive: true, ...proxyTls(this.#tls, route) }) : new http.Agent({ keepAlive: true });
+      this.#forward.set(route, agent);
+    }
+    return agent;
+  }
+
+  #tunnelAgent(route: ProxyRoute): TunnelAgent {
+    let agent = this.#tunnel.get(route);
+    if (!agent) this.#tunnel.set(route, (agent = new TunnelAgent(route, this.#tls)));
+    return agent;
+  }
+}
+
+/** Options node hands an agent's createConnection: the request's, plus what the agent added. */
+type ConnectionOptions = https.RequestOptions & { readonly connectTimeout?: number };
+
+/** An https Agent whose new connections are TLS to the target inside a `CONNECT` tunnel through the proxy. */
+class TunnelAgent extends https.Agent {
+  readonly #route: ProxyRoute;
+  readonly #tls: TlsOptions | undefined;
+
+  constructor(route: ProxyRoute, tls: TlsOptions | undefined) {
+    super({ keepAlive: true, ...agentTls(tls) });
+    this.#route = route;
+    this.#tls = tls;
+  }
+
+  override createConnection(options: ConnectionOptions, callback?: (error: Error | null, socket: Duplex) => void): Duplex | null | undefined {
+    const target = { hostname: options.hostname ?? options.host ?? 'localhost', port: Number(options.port ?? 443) };
+    openTunnel(this.#route, target, this.#tls, options.connectTimeout).then(
+      // https.Agent's own createConnection: TLS (with its session cache) over the tunnel, checked against the target
+      (socket) => callback?.(null, super.createConnection({ ...options, socket } as https.RequestOptions, undefined)!),
+      (error: Error) => callback?.(error, undefined as unknown as Duplex),
+    );
+    return undefined; // node waits for the callback
+  }
+}
+
+function isHost(name: string): boolean {
+  return name.toLowerCase() === 'host';
+}

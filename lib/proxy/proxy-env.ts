@@ -1,0 +1,42 @@
+/** One proxy variable that is set: its value (trimmed) and its name, for messages. */
+export interface ProxyVariable {
+  readonly value: string;
+  readonly variable: string;
+}
+
+/** What the environment asks for, each with the variable it came from. */
+export interface ProxyEnvironment {
+  /** `http_proxy`, else `HTTP_PROXY`: the proxy for http targets. */
+  readonly http: ProxyVariable | undefined;
+  /** `https_proxy`, else `HTTPS_PROXY`: the proxy for https targets. */
+  readonly https: ProxyVariable | undefined;
+  /** `no_proxy`, else `NO_PROXY`: the exempted hosts. */
+  readonly noProxy: ProxyVariable | undefined;
+}
+
+/**
+ * Reads the proxy variables curl reads for http(s), lower case first: `http_proxy`/`HTTP_PROXY`,
+ * `https_proxy`/`HTTPS_PROXY`, `no_proxy`/`NO_PROXY`. Nothing else (no `ALL_PROXY`), no parsing:
+ * see `parseProxyUrl` and `parseNoProxy`.
+ *
+ * An empty or blank value counts as unset, so the other case is consulted (`http_proxy=''` with
+ * `HTTP_PROXY=http://p:3128` uses the latter). curl would take the empty lower-case one as "no
+ * proxy"; falling through is simpler to explain, and to unset a proxy one unsets both or sets
+ * `client.proxy = false`.
+ *
+ * @example
+ * readProxyEnvironment({ HTTPS_PROXY: 'http://proxy:3128', no_proxy: 'localhost' });
+ * // { http: undefined, https: { value: 'http://proxy:3128', variable: 'HTTPS_PROXY' }, noProxy: { value: 'localhost', variable: 'no_proxy' } }
+ */
+export function readProxyEnvironment(env: Readonly<Record<string, string | undefined>> = process.env): ProxyEnvironment {
+  return { http: read(env, 'http_proxy'), https: read(env, 'https_proxy'), noProxy: read(env, 'no_proxy') };
+}
+
+function read(env: Readonly<Record<string, string | undefined>>, lower: string): ProxyVariable | undefined {
+  for (const variable of [lower, lower.toUpperCase()]) {
+    // own properties only: a plain object's prototype holds no variables
+    const value = Object.hasOwn(env, variable) ? env[variable] : undefined;
+    if (typeof value === 'string' && value.trim() !== '') return { value: value.trim(), variable };
+  }
+  return undefined;
+}

@@ -1,0 +1,99 @@
+import type { ProxyChoice } from '../config/client-config.js';
+import type { ProxyAnswers, ProxyRoute } from '../model/proxy-route.js';
+import { parseNoProxy, type NoProxy } from './no-proxy.js';
+import { ProxyAuthorization } from './proxy-auth.js';
+import { readProxyEnvironment } from './proxy-env.js';
+import { parseProxyUrl, type ProxyAddress } from './proxy-url.js';
+
+/** Where a request goes: its scheme, host as written in the URL, and port. */
+export interface Destination {
+  readonly secure: boolean;
+  readonly hostname: string;
+  readonly port: number;
+}
+
+/** Origins whose decision is remembered; beyond this the memo starts over (a crawler must not grow it forever). */
+const MEMO_LIMIT = 1024;
+
+/**
+ * A client's proxy decision, per target: made once from `client.proxy` (and the environment,
+ * read when the client is made), then asked for each hop. `undefined` from {@link proxyRouter}
+ * means every request goes direct, at no cost per request.
+ */
+export class ProxyRouter {
+  readonly #http: ProxyRoute | undefined;
+  readonly #https: ProxyRoute | undefined;
+  readonly #exempt: NoProxy | undefined;
+  readonly #memo = new Map<string, ProxyRoute | null>();
+
+  constructor(http: ProxyRoute | undefined, https: ProxyRoute | undefined, exempt: NoProxy | undefined) {
+    this.#http = http;
+    this.#https = https;
+    this.#exempt = exempt;
+  }
+
+  /** The proxy for a request to `to`, or `undefined` to go direct. */
+  route(to: Destination): ProxyRoute | undefined {
+    const key = `${to.secure ? 'https' : 'http'}://${to.hostname}:${to.port}`;
+    let route = this.#memo.get(key);
+    if (route === undefined) {
+      const proxy = to.secure ? this.#https : this.#http;
+      route = proxy === undefined || this.#exempt?.matches(to.hostname, to.port) ? null : proxy;
+      if (this.#memo.size >= MEMO_LIMIT) this.#memo.clear();
+      this.#memo.set(key, route);
+    }
+    return route ?? undefined;
+  }
+}
+
+/**
+ * The router for a `client.proxy` choice; `undefined` when no request can go through a proxy
+ * (`false`, or `'env'` with no proxy variable set). Throws ConfigError for a proxy URL or a
+ * `no_proxy` entry that is not one, naming where it came from.
+ *
+ * @example
+ * proxyRouter({ url: 'http://proxy:3128', noProxy: ['.internal'] })?.route({ secure: true, hostname: 'api.example.com', port: 443 });
+ */
+export function proxyRouter(choice: ProxyChoice | undefined, env: Readonly<Record<string, string | undefined>> = process.env): ProxyRouter | undefined {
+  if (choice === false) return undefined;
+  if (choice === undefined || choice === 'env') {
+    const found = readProxyEnvironment(env);
+    if (!found.http && !found.https) return undefined;
+    const http = found.http && parseProxyUrl(found.http.value, found.http.variable);
+    const https = found.https && parseProxyUrl(found.https.value, found.https.variable);
+    // one proxy named by both variables is one proxy: its challenge answers either scheme's requests
+    const httpRoute = http && new Route(http);
+    const httpsRoute = https && (http && sameProxy(http, https) ? httpRoute : new Route(https));
+    return new ProxyRouter(httpRoute, httpsRoute, found.noProxy && parseNoProxy(found.noProxy.value, found.noProxy.variable));
+  }
+  const { url, noProxy } = typeof choice === 'string' || choice instanceof URL ? { url: choice, noProxy: undefined } : choice;
+  const route = new Route(parseProxyUrl(url, 'client.proxy'));
+  return new ProxyRouter(route, route, noProxy && parseNoProxy(noProxy, 'client.proxy.noProxy'));
+}
+
+function sameProxy(a: ProxyAddress, b: ProxyAddress): boolean {
+  return a.secure === b.secure && a.hostname === b.hostname && a.port === b.port && a.user === b.user && a.password === b.password;
+}
+
+/** One proxy of a client: its address for backends, its credentials' answers kept private. */
+class Route implements ProxyRoute {
+  readonly secure: boolean;
+  readonly hostname: string;
+  readonly port: number;
+  readonly shown: string;
+  readonly hasCredentials: boolean;
+  readonly #authorization: ProxyAuthorization;
+
+  constructor(address: ProxyAddress) {
+    this.secure = address.secure;
+    this.hostname = address.hostname;
+    this.port = address.port;
+    this.shown = address.shown;
+    this.hasCredentials = address.user !== undefined;
+    this.#authorization = new ProxyAuthorization(address.user === undefined ? undefined : { user: address.user, password: address.password ?? '' });
+  }
+
+  answers(method: string, uri: string): ProxyAnswers {
+    return this.#authorization.answers(method, uri);
+  }
+}

@@ -1,0 +1,62 @@
+import { describe, expect, it } from '@jest/globals';
+import { readProxyEnvironment } from '../../../lib/proxy/proxy-env.js';
+
+describe('readProxyEnvironment', () => {
+  const P = 'http://proxy:3128';
+  const Q = 'http://other:8080';
+
+  it.each([
+    ['nothing set', {}, undefined],
+    ['lower case only', { http_proxy: P }, { value: P, variable: 'http_proxy' }],
+    ['upper case only', { HTTP_PROXY: P }, { value: P, variable: 'HTTP_PROXY' }],
+    ['both: lower case wins', { http_proxy: P, HTTP_PROXY: Q }, { value: P, variable: 'http_proxy' }],
+    ['empty lower case: counts as unset, upper case used', { http_proxy: '', HTTP_PROXY: Q }, { value: Q, variable: 'HTTP_PROXY' }],
+    ['blank lower case: the same', { http_proxy: ' \t', HTTP_PROXY: Q }, { value: Q, variable: 'HTTP_PROXY' }],
+    ['both empty', { http_proxy: '', HTTP_PROXY: '  ' }, undefined],
+    ['undefined values', { http_proxy: undefined, HTTP_PROXY: undefined }, undefined],
+    ['value trimmed', { http_proxy: `  ${P}\n` }, { value: P, variable: 'http_proxy' }],
+    ['mixed case is no proxy variable', { Http_Proxy: P }, undefined],
+  ])('%s', (_name, env: Record<string, string | undefined>, http) => {
+    expect(readProxyEnvironment(env).http).toEqual(http);
+  });
+
+  it('reads each of the three pairs on its own', () => {
+    expect(readProxyEnvironment({ http_proxy: P, HTTPS_PROXY: Q, no_proxy: 'localhost', NO_PROXY: '*' })).toEqual({
+      http: { value: P, variable: 'http_proxy' },
+      https: { value: Q, variable: 'HTTPS_PROXY' },
+      noProxy: { value: 'localhost', variable: 'no_proxy' },
+    });
+    expect(readProxyEnvironment({ https_proxy: P, HTTPS_PROXY: Q, NO_PROXY: '.corp' })).toEqual({
+      http: undefined,
+      https: { value: P, variable: 'https_proxy' },
+      noProxy: { value: '.corp', variable: 'NO_PROXY' },
+    });
+  });
+
+  it('reads no other variable: no ALL_PROXY, and https targets do not fall back to http_proxy', () => {
+    expect(readProxyEnvironment({ ALL_PROXY: P, all_proxy: P, ftp_proxy: P, http_proxy: Q })).toEqual({
+      http: { value: Q, variable: 'http_proxy' },
+      https: undefined,
+      noProxy: undefined,
+    });
+  });
+
+  it('reads own variables only, never inherited ones', () => {
+    const env = Object.create({ http_proxy: P }) as Record<string, string>;
+    expect(readProxyEnvironment(env).http).toBeUndefined();
+  });
+
+  it('reads process.env by default', () => {
+    const saved = { https_proxy: process.env.https_proxy, HTTPS_PROXY: process.env.HTTPS_PROXY };
+    try {
+      delete process.env.https_proxy;
+      process.env.HTTPS_PROXY = P;
+      expect(readProxyEnvironment().https).toEqual({ value: P, variable: 'HTTPS_PROXY' });
+    } finally {
+      for (const [name, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
+  });
+});
