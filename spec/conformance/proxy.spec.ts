@@ -1,0 +1,259 @@
+import { afterAll, afterEach, beforeAll, expect, it } from '@jest/globals';
+import { Readable } from 'node:stream';
+import { inspect } from 'node:util';
+import { HttpBuilder, HttpException, NetworkError, ProxyError } from '../../lib/index.js';
+import { ProxyServer, type ProxyServerOptions } from '../support/proxy-server.js';
+import { conformance, VERBS, type Kit } from './kit.js';
+
+const SECRET = 'pa:ss w@rd';
+
+/** The proxies every scenario may use, started once: each keeps what it saw until the next test. */
+const PROXIES = {
+  open: {},
+  basic: { auth: { scheme: 'basic', user: 'proxy-user', password: SECRET } },
+  digest: { auth: { scheme: 'digest', user: 'proxy-user', password: SECRET } },
+  both: { auth: { scheme: 'both', user: 'proxy-user', password: SECRET, algorithm: 'SHA-256' } },
+  stale: { auth: { scheme: 'digest', user: 'proxy-user', password: SECRET, staleAfter: 1 } },
+  refusing: { refuseConnect: 403, refuseForward: 502 },
+  tls: { tls: true },
+} satisfies Record<string, ProxyServerOptions>;
+
+const proxies = {} as Record<keyof typeof PROXIES, ProxyServer>;
+beforeAll(async () => {
+  for (const [name, options] of Object.entries(PROXIES)) proxies[name as keyof typeof PROXIES] = await ProxyServer.start(options);
+});
+afterEach(() => Object.values(proxies).forEach((proxy) => proxy.reset()));
+afterAll(async () => {
+  await Promise.all(Object.values(proxies).map((proxy) => proxy.close()));
+});
+
+/** What the proxy should have seen of one request to `path` on the kit's listener: the absolute URL, or the tunnel's authority. */
+function seenTarget(kit: Kit, path: string): string {
+  const url = new URL(path, kit.server.url(kit.secure));
+  return kit.secure ? url.host : url.href;
+}
+
+function errorOf(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+}
+
+conformance('proxies (client.proxy)', (kit) => {
+  function answer(path: string, body = 'through'): void {
+    kit.server.expect({ method: 'GET', path, respond: { headers: { 'content-type': 'text/plain' }, body } });
+  }
+
+  it('an explicit proxy carries every verb: absolute form for http, a CONNECT tunnel for https', async () => {
+    const client = kit.client((c) => void (c.client.proxy = proxies.open.url));
+    for (const [verb, method] of VERBS) {
+      kit.server.expect({ method, path: '/via', respond: { headers: { 'content-type': 'text/plain' }, body: method === 'HEAD' ? undefined : method } });
+      const body = method === 'POST' || method === 'PUT' || method === 'PATCH' ? { sent: method } : undefined;
+      const result = await client[verb]((c) => {
+        c.request.uri.path = '/via';
+        if (body) {
+          c.request.contentType = 'application/json';
+          c.request.body = body;
+        }
+      });
+      expect(result).toBe(method === 'HEAD' ? null : method);
+    }
+    expect(kit.server.requests.map((r) => r.method)).toEqual(VERBS.map(([, method]) => method));
+    const sentBodies = kit.server.requests.filter((r) => r.body.length > 0).map((r) => r.body.toString());
+    expect(sentBodies).toEqual(['{"sent":"POST"}', '{"sent":"PUT"}', '{"sent":"PATCH"}']);
+    const seen = proxies.open.seen;
+    if (kit.secure) {
+      // tunnels are kept alive and reused (a HEAD's socket comes back a tick late), and the proxy sees nothing of the requests
+      expect(seen.length).toBeLessThan(VERBS.length);
+      expect(seen.every((s) => s.method === 'CONNECT' && s.target === seenTarget(kit, '/') && s.headers.host === s.target)).toBe(true);
+    } else {
+      expect(seen.map((s) => `${s.method} ${s.target}`)).toEqual(VERBS.map(([, method]) => `${method} ${seenTarget(kit, '/via')}`));
+      // the target's own name in Host, not the proxy's
+      expect(seen.every((s) => s.headers.host === new URL(kit.server.url(false)).host)).toBe(true);
+    }
+  });
+
+  it('sequential requests reuse one connection to the proxy, or one tunnel per origin', async () => {
+    answer('/again');
+    const client = kit.client((c) => void (c.client.proxy = proxies.open.url));
+    for (let i = 0; i < 4; i++) expect(await client.get((c) => void (c.request.uri.path = '/again'))).toBe('through');
+    const connections = new Set(proxies.open.seen.map((s) => s.connection));
+    expect(connections.size).toBeLessThanOrEqual(kit.traits.sequentialSockets);
+    expect(proxies.open.seen).toHaveLength(kit.secure ? connections.size : 4);
+  });
+
+  for (const scheme of ['basic', 'digest', 'both'] as const) {
+    it(`answers a ${scheme} 407 with the proxy URL's credentials, then up front`, async () => {
+      answer('/auth');
+      const proxy = proxies[scheme];
+      const client = kit.client((c) => void (c.client.proxy = proxy.urlWith('proxy-user', SECRET)));
+      expect(await client.get((c) => void (c.request.uri.path = '/auth'))).toBe('through');
+      expect(await client.get((c) => void (c.request.uri.path = '/auth'))).toBe('through');
+      const statuses = proxy.seen.map((s) => s.status);
+      // https: a second request may reuse the tunnel and send no CONNECT at all
+      expect(statuses.slice(0, 2)).toEqual([407, 200]);
+      expect(statuses.slice(2).every((status) => status === 200)).toBe(true);
+      expect(proxy.seen.slice(1).every((s) => s.authorized === true)).toBe(true);
+      if (scheme === 'both') expect(proxy.seen[1].headers['proxy-authorization']).toMatch(/^Digest .*algorithm=SHA-256/);
+      // never to the origin
+      expect(kit.server.requests.every((r) => r.headers['proxy-authorization'] === undefined)).toBe(true);
+    });
+  }
+
+  it('a stale Digest nonce gets one more answer', async () => {
+    answer('/stale');
+    const client = kit.client((c) => void (c.client.proxy = { url: proxies.stale.urlWith('proxy-user', SECRET), noProxy: [] }));
+    for (let i = 0; i < 3; i++) expect(await client.get((c) => void (c.request.uri.path = '/stale'))).toBe('through');
+    const statuses = proxies.stale.seen.map((s) => s.status);
+    // each nonce serves one answer: the next request's up-front answer is stale, and answered again
+    // (an https request that reuses its tunnel meets no proxy at all)
+    if (kit.secure) expect(statuses.slice(0, 2)).toEqual([407, 200]);
+    else expect(statuses).toEqual([407, 200, 407, 200, 407, 200]);
+    expect(statuses.filter((status, i) => status === 407 && statuses[i + 1] !== 200)).toEqual([]);
+  });
+
+  it('wrong proxy credentials: ProxyError 407 after one answer, no loop, no secret in the error', async () => {
+    answer('/wrong');
+    const client = kit.client((c) => void (c.client.proxy = proxies.digest.urlWith('proxy-user', 'not-it')));
+    const error = await errorOf(client.get((c) => void (c.request.uri.path = '/wrong')));
+    expect(error).toBeInstanceOf(ProxyError);
+    expect(error).toMatchObject({ code: 'ERR_PROXY', statusCode: 407 });
+    expect(proxies.digest.seen.map((s) => s.status)).toEqual([407, 407]);
+    const shown = [String(error), (error as Error).stack, inspect(error, { depth: 5 }), JSON.stringify(error)].join('\n');
+    expect(shown).not.toContain('not-it');
+    expect(shown).toContain('http://***@127.0.0.1');
+    expect(kit.server.requests).toHaveLength(0);
+  });
+
+  it('no credentials for a proxy that wants some: ProxyError 407 after one try', async () => {
+    const error = await errorOf(kit.client((c) => void (c.client.proxy = proxies.basic.url)).get((c) => void (c.request.uri.path = '/none')));
+    expect(error).toMatchObject({ name: 'ProxyError', statusCode: 407 });
+    expect((error as Error).message).toContain('no credentials');
+    expect(proxies.basic.seen).toHaveLength(1);
+  });
+
+  it('a refused tunnel is a ProxyError; a refused http request is the proxy’s response', async () => {
+    const client = kit.client((c) => void (c.client.proxy = proxies.refusing.url));
+    const error = await errorOf(client.get((c) => void (c.request.uri.path = '/refused')));
+    if (kit.secure) {
+      expect(error).toBeInstanceOf(ProxyError);
+      expect(error).toMatchObject({ statusCode: 403 });
+      expect((error as Error).message).toContain(`a tunnel to ${seenTarget(kit, '/')}`);
+    } else {
+      // an absolute-form answer cannot be told from the origin's: it goes to the handlers
+      expect(error).toBeInstanceOf(HttpException);
+      expect(error).toMatchObject({ statusCode: 502 });
+    }
+  });
+
+  it('an unreachable proxy is a NetworkError naming the proxy, never its credentials', async () => {
+    const closed = await ProxyServer.start();
+    const url = closed.urlWith('who', SECRET);
+    await closed.close();
+    const error = await errorOf(kit.client((c) => void (c.client.proxy = url)).get((c) => void (c.request.uri.path = '/x')));
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(error).toMatchObject({ reason: 'refused' });
+    expect((error as Error).message).toContain('through the proxy http://***@127.0.0.1');
+    expect(inspect(error)).not.toContain('w@rd');
+  });
+
+  it('noProxy and false go direct; the debug log names the proxy without its credentials', async () => {
+    answer('/direct');
+    const { host, hostname } = new URL(kit.server.url(kit.secure));
+    for (const noProxy of [[hostname], [host], ['*'], ['127.0.0.0/8']]) {
+      const client = kit.client((c) => void (c.client.proxy = { url: proxies.open.url, noProxy }));
+      expect(await client.get((c) => void (c.request.uri.path = '/direct'))).toBe('through');
+    }
+    expect(await kit.client((c) => void (c.client.proxy = false)).get((c) => void (c.request.uri.path = '/direct'))).toBe('through');
+    expect(proxies.open.seen).toHaveLength(0);
+    const lines: string[] = [];
+    const logged = kit.client((c) => {
+      c.client.proxy = proxies.basic.urlWith('proxy-user', SECRET);
+      c.execution.logger = (line) => void lines.push(line);
+    });
+    await logged.get((c) => void (c.request.uri.path = '/direct'));
+    expect(lines.join('\n')).toContain(`via http://***@127.0.0.1:${new URL(proxies.basic.url).port}`);
+    expect(lines.join('\n')).not.toContain('w@rd');
+  });
+
+  it("'env' reads the proxy variables when the client is made; no_proxy exempts", async () => {
+    answer('/env');
+    const variable = kit.secure ? 'https_proxy' : 'http_proxy';
+    const saved = { ...process.env };
+    try {
+      process.env[variable] = proxies.open.url;
+      process.env[kit.secure ? 'HTTPS_PROXY' : 'HTTP_PROXY'] = 'http://127.0.0.1:9'; // lower case wins
+      const proxied = kit.client();
+      process.env.NO_PROXY = '127.0.0.1';
+      const exempt = kit.client();
+      delete process.env[variable];
+      delete process.env[variable.toUpperCase()];
+      delete process.env.NO_PROXY;
+      // the variables were read when the clients were made
+      expect(await proxied.get((c) => void (c.request.uri.path = '/env'))).toBe('through');
+      expect(proxies.open.seen).toHaveLength(1);
+      expect(await exempt.get((c) => void (c.request.uri.path = '/env'))).toBe('through');
+      expect(proxies.open.seen).toHaveLength(1);
+    } finally {
+      for (const name of ['http_proxy', 'HTTP_PROXY', 'https_proxy', 'HTTPS_PROXY', 'NO_PROXY']) {
+        if (saved[name] === undefined) delete process.env[name];
+        else process.env[name] = saved[name];
+      }
+    }
+  });
+
+  it('a redirect hop decides the proxy again: no_proxy applies to the new target', async () => {
+    const other = kit.server.url(!kit.secure);
+    const otherHost = new URL(other).host;
+    kit.server.expect({ method: 'GET', path: '/hop', secure: kit.secure, respond: { status: 302, headers: { location: `${other}/landed` } } });
+    kit.server.expect({ method: 'GET', path: '/landed', secure: !kit.secure, respond: { headers: { 'content-type': 'text/plain' }, body: 'landed' } });
+    const client = kit.client((c) => void (c.client.proxy = { url: proxies.open.url, noProxy: [otherHost] }));
+    expect(await client.get((c) => void (c.request.uri.path = '/hop'))).toBe('landed');
+    expect(proxies.open.seen.map((s) => s.target)).toEqual([seenTarget(kit, '/hop')]);
+  });
+
+  it('an https:// proxy: TLS to the proxy, checked against execution.tls.ca', async () => {
+    answer('/tls');
+    const client = kit.client((c) => {
+      c.client.proxy = proxies.tls.url;
+      c.execution.tls = { ca: [kit.server.ca, proxies.tls.ca!] };
+    });
+    expect(await client.get((c) => void (c.request.uri.path = '/tls'))).toBe('through');
+    expect(proxies.tls.seen.map((s) => s.method)).toEqual([kit.secure ? 'CONNECT' : 'GET']);
+  });
+
+  it('a streamed body the proxy challenges cannot be sent again: ProxyError, and later requests answer up front', async () => {
+    kit.server.expect({ method: 'POST', path: '/upload', respond: { headers: { 'content-type': 'text/plain' }, body: 'stored' } });
+    const client = kit.client((c) => void (c.client.proxy = proxies.basic.urlWith('proxy-user', SECRET)));
+    const upload = () =>
+      client.post((c) => {
+        c.request.uri.path = '/upload';
+        c.request.contentType = 'application/octet-stream';
+        c.request.body = Readable.from([Buffer.from('streamed')]);
+      });
+    if (kit.secure) {
+      // the tunnel answers its own 407 before any of the body is sent
+      expect(await upload()).toBe('stored');
+    } else {
+      expect(await errorOf(upload())).toMatchObject({ name: 'ProxyError', statusCode: 407 });
+      expect(await upload()).toBe('stored');
+    }
+    expect(kit.server.requests.map((r) => r.body.toString())).toEqual(['streamed']);
+  });
+});
+
+it('a proxy URL that is not one fails when the client is made, without its credentials', () => {
+  const attempt = (proxy: string) => () => HttpBuilder.configure((c) => void (c.client.proxy = proxy));
+  expect(attempt('socks5://u:hidden@127.0.0.1:1080')).toThrow(/client\.proxy.*socks5/);
+  expect(attempt('http://u:hidden@127.0.0.1:notaport')).toThrow(/client\.proxy/);
+  try {
+    attempt('socks5://u:hidden@127.0.0.1:1080')();
+  } catch (error) {
+    expect(String(error)).not.toContain('hidden');
+  }
+  expect(() => HttpBuilder.configure((c) => void (c.client.proxy = { url: 'http://127.0.0.1:3128', noProxy: ['10.0.0.0/33'] }))).toThrow(
+    /noProxy.*10\.0\.0\.0\/33/,
+  );
+  expect(() => HttpBuilder.configure((c) => void (c.client.proxy = 42 as never))).toThrow(/client\.proxy must be/);
+});
