@@ -1,6 +1,9 @@
 import { parseArgs } from 'node:util';
 import type { BackendChoice } from '../config/client-config.js';
 import { UsageError } from './failure.js';
+import { ConfigError } from '../core/errors.js';
+import { parseNoProxy } from '../proxy/no-proxy.js';
+import { parseProxyUrl } from '../proxy/proxy-url.js';
 import { redactUserInfo } from '../core/redact.js';
 import { MAX_TIMER_MS } from '../config/execution-options.js';
 
@@ -41,6 +44,10 @@ export interface CliRequest {
   readonly backend: (typeof BACKENDS)[number] | undefined;
   /** `--insecure`: certificate checks off. */
   readonly insecure: boolean;
+  /** `--proxy <url>`: every request through this proxy (else the environment's, as curl). */
+  readonly proxy: string | undefined;
+  /** `--noproxy <list>`: hosts that go direct (comma-separated, curl's rules), instead of `no_proxy`. */
+  readonly noProxy: readonly string[] | undefined;
   /** `-o <file>`: download the body to this file. */
   readonly output: string | undefined;
   /** `-i`: print the status line and the response headers before the body. */
@@ -70,6 +77,8 @@ const OPTIONS = {
   digest: { type: 'string', multiple: true },
   backend: { type: 'string', multiple: true },
   insecure: { type: 'boolean', multiple: true },
+  proxy: { type: 'string', multiple: true },
+  noproxy: { type: 'string', multiple: true },
   output: { type: 'string', short: 'o', multiple: true },
   include: { type: 'boolean', short: 'i', multiple: true },
   verbose: { type: 'boolean', short: 'v', multiple: true },
@@ -131,6 +140,8 @@ export function parseCommandLine(argv: readonly string[]): Command {
       auth: basic !== undefined ? credentials('basic', basic) : digest !== undefined ? credentials('digest', digest) : undefined,
       backend: backend(single(values.backend, '--backend')),
       insecure: values.insecure !== undefined,
+      proxy: proxyUrl(single(values.proxy, '--proxy')),
+      noProxy: noProxyList(single(values.noproxy, '--noproxy')),
       output: path(single(values.output, '-o'), '-o'),
       include: values.include !== undefined,
       verbose: values.verbose !== undefined,
@@ -223,6 +234,32 @@ function credentials(scheme: 'basic' | 'digest', text: string): { scheme: 'basic
   // the text holds the password: never echo it
   if (colon < 0) throw new UsageError(`--${scheme} expects user:password (no ':' found)`);
   return { scheme, user: text.slice(0, colon), password: text.slice(colon + 1) };
+}
+
+/** `--proxy`, checked now so a typo is a usage error (its message hides the credentials). */
+function proxyUrl(text: string | undefined): string | undefined {
+  if (text !== undefined) usage(() => parseProxyUrl(text, '--proxy'));
+  return text;
+}
+
+/** `--noproxy a,b`: the entries, each checked (`''` exempts nothing, as curl's `--noproxy ''`). */
+function noProxyList(text: string | undefined): readonly string[] | undefined {
+  if (text === undefined) return undefined;
+  const entries = text
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  usage(() => parseNoProxy(entries, '--noproxy'));
+  return entries;
+}
+
+/** Runs a library check, its ConfigError as a UsageError. */
+function usage(check: () => unknown): void {
+  try {
+    check();
+  } catch (error) {
+    throw error instanceof ConfigError ? new UsageError(error.message) : error;
+  }
 }
 
 function backend(text: string | undefined): CliRequest['backend'] {

@@ -22,6 +22,9 @@ Options:
       --digest user:pass      Digest authentication (answers the server's challenge)
       --backend <name>        native (default), axios, got or fetch
       --insecure              do not verify the server's TLS certificate
+      --proxy <url>           send requests through this proxy: http://[user:pass@]host:port
+                              (default: https_proxy / http_proxy from the environment, as curl)
+      --noproxy <list>        hosts that go direct, comma-separated (instead of no_proxy)
       --timeout <ms>          give up after this long, retries and redirects included
       --retry <n>             retry up to n times: idempotent verbs, on network errors and
                               408, 413, 429, 500, 502, 503, 504 (Retry-After honoured)

@@ -37,7 +37,7 @@ export function fileContentType(path: string): string {
 
 /**
  * The client for one command line: the URL (credentials in it become Basic credentials, as
- * the library does), `--backend` and `--insecure` (with `-v`, each exchange's heads go to
+ * the library does), `--backend`, `--insecure`, `--proxy` and `--noproxy` (with `-v`, each exchange's heads go to
  * `trace`), `--timeout` for the whole call, `--retry` with the library's default methods and
  * statuses, and the `--session` jar. The caller closes it.
  */
@@ -47,6 +47,8 @@ export function createClient(request: CliRequest, jar: CookieJar | undefined, tr
   return HttpBuilder.configure((c) => {
     c.request.uri = request.url;
     c.client.backend = request.verbose ? verbose(backend, trace) : backend;
+    // the environment's proxies unless --proxy names one; --noproxy replaces no_proxy either way
+    if (request.proxy !== undefined || request.noProxy !== undefined) c.client.proxy = { url: request.proxy, noProxy: request.noProxy };
     if (request.timeout !== undefined) c.execution.timeout = { total: request.timeout };
     if (request.retry !== undefined) c.execution.retry = { limit: request.retry };
     if (jar !== undefined) c.client.cookies = jar;

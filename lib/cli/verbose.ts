@@ -19,6 +19,7 @@ export function verbose(inner: Backend, out: { write(text: string): unknown }): 
   return {
     name: inner.name,
     async send(request) {
+      if (request.proxy) out.write(`* via the proxy ${request.proxy.shown}\n`);
       out.write(requestHead(request));
       const response = await inner.send(request);
       out.write(responseHead(response));

@@ -15,7 +15,7 @@ export type BackendChoice = BackendName | Backend;
  * them), a proxy URL for every request, the same with exemptions, or `false` (never a proxy).
  */
 // eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- 'env' is spelled out for readers and editors' completion
-export type ProxyChoice = 'env' | string | URL | { readonly url: string | URL; readonly noProxy?: readonly string[] } | false;
+export type ProxyChoice = 'env' | string | URL | { readonly url?: string | URL; readonly noProxy?: readonly string[] } | false;
 
 /** `client.cookies`: on (the client's own jar), off, or your own tough-cookie jar. */
 export type CookiesChoice = boolean | CookieJar;
@@ -72,7 +72,8 @@ export class ClientConfig {
    * `http_proxy`/`HTTP_PROXY` and `no_proxy`/`NO_PROXY` when the client is made (lower case wins).
    * A URL (`'http://[user:pass@]host:port'`, or `https://` for TLS to the proxy) sends every
    * request through it; `{ url, noProxy }` exempts hosts (`'*'`, a host and its subdomains,
-   * `host:port`, an IP, an IPv4 CIDR); `false` never uses a proxy. http targets go in absolute
+   * `host:port`, an IP, an IPv4 CIDR), and `{ noProxy }` alone takes the environment's proxies
+   * with these exemptions instead of `no_proxy`; `false` never uses a proxy. http targets go in absolute
    * form, https ones through a `CONNECT` tunnel. The URL's credentials answer the proxy's
    * `407` (Basic or Digest) and are never shown: errors and logs say `http://***@host:port`.
    *
@@ -87,7 +88,7 @@ export class ClientConfig {
   set proxy(value: ProxyChoice | undefined) {
     assertClientLevel(this.scope, 'client.proxy');
     if (value !== undefined && !isProxyChoice(value)) {
-      throw new ConfigError(`client.proxy must be 'env', a proxy URL (string or URL), { url, noProxy } or false, not ${describeValue(value)}`);
+      throw new ConfigError(`client.proxy must be 'env', a proxy URL (string or URL), { url?, noProxy? } or false, not ${describeValue(value)}`);
     }
     this.#proxy = value;
   }
@@ -99,7 +100,7 @@ function isProxyChoice(value: unknown): value is ProxyChoice {
   if (typeof value !== 'object' || value === null) return false;
   const { url, noProxy } = value as { url?: unknown; noProxy?: unknown };
   return (
-    (typeof url === 'string' || url instanceof URL) &&
+    (url === undefined || typeof url === 'string' || url instanceof URL) &&
     (noProxy === undefined || (Array.isArray(noProxy) && noProxy.every((entry) => typeof entry === 'string')))
   );
 }

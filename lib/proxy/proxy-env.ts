@@ -29,11 +29,14 @@ export interface ProxyEnvironment {
  * // { http: undefined, https: { value: 'http://proxy:3128', variable: 'HTTPS_PROXY' }, noProxy: { value: 'localhost', variable: 'no_proxy' } }
  */
 export function readProxyEnvironment(env: Readonly<Record<string, string | undefined>> = process.env): ProxyEnvironment {
-  return { http: read(env, 'http_proxy'), https: read(env, 'https_proxy'), noProxy: read(env, 'no_proxy') };
+  // httpoxy: under CGI a request's `Proxy:` header arrives as HTTP_PROXY, so there only the
+  // lower-case one counts (curl's and Go's rule)
+  const cgi = Object.hasOwn(env, 'REQUEST_METHOD');
+  return { http: read(env, 'http_proxy', !cgi), https: read(env, 'https_proxy', true), noProxy: read(env, 'no_proxy', true) };
 }
 
-function read(env: Readonly<Record<string, string | undefined>>, lower: string): ProxyVariable | undefined {
-  for (const variable of [lower, lower.toUpperCase()]) {
+function read(env: Readonly<Record<string, string | undefined>>, lower: string, upperToo: boolean): ProxyVariable | undefined {
+  for (const variable of upperToo ? [lower, lower.toUpperCase()] : [lower]) {
     // own properties only: a plain object's prototype holds no variables
     const value = Object.hasOwn(env, variable) ? env[variable] : undefined;
     if (typeof value === 'string' && value.trim() !== '') return { value: value.trim(), variable };

@@ -56,19 +56,20 @@ export class ProxyRouter {
  */
 export function proxyRouter(choice: ProxyChoice | undefined, env: Readonly<Record<string, string | undefined>> = process.env): ProxyRouter | undefined {
   if (choice === false) return undefined;
-  if (choice === undefined || choice === 'env') {
-    const found = readProxyEnvironment(env);
-    if (!found.http && !found.https) return undefined;
-    const http = found.http && parseProxyUrl(found.http.value, found.http.variable);
-    const https = found.https && parseProxyUrl(found.https.value, found.https.variable);
-    // one proxy named by both variables is one proxy: its challenge answers either scheme's requests
-    const httpRoute = http && new Route(http);
-    const httpsRoute = https && (http && sameProxy(http, https) ? httpRoute : new Route(https));
-    return new ProxyRouter(httpRoute, httpsRoute, found.noProxy && parseNoProxy(found.noProxy.value, found.noProxy.variable));
+  const { url, noProxy } = typeof choice === 'object' && !(choice instanceof URL) ? choice : { url: choice, noProxy: undefined };
+  const exempt = noProxy && parseNoProxy(noProxy, 'client.proxy.noProxy');
+  if (url !== undefined && url !== 'env') {
+    const route = new Route(parseProxyUrl(url, 'client.proxy'));
+    return new ProxyRouter(route, route, exempt);
   }
-  const { url, noProxy } = typeof choice === 'string' || choice instanceof URL ? { url: choice, noProxy: undefined } : choice;
-  const route = new Route(parseProxyUrl(url, 'client.proxy'));
-  return new ProxyRouter(route, route, noProxy && parseNoProxy(noProxy, 'client.proxy.noProxy'));
+  const found = readProxyEnvironment(env);
+  if (!found.http && !found.https) return undefined;
+  const http = found.http && parseProxyUrl(found.http.value, found.http.variable);
+  const https = found.https && parseProxyUrl(found.https.value, found.https.variable);
+  // one proxy named by both variables is one proxy: its challenge answers either scheme's requests
+  const httpRoute = http && new Route(http);
+  const httpsRoute = https && (http && sameProxy(http, https) ? httpRoute : new Route(https));
+  return new ProxyRouter(httpRoute, httpsRoute, exempt ?? (found.noProxy && parseNoProxy(found.noProxy.value, found.noProxy.variable)));
 }
 
 function sameProxy(a: ProxyAddress, b: ProxyAddress): boolean {

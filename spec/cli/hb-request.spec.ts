@@ -1,10 +1,11 @@
 // The request side of the `hb` binary: every option as it arrives at the real test server.
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { basicRoute, digestRoute, OK_TEXT } from '../support/auth/index.js';
 import { parseMultipart } from '../support/multipart-parser.js';
+import { ProxyServer } from '../support/proxy-server.js';
 import { headerValue } from '../support/recorded-request.js';
 import { useTestServer } from '../support/use-test-server.js';
 import { VERSION } from '../../lib/core/version.js';
@@ -227,6 +228,48 @@ describe('hb: --backend and --insecure', () => {
     expect(result.stderr).toMatch(/^hb: NetworkError: [^\n]+\n$/);
     expect(result.stdout.length).toBe(0);
     expect(holder.server.requests).toHaveLength(0);
+  });
+});
+
+describe('hb: proxies (environment, --proxy, --noproxy)', () => {
+  let proxy: ProxyServer;
+  beforeAll(async () => {
+    proxy = await ProxyServer.start({ auth: { scheme: 'digest', user: 'pu', password: 'proxy-secret' } });
+  });
+  afterEach(() => proxy.reset());
+  afterAll(() => proxy.close());
+
+  it('honours https_proxy as curl does, and answers the proxy with the URL credentials', async () => {
+    holder.server.expect({ method: 'GET', path: '/env', secure: true, respond: TEXT });
+    const result = await runHb(cli, ['get', `${holder.server.httpsUrl}/env`, '--insecure'], { env: { https_proxy: proxy.urlWith('pu', 'proxy-secret') } });
+    expectOk(result, 'done');
+    expect(proxy.seen.map((s) => `${s.method} ${s.status}`)).toEqual(['CONNECT 407', 'CONNECT 200']);
+    expect(onlyRequest().headers['proxy-authorization']).toBeUndefined();
+  });
+
+  it('--proxy overrides the environment; --noproxy exempts a host; -v shows the proxy without its password', async () => {
+    holder.server.expect({ method: 'GET', path: '/flag', respond: TEXT });
+    const url = `${holder.server.httpUrl}/flag`;
+    const env = { http_proxy: 'http://127.0.0.1:9' }; // would be refused
+    const proxied = await runHb(cli, ['get', url, '--proxy', proxy.urlWith('pu', 'proxy-secret'), '-v'], { env });
+    expect(proxied.code).toBe(0);
+    expect(proxied.stderr).toContain(`* via the proxy http://***@127.0.0.1:${new URL(proxy.url).port}`);
+    expect(proxied.stderr).not.toContain('proxy-secret');
+    expect(proxy.seen.map((s) => `${s.method} ${s.target} ${s.status}`)).toEqual([`GET ${url} 407`, `GET ${url} 200`]);
+    proxy.reset();
+    expectOk(await runHb(cli, ['get', url, '--noproxy', '127.0.0.1'], { env }), 'done');
+    expect(proxy.seen).toHaveLength(0);
+  });
+
+  it('a refused proxy is one line naming it as http://***@host:port; a bad --proxy is a usage error', async () => {
+    const wrong = await hb('get', `${holder.server.httpUrl}/x`, '--proxy', proxy.urlWith('pu', 'not-the-secret'));
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toMatch(/^hb: ProxyError: the proxy http:\/\/\*\*\*@127\.0\.0\.1:\d+ asked for authentication[^\n]*407[^\n]*\n$/);
+    expect(wrong.stderr).not.toContain('not-the-secret');
+    const bad = await hb('get', `${holder.server.httpUrl}/x`, '--proxy', 'socks5://u:hidden@127.0.0.1:1080');
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain('--proxy');
+    expect(bad.stderr).not.toContain('hidden');
   });
 });
 

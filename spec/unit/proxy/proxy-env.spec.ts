@@ -59,4 +59,10 @@ describe('readProxyEnvironment', () => {
       }
     }
   });
+
+  it('under CGI (REQUEST_METHOD set) ignores HTTP_PROXY, which a request header can set (httpoxy)', () => {
+    expect(readProxyEnvironment({ REQUEST_METHOD: 'GET', HTTP_PROXY: P }).http).toBeUndefined();
+    expect(readProxyEnvironment({ REQUEST_METHOD: 'GET', http_proxy: P }).http).toEqual({ value: P, variable: 'http_proxy' });
+    expect(readProxyEnvironment({ REQUEST_METHOD: 'GET', HTTPS_PROXY: P }).https).toEqual({ value: P, variable: 'HTTPS_PROXY' });
+  });
 });
