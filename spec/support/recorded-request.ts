@@ -34,6 +34,8 @@ export interface RecordedRequest {
   matched: boolean;
   /** The client's port: equal for two requests means one kept-alive connection. */
   remotePort: number | undefined;
+  /** The client's address: a proxy's outgoing address (127.0.0.x) tells which proxy carried the request. */
+  remoteAddress: string | undefined;
 }
 
 /** Builds the record of a request whose body has been read completely. */
@@ -55,6 +57,7 @@ export function recordRequest(req: IncomingMessage, body: Buffer, secure: boolea
     secure,
     matched: false,
     remotePort: req.socket.remotePort,
+    remoteAddress: req.socket.remoteAddress,
   };
 }
 

@@ -17,12 +17,17 @@ function installExitHook(): void {
 }
 
 export interface DaemonOptions {
-  /** For messages: `apache`, `lighttpd`. */
+  /** For messages: `apache`, `lighttpd`, `squid`, `tinyproxy`. */
   readonly name: string;
   readonly command: string;
   readonly args: readonly string[];
-  /** A URL of the server that answers 200 once it serves (its static marker file). */
+  /** A URL of the server that answers `readyStatus` once it serves (its static marker file). */
   readonly readyUrl: string;
+  /**
+   * The status `readyUrl` answers once the server is up: 200 (default) for a web server's
+   * marker file, 400 for a proxy asked for a path instead of an absolute URL.
+   */
+  readonly readyStatus?: number;
   /** Files whose content explains a failure to start (the server's error log). */
   readonly logFiles: readonly string[];
   readonly startTimeoutMs?: number;
@@ -97,8 +102,9 @@ export class Daemon {
       if (this.#exited) throw new Error(`${this.options.name} exited (code ${String(this.#child.exitCode)}, signal ${String(this.#child.signalCode)})`);
       try {
         const status = await probe(this.options.readyUrl);
-        if (status === 200) return;
-        throw new Error(`${this.options.name} answers ${this.options.readyUrl} with ${status} instead of 200 (www-data cannot read the site folder?)`);
+        const expected = this.options.readyStatus ?? 200;
+        if (status === expected) return;
+        throw new Error(`${this.options.name} answers ${this.options.readyUrl} with ${status} instead of ${expected} (its user cannot read the site folder?)`);
       } catch (error) {
         if (!isRefused(error)) throw error;
       }
