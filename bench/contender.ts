@@ -36,8 +36,10 @@ export interface Contender {
   readonly counterpart?: string;
   /** Upper bound for CPU per request ÷ the counterpart's in the request scenarios, if it has one. */
   readonly target?: number;
-  /** Opens a client on `origin` (`http://127.0.0.1:PORT`); rejects when its package is missing (the contender then fails). */
-  open(origin: string): Promise<Session>;
+  /** Whether it runs the proxied scenario (e), then opened with `proxy`. */
+  readonly proxied?: boolean;
+  /** Opens a client on `origin` (`http://127.0.0.1:PORT`), through `proxy` if given; rejects when its package is missing (the contender then fails). */
+  open(origin: string, proxy?: string): Promise<Session>;
 }
 
 /** The server's download route: `GET /bytes?n=N` streams N bytes of the pattern (`pattern.ts`). */

@@ -18,6 +18,8 @@ export interface RunContext {
   readonly options: BenchOptions;
   /** `http://127.0.0.1:PORT` of the benchmark server. */
   readonly origin: string;
+  /** The forward proxy every session goes through, in the proxied scenario (e) only. */
+  readonly proxy?: string;
   readonly check: ServerCheck;
 }
 
@@ -27,6 +29,7 @@ export interface RequestJob extends Pick<BenchOptions, 'rounds' | 'requests'> {
   readonly contenders: readonly string[];
   readonly scenarios: readonly ScenarioId[];
   readonly origin: string;
+  readonly proxy?: string;
   /** This process's number in the run (recorded in every sample). */
   readonly process: number;
   readonly slices: number;

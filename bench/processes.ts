@@ -42,10 +42,10 @@ function spawnNode(script: string, cpu: number, options: SpawnOptions): ChildPro
 }
 
 /**
- * Starts the server; resolves once it listens, to its origin (`http://127.0.0.1:PORT`) and a
- * `stop()` (SIGTERM, SIGKILL after 2 s); rejects if it exits or stays silent for 15 s.
+ * Starts the server; resolves once it listens, to its origin (`http://127.0.0.1:PORT`), its
+ * forward proxy's, and a `stop()` (SIGTERM, SIGKILL after 2 s); rejects if it exits or stays silent for 15 s.
  */
-export function startServer(): Promise<{ readonly origin: string; stop(): Promise<void> }> {
+export function startServer(): Promise<{ readonly origin: string; readonly proxy: string; stop(): Promise<void> }> {
   // stdin stays a pipe we never close: the server exits when it sees EOF, i.e. when we die
   const child = spawnNode(SERVER_SCRIPT, SERVER_CPU, { stdio: ['pipe', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
@@ -58,12 +58,12 @@ export function startServer(): Promise<{ readonly origin: string; stop(): Promis
     };
     child.once('error', fail);
     child.once('exit', onExit);
-    // its first line is `{"port":N}`; readline goes on reading the rest, so a chatty server never blocks
+    // its first line is `{"port":N,"proxyPort":M}`; readline goes on reading the rest, so a chatty server never blocks
     createInterface({ input: child.stdout! }).once('line', (line) => {
       clearTimeout(timer);
       child.off('exit', onExit);
-      const { port } = JSON.parse(line) as { port: number };
-      resolve({ origin: `http://127.0.0.1:${port}`, stop: () => stop(child) });
+      const { port, proxyPort } = JSON.parse(line) as { port: number; proxyPort: number };
+      resolve({ origin: `http://127.0.0.1:${port}`, proxy: `http://127.0.0.1:${proxyPort}`, stop: () => stop(child) });
     });
   });
 }

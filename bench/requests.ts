@@ -46,7 +46,7 @@ export function requestSettings(options: BenchOptions, contenders: readonly Cont
 /** Runs `scenarios` for `contenders`; adds every process's request counts to `check`. */
 export async function runRequestScenarios(scenarios: readonly RequestScenario[], run: RunContext): Promise<ScenarioResult[]> {
   if (scenarios.length === 0) return [];
-  const { contenders, options, origin, check } = run;
+  const { contenders, options, origin, proxy, check } = run;
   const results = scenarios.map((scenario) => ({
     scenario,
     samples: new Map<Contender, Sample[]>(contenders.map((c) => [c, []])),
@@ -64,6 +64,7 @@ export async function runRequestScenarios(scenarios: readonly RequestScenario[],
         contenders: names,
         scenarios: scenarios.map((s) => s.id),
         origin,
+        proxy,
         process: number,
         rounds: options.rounds,
         requests: options.requests,

@@ -68,14 +68,25 @@ async function runScenarios(contenders: readonly Contender[], selected: readonly
   console.log(`server: ${server.origin}; pinning: ${PINNING}\ncontenders: ${contenders.map((c) => c.name).join(', ')}`);
   try {
     const context: RunContext = { contenders, options, origin: server.origin, check: new ServerCheck() };
-    const requests = selected.filter((s): s is RequestScenario => s.kind === 'requests');
+    const requests = selected.filter((s): s is RequestScenario => s.kind === 'requests' && !s.proxied);
+    const proxied = selected.filter((s): s is RequestScenario => s.kind === 'requests' && s.proxied === true);
     const transfers = selected.filter((s): s is TransferScenario => s.kind === 'transfers');
-    const results = [...(await runRequestScenarios(requests, context)), ...(await runTransferScenarios(transfers, context))];
-    return { fresh: results.map((result) => summarise(result, contenders, date)), check: context.check.verdict((await serverStats(server.origin)).served) };
+    // (e) in processes of its own: only the contenders that go through a proxy, every session opened through it
+    const viaProxy: RunContext = { ...context, contenders: contenders.filter((c) => c.proxied), proxy: server.proxy };
+    const results = [
+      ...(await runRequestScenarios(requests, context)),
+      ...(await runRequestScenarios(proxied, viaProxy)),
+      ...(await runTransferScenarios(transfers, context)),
+    ];
+    const fresh = results.map((r) => summarise(r, proxied.some((s) => s === r.scenario) ? viaProxy.contenders : contenders, date));
+    return { fresh, check: context.check.verdict((await serverStats(server.origin)).served) };
   } finally {
     await server.stop();
   }
 }
+
+const proxiedMethod = (group: readonly Contender[]) =>
+  `scenario (e): as (a), each session through a forward proxy in the server process (absolute-form GET, keep-alive both ways; raw node:http sends to the proxy with the absolute URL as path and the target in Host, the library sets c.client.proxy); information only, no target; in processes of its own (settings as above), one group: ${group.map((c) => c.name).join(', ')}`;
 
 /** How this run measured, for the report. */
 function methodLines(options: BenchOptions, contenders: readonly Contender[], selected: readonly Scenario[]): string[] {
@@ -83,6 +94,7 @@ function methodLines(options: BenchOptions, contenders: readonly Contender[], se
   return [
     `seed ${options.seed}${only}; each process and scenario derives its own schedule from it (\`bench/schedule.ts\`)`,
     ...(selected.some((s) => s.kind === 'requests') ? [`request scenarios: ${requestSettings(options, contenders)}`] : []),
+    ...(selected.some((s) => s.id === 'e') ? [proxiedMethod(contenders.filter((c) => c.proxied))] : []),
     ...(selected.some((s) => s.kind === 'transfers') ? [`transfer scenarios: ${transferSettings(options)}`] : []),
   ];
 }

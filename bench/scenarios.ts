@@ -1,7 +1,7 @@
 /**
  * What is measured: (a) and (b), many small requests at a concurrency of 32, each result checked;
- * (c) and (d), one large transfer each, checked on disk or by the server's count. No contender
- * can win by skipping work.
+ * (c) and (d), one large transfer each, checked on disk or by the server's count; (e), (a)
+ * through a forward proxy, for information. No contender can win by skipping work.
  *
  * @module
  */
@@ -11,7 +11,7 @@ import { checkPatternFile } from './pattern.js';
 import { formatSize } from './tables.js';
 
 /** A scenario's id, as `--scenarios` takes it. */
-export type ScenarioId = 'a' | 'b' | 'c' | 'd';
+export type ScenarioId = 'a' | 'b' | 'c' | 'd' | 'e';
 
 /** How a kind of scenario states its figures: `rate` and `cpu` name them, the scales turn a measured amount (requests, bytes) into their units. */
 export interface Unit {
@@ -35,6 +35,8 @@ export interface RequestScenario {
   readonly route: string;
   readonly run: (session: Session) => Promise<unknown>;
   readonly check: (value: unknown) => boolean;
+  /** Run through the forward proxy of the server process, by the `proxied` contenders only; information only (no target). */
+  readonly proxied?: boolean;
 }
 
 /** The files one transfer works with. */
@@ -63,6 +65,7 @@ export type Scenario = RequestScenario | TransferScenario;
 // contender serialises the same object on every request
 const POST_BASE = { id: 7, items: ['alpha', 'beta', 'gamma', 'delta'], note: '' };
 const POST_DOCUMENT = Object.freeze({ ...POST_BASE, note: 'x'.repeat(1024 - JSON.stringify(POST_BASE).length) });
+const isSmallJson = (value: unknown) => typeof value === 'object' && value !== null && (value as { id?: unknown }).id === 42;
 
 /** Every scenario, in run order, the transfers titled with `transferSize`. */
 export function scenarios(transferSize: number): readonly Scenario[] {
@@ -73,7 +76,7 @@ export function scenarios(transferSize: number): readonly Scenario[] {
       title: 'GET /small.json (~100 B JSON)',
       route: 'GET /small.json',
       run: (session) => session.getJson('/small.json'),
-      check: (value) => typeof value === 'object' && value !== null && (value as { id?: unknown }).id === 42,
+      check: isSmallJson,
     },
     {
       kind: 'requests',
@@ -111,6 +114,15 @@ export function scenarios(transferSize: number): readonly Scenario[] {
         const ok = bytes === size && fileName === UPLOAD_PART.fileName;
         return Promise.resolve(ok ? undefined : `the server counted ${JSON.stringify(result)}, expected ${size} bytes of '${UPLOAD_PART.fileName}'`);
       },
+    },
+    {
+      kind: 'requests',
+      id: 'e',
+      title: 'GET /small.json through a forward proxy (absolute form; information only)',
+      route: 'GET /small.json',
+      run: (session) => session.getJson('/small.json'),
+      check: isSmallJson,
+      proxied: true,
     },
   ];
 }

@@ -1,7 +1,8 @@
 /**
  * Benchmark server, run in its own process (started by `processes.ts`) so that its CPU time never
- * counts towards the client being measured. Prints one line `{"port":N}` on stdout once
- * listening on 127.0.0.1, then serves until SIGTERM or until its stdin closes (parent gone).
+ * counts towards the client being measured, with the forward proxy of scenario (e) in the same
+ * process (its CPU counts as the server's). Prints one line `{"port":N,"proxyPort":M}` on stdout
+ * once both listen on 127.0.0.1, then serves until SIGTERM or until its stdin closes (parent gone).
  *
  * Routes live in {@link ROUTES} (request body read first) and {@link STREAMING_ROUTES} (the
  * handler reads the request itself, for bodies too large to hold): add a scenario's route there.
@@ -9,6 +10,7 @@
  * @module
  */
 import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { writePattern } from './pattern.js';
 import { countMultipartUpload } from './upload-counter.js';
 
@@ -86,18 +88,41 @@ const server = http.createServer((req, res) => {
     handler(req, res, chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
   });
 });
-server.on('connection', () => connections++);
-// keep-alive connections must survive the pauses between rounds (node's default is 5 s)
-server.keepAliveTimeout = 120_000;
-server.headersTimeout = 121_000;
-
-server.listen(0, '127.0.0.1', () => {
-  const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('server has no TCP address');
-  process.stdout.write(`${JSON.stringify({ port: address.port })}\n`);
+// scenario (e): a minimal forward proxy for absolute-form requests (`GET http://host:port/path`),
+// keep-alive both ways; its connections count with the server's (socket churn shows either side)
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'transfer-encoding']);
+const endToEnd = (headers: http.IncomingHttpHeaders) => Object.fromEntries(Object.entries(headers).filter(([name]) => !HOP_BY_HOP.has(name)));
+const upstream = new http.Agent({ keepAlive: true });
+const proxy = http.createServer((req, res) => {
+  const fail = (error: Error) => {
+    if (!res.headersSent) res.writeHead(502, { 'Content-Type': 'text/plain' });
+    res.end(`proxy: ${error.message}\n`);
+  };
+  if (!URL.canParse(req.url ?? '')) return fail(new Error(`not an absolute-form request: ${req.url}`));
+  const { hostname, port, pathname, search } = new URL(req.url!);
+  const options = { agent: upstream, hostname, port, method: req.method, path: pathname + search, headers: endToEnd(req.headers) };
+  const forward = http.request(options, (answer) => {
+    res.writeHead(answer.statusCode ?? 502, endToEnd(answer.headers));
+    answer.pipe(res);
+  });
+  forward.once('error', fail);
+  req.pipe(forward);
 });
 
+for (const s of [server, proxy]) {
+  s.on('connection', () => connections++);
+  // keep-alive connections must survive the pauses between rounds (node's default is 5 s)
+  s.keepAliveTimeout = 120_000;
+  s.headersTimeout = 121_000;
+}
+
+const listening = (s: http.Server) => new Promise<number>((resolve) => s.listen(0, '127.0.0.1', () => resolve((s.address() as AddressInfo).port)));
+void Promise.all([listening(server), listening(proxy)]).then(([port, proxyPort]) => process.stdout.write(`${JSON.stringify({ port, proxyPort })}\n`));
+
 function shutdown(): void {
+  upstream.destroy();
+  proxy.closeAllConnections();
+  proxy.close();
   server.closeAllConnections();
   server.close(() => process.exit(0));
 }

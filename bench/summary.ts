@@ -94,7 +94,7 @@ export function summarise(result: ScenarioResult, contenders: readonly Contender
     const own = usable(contender);
     const counterpart = contenders.find((c) => c.name === contender.counterpart);
     const vsCounterpart = counterpart && pair(own, usable(counterpart), counterpart.name);
-    const target = scenario.kind === 'requests' ? contender.target : undefined;
+    const target = scenario.kind === 'requests' && !scenario.proxied ? contender.target : undefined;
     const medians = own.length > 0 ? mediansOf(own, UNITS[scenario.kind]) : undefined;
     return {
       name: contender.name,

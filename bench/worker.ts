@@ -40,7 +40,7 @@ async function runRequests(job: RequestJob): Promise<RequestAnswer> {
   const openFailures = new Map<Contender, Failure>();
   for (const c of contenders) {
     try {
-      sessions.set(c, await c.open(job.origin));
+      sessions.set(c, await c.open(job.origin, job.proxy));
     } catch (error) {
       openFailures.set(c, { stage: 'open', error: describeError(error) });
       console.log(`  FAILED ${c.name} at open: ${describeError(error)}`);

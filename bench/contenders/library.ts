@@ -28,11 +28,13 @@ export function library(backend: BackendName, counterpart: Contender, target: nu
     },
     counterpart: counterpart.name,
     target,
-    async open(origin) {
+    proxied: counterpart.proxied,
+    async open(origin, proxy) {
       const [{ HttpBuilder, multipart }, { Download }] = (await Promise.all([fromDist('index.js'), fromDist('download.js')])) as Entries;
       const client = HttpBuilder.configure((c) => {
         c.request.uri = origin;
         if (backend !== 'native') c.client.backend = backend;
+        if (proxy) c.client.proxy = proxy;
       });
       return {
         getJson: (path) =>

@@ -19,19 +19,23 @@ export const rawNodeHttp: Contender = {
       'http.request + http.Agent({ keepAlive: true }); download: pipeline(res, fs.createWriteStream(file)); upload: pipeline(hand-built multipart around fs.createReadStream(path), req) with Content-Length',
   },
   baseline: true,
-  open(origin) {
+  proxied: true,
+  open(origin, proxy) {
     const agent = new http.Agent({ keepAlive: true });
-    const { hostname, port } = new URL(origin);
+    const { hostname, port } = new URL(proxy ?? origin);
     const target = { agent, hostname, port: Number(port) };
+    // through a proxy: the connection goes to it, every path in absolute form, the target in Host
+    const base = proxy ? origin : '';
+    const own = proxy ? { ...HEADERS, Host: new URL(origin).host } : HEADERS;
     // the transfers' requests; the JSON ones below build their options inline, as they always have
     const request = (method: string, path: string, headers: http.OutgoingHttpHeaders) =>
-      http.request({ ...target, method, path, headers: { ...HEADERS, ...headers } });
+      http.request({ ...target, method, path: base + path, headers: { ...own, ...headers } });
     return Promise.resolve({
-      getJson: (path: string) => exchangeJson({ ...target, method: 'GET', path, headers: HEADERS }),
+      getJson: (path: string) => exchangeJson({ ...target, method: 'GET', path: base + path, headers: own }),
       postJson: (path: string, body: object) => {
         const text = JSON.stringify(body);
-        const headers = { ...HEADERS, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) };
-        return exchangeJson({ ...target, method: 'POST', path, headers }, text);
+        const headers = { ...own, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) };
+        return exchangeJson({ ...target, method: 'POST', path: base + path, headers }, text);
       },
       async download(size: number, file: string) {
         const req = request('GET', `${DOWNLOAD_PATH}?n=${size}`, {});

@@ -55,8 +55,8 @@ export function targetAuthority(wire: Target): string {
 }
 
 /** The request target in absolute form, as a proxy is sent an http request: `http://host:port/path?query`. */
-export function absoluteForm(wire: Target): string {
-  return `${wire.secure ? 'https' : 'http'}://${targetAuthority(wire)}${wire.target}`;
+export function absoluteForm(wire: Target, target = wire.target): string {
+  return `${wire.secure ? 'https' : 'http'}://${targetAuthority(wire)}${target}`;
 }
 
 /** What a `CONNECT` names (and a Digest answer to it signs as `uri`): `host:port`, the port always written. */

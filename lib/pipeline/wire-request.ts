@@ -59,7 +59,17 @@ function withCharset(contentType: string, charset: string): string {
 }
 
 function wireRequest(record: RequestRecord, target: Target, headers: Readonly<Record<string, string>>, body: WireBody | undefined): WireRequest {
-  return { method: record.method, url: target.url, secure: target.secure, hostname: target.hostname, port: target.port, target: target.target, headers, body };
+  return {
+    method: record.method,
+    url: target.url,
+    secure: target.secure,
+    hostname: target.hostname,
+    port: target.port,
+    target: target.target,
+    headers,
+    body,
+    proxy: undefined,
+  };
 }
 
 /** Sets the framing headers; a caller's `Content-Length` on a stream is held to its word. */

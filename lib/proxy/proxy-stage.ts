@@ -23,8 +23,11 @@ export function proxies(next: Send): Send {
 
 async function throughProxy(next: Send, wire: WireRequest, call: WireCall, route: ProxyRoute): Promise<WireResponse> {
   try {
-    // a caller's own Proxy-Authorization is theirs to manage
-    if (wire.secure || Object.keys(wire.headers).some(isProxyAuthorization)) return await next(wire, call);
+    // https: the tunnel answers the proxy itself
+    if (wire.secure) return await next(wire, call);
+    // no credentials to answer with, or a caller's own Proxy-Authorization (theirs to manage): a 407 stands
+    const own = hasProxyAuthorization(wire.headers);
+    if (own || !route.hasCredentials) return standing(await next(wire, call), wire, route, own);
     return await answerProxy(next, wire, call, route);
   } catch (error) {
     throw named(toTransportError(error, wire.url), route);
@@ -36,9 +39,9 @@ async function answerProxy(next: Send, wire: WireRequest, call: WireCall, route:
   let response = await next(withProxyAuthorization(wire, answers.first), call);
   let answered = answers.first !== undefined;
   while (response.statusCode === 407) {
-    response.discard();
     const header = answers.retry(headerValues(response.headers, 'proxy-authenticate'));
-    if (header === undefined) throw proxyRefused(route, `the request to ${urlForMessage(wire.url)}`, response, answered);
+    if (header === undefined) return standing(response, wire, route, answered);
+    response.discard();
     if (isStreamed(wire.body)) {
       throw new ProxyError(
         `the proxy ${route.shown} asked for credentials, but the request body is a stream that cannot be sent again: send it as bytes (later requests answer the proxy up front)`,
@@ -51,14 +54,22 @@ async function answerProxy(next: Send, wire: WireRequest, call: WireCall, route:
   return response;
 }
 
+/** `response`, unless it is a 407 nothing more will answer: then the ProxyError. */
+function standing(response: WireResponse, wire: WireRequest, route: ProxyRoute, answered: boolean): WireResponse {
+  if (response.statusCode !== 407) return response;
+  response.discard();
+  throw proxyRefused(route, `the request to ${urlForMessage(wire.url)}`, response, answered);
+}
+
 /** A failure to reach the target through the proxy says which proxy it went through. */
 function named(error: Error, route: ProxyRoute): Error {
   if (!(error instanceof NetworkError) || error.message.includes(route.shown)) return error;
   return new NetworkError(`${error.message} through the proxy ${route.shown}`, error.reason, { cause: error.cause });
 }
 
-function isProxyAuthorization(name: string): boolean {
-  return name.toLowerCase() === 'proxy-authorization';
+function hasProxyAuthorization(headers: Readonly<Record<string, string>>): boolean {
+  for (const name in headers) if (name.length === 19 && name.toLowerCase() === 'proxy-authorization') return true;
+  return false;
 }
 
 function withProxyAuthorization(wire: WireRequest, header: string | undefined): WireRequest {
