@@ -1,7 +1,7 @@
 import { AuthCache } from './auth/auth-cache.js';
 import { isThenable } from './core/maybe-promise.js';
 import { backendFor } from './backends/registry.js';
-import { proxyRouter } from './proxy/router.js';
+import { proxyRouterFor } from './proxy/router.js';
 import { ClientCookieJar } from './cookies/cookie-jar.js';
 import { ConfigError } from './core/errors.js';
 import { HttpConfig, type ConfigBlock } from './config/http-config.js';
@@ -207,9 +207,10 @@ function applyClientBlock(base: Settings, block: ConfigBlock | undefined): Setti
 }
 
 function newPool(settings: Settings, cookies: Pool['cookies']): Pool {
-  // the proxy first: a bad proxy URL or no_proxy entry fails here, before a backend is made
-  const router = proxyRouter(settings.proxy);
-  return { backend: backendFor(settings.backend, settings.tls), send: wirePipeline(), authCache: new AuthCache(), router, cookies, closed: false };
+  const backend = backendFor(settings.backend, settings.tls);
+  // a bad proxy URL or no_proxy entry fails here, when the client is made
+  const router = proxyRouterFor(settings.proxy, backend);
+  return { backend, send: wirePipeline(), authCache: new AuthCache(), router, cookies, closed: false };
 }
 
 /** Whether a level registered a Download (`httpbuilder-ts/download`): it takes the body itself. */

@@ -57,16 +57,25 @@ export async function createAxiosBackend(options: { tls: TlsOptions | undefined 
  * });
  */
 export function axiosBackend(instance: AxiosInstance): Backend {
-  return new AxiosBackend(instance, new ProxyAgents(undefined), () => {});
+  return new AxiosBackend(instance, new ProxyAgents(agentTlsOf(instance.defaults.httpsAgent)), () => {});
+}
+
+/** The TLS settings of your instance's https agent: the tunnels that stand in for it through `client.proxy` keep them. */
+function agentTlsOf(agent: unknown): TlsOptions | undefined {
+  const options = (agent as https.Agent | undefined)?.options;
+  if (!options) return undefined;
+  const { ca, cert, key, rejectUnauthorized, servername } = options;
+  return { ca, cert, key, rejectUnauthorized, servername } as TlsOptions;
 }
 
 class AxiosBackend implements Backend {
   readonly name = 'axios';
+  readonly proxies = true;
 
   constructor(
     private readonly instance: AxiosInstance,
     /** what carries requests through `client.proxy` (the instance's own agents do not) */
-    private readonly proxies: ProxyAgents,
+    private readonly proxyAgents: ProxyAgents,
     private readonly release: () => void,
   ) {}
 
@@ -92,9 +101,9 @@ class AxiosBackend implements Backend {
         const route = request.proxy;
         const req = route
           ? proxiedRequest(
-              this.proxies.options(request, route, options.path ?? request.target, (options.headers ?? {}) as http.OutgoingHttpHeaders),
+              this.proxyAgents.options(request, route, options.path ?? request.target, (options.headers ?? {}) as http.OutgoingHttpHeaders),
               options,
-              request.connectTimeout,
+              request,
               onResponse,
             )
           : (options.protocol === 'https:' ? https : http).request(options, onResponse);
@@ -140,7 +149,7 @@ class AxiosBackend implements Backend {
 
   close(): Promise<void> {
     this.release();
-    this.proxies.destroy();
+    this.proxyAgents.destroy();
     return Promise.resolve();
   }
 }

@@ -1,7 +1,6 @@
 import type * as Undici from 'undici';
 import type { TlsOptions } from '../model/backend.js';
 import { absoluteForm, type ProxyRoute } from '../model/proxy-route.js';
-import { tlsMaterial } from './node-response.js';
 import { ProxyChallenge } from './proxy-challenge.js';
 import { openTunnel, proxyTls, unbracketed } from './proxy-tunnel.js';
 
@@ -19,8 +18,10 @@ type Connector = Undici.buildConnector.connector;
 export class FetchProxies {
   readonly #undici: typeof Undici;
   readonly #tls: TlsOptions | undefined;
-  readonly #dispatchers = new Map<string, Dispatcher>();
-  readonly #ids = new Map<ProxyRoute, number>();
+  /** Per route, per target scheme and connect timeout (undici sets it per Agent). */
+  readonly #dispatchers = new Map<ProxyRoute, Map<string, Dispatcher>>();
+  /** Aborted by destroy(): tunnels still being opened stop, and none arriving later is kept. */
+  readonly #destroyed = new AbortController();
 
   constructor(undici: typeof Undici, tls: TlsOptions | undefined) {
     this.#undici = undici;
@@ -29,31 +30,36 @@ export class FetchProxies {
 
   /** The dispatcher for a request to an https (`secure`) or http target through `route`. */
   dispatcher(route: ProxyRoute, secure: boolean, connectTimeout = 0): Dispatcher {
-    let id = this.#ids.get(route);
-    if (id === undefined) this.#ids.set(route, (id = this.#ids.size));
-    const key = `${id} ${secure} ${connectTimeout}`;
-    let dispatcher = this.#dispatchers.get(key);
-    if (!dispatcher) {
-      dispatcher = secure ? this.#tunnelling(route, connectTimeout) : this.#forwarding(route, connectTimeout);
-      this.#dispatchers.set(key, dispatcher);
-    }
+    let byKind = this.#dispatchers.get(route);
+    if (!byKind) this.#dispatchers.set(route, (byKind = new Map<string, Dispatcher>()));
+    const kind = `${secure} ${connectTimeout}`;
+    let dispatcher = byKind.get(kind);
+    if (!dispatcher) byKind.set(kind, (dispatcher = secure ? this.#tunnelling(route, connectTimeout) : this.#forwarding(route, connectTimeout)));
     return dispatcher;
   }
 
   async destroy(): Promise<void> {
-    await Promise.all([...this.#dispatchers.values()].map((dispatcher) => dispatcher.destroy()));
+    this.#destroyed.abort(new Error('the client was closed while a proxy tunnel was being opened'));
+    await Promise.all([...this.#dispatchers.values()].flatMap((byKind) => [...byKind.values()].map((dispatcher) => dispatcher.destroy())));
   }
 
   #tunnelling(route: ProxyRoute, timeout: number): Dispatcher {
     // undici's own connector runs TLS to the target over the socket it is given (httpSocket)
-    const toTarget = this.#undici.buildConnector({
-      ...(this.#tls && { ...this.#tls, ...tlsMaterial(this.#tls) }),
-      timeout,
-    } as Undici.buildConnector.BuildOptions);
+    // as the fetch backend's own Agents: Uint8Array works where undici's types say Buffer
+    const toTarget = this.#undici.buildConnector({ ...this.#tls, timeout } as Undici.buildConnector.BuildOptions);
     const tls = this.#tls;
+    const signal = this.#destroyed.signal;
     const connect: Connector = (options, callback) => {
-      openTunnel(route, { hostname: options.hostname, port: Number(options.port) || 443 }, tls, timeout || undefined).then(
-        (socket) => toTarget({ ...options, httpSocket: socket as Undici.buildConnector.Options['httpSocket'] }, callback),
+      openTunnel(route, { hostname: options.hostname, port: Number(options.port) || 443 }, tls, { timeout: timeout || undefined, signal }).then(
+        (socket) => {
+          try {
+            if (signal.aborted) throw signal.reason as Error;
+            toTarget({ ...options, httpSocket: socket as Undici.buildConnector.Options['httpSocket'] }, callback);
+          } catch (error) {
+            socket.destroy(); // TLS options node refuses (a bad key), or a pool closed meanwhile
+            callback(error as Error, null);
+          }
+        },
         (error: Error) => callback(error, null),
       );
     };

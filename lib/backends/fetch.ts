@@ -4,7 +4,8 @@ import type { ProxyRoute } from '../model/proxy-route.js';
 import { importPeer } from './optional-peer.js';
 import { ProxyChallenge } from './proxy-challenge.js';
 
-// No `node:` import here, at load time or later: this backend is meant to run in browsers too.
+// No `node:` import here: this backend is meant to run in browsers too (fetch-proxy.ts, which
+// needs node, is loaded only for a request through client.proxy, which browsers never make).
 
 /** What this backend needs of an undici 7 `Agent`: a dispatcher that can be destroyed. */
 interface Dispatcher {
@@ -46,6 +47,7 @@ export async function createFetchBackend(options: { tls: TlsOptions | undefined 
   let closed: Promise<void> | undefined;
   return {
     name: 'fetch',
+    proxies: true,
     send: (request) => send(request, transport),
     // destroy, not close: undici's graceful close waits for requests it stranded itself (a
     // response it refused); derived clients share the pool, so this may come more than once

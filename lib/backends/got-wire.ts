@@ -43,7 +43,7 @@ export function exactWire(options: NormalizedOptions): void {
     };
     const final = { ...native, path, headers: casedAs(headers, (native.headers ?? {}) as http.OutgoingHttpHeaders) };
     const req = proxy
-      ? proxiedRequest(state.proxies.options(state.request, proxy, path, final.headers), final, state.request.connectTimeout, onResponse)
+      ? proxiedRequest(state.proxies.options(state.request, proxy, path, final.headers), final, state.request, onResponse)
       : base(url, final, onResponse);
     // a ClientRequest unless a user's own request function (a cache, a mock) returns something else
     if (typeof (req as Partial<http.ClientRequest>).once === 'function') limitConnect(req as http.ClientRequest, state.request.connectTimeout);

@@ -76,6 +76,7 @@ function gotTransport(instance: Got, proxies: ProxyAgents): Backend {
   const transport = instance.extend(TRANSPORT_ONLY);
   return {
     name: 'got',
+    proxies: true,
     send: (request) => send(transport, request, proxies),
     close: () => {
       proxies.destroy();

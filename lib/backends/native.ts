@@ -17,15 +17,16 @@ type ProxiedRequest = WireRequest & { readonly proxy: ProxyRoute };
  */
 export class NativeBackend implements Backend {
   readonly name = 'native';
+  readonly proxies = true;
   readonly #httpAgent: http.Agent;
   readonly #httpsAgent: https.Agent;
-  readonly #proxies: ProxyAgents;
+  readonly #proxyAgents: ProxyAgents;
   #closed = false;
 
   constructor(options: { tls: TlsOptions | undefined }) {
     this.#httpAgent = new http.Agent({ keepAlive: true });
     this.#httpsAgent = new https.Agent({ keepAlive: true, ...agentTls(options.tls) });
-    this.#proxies = new ProxyAgents(options.tls);
+    this.#proxyAgents = new ProxyAgents(options.tls);
   }
 
   send(request: WireRequest): Promise<WireResponse> {
@@ -58,15 +59,15 @@ export class NativeBackend implements Backend {
   }
 
   #proxied(request: ProxiedRequest): http.ClientRequest {
-    const where = this.#proxies.options(request, request.proxy, request.target, request.headers);
-    return proxiedRequest(where, { method: request.method, signal: request.signal }, request.connectTimeout);
+    const where = this.#proxyAgents.options(request, request.proxy, request.target, request.headers);
+    return proxiedRequest(where, { method: request.method, signal: request.signal }, request);
   }
 
   close(): Promise<void> {
     this.#closed = true;
     this.#httpAgent.destroy();
     this.#httpsAgent.destroy();
-    this.#proxies.destroy();
+    this.#proxyAgents.destroy();
     return Promise.resolve();
   }
 }

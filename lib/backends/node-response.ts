@@ -81,7 +81,8 @@ function readAll(body: Readable, res: http.IncomingMessage): Promise<Uint8Array>
   });
 }
 
-function headerPairs(raw: string[]): Array<readonly [string, string]> {
+/** node's `rawHeaders` as name/value pairs. */
+export function headerPairs(raw: readonly string[]): Array<readonly [string, string]> {
   const pairs: Array<readonly [string, string]> = [];
   for (let i = 0; i < raw.length; i += 2) pairs.push([raw[i], raw[i + 1]]);
   return pairs;

@@ -18,15 +18,15 @@ export interface ProxiedOptions {
 
 /**
  * A proxied request as node's `request()` takes it: `options` (the direct request's) redirected
- * to the proxy, with the connect timeout for the tunnel agent (node hands a request's options
- * to its agent's createConnection). Built in one literal, never with `delete` (a deleted key
+ * to the proxy, with the request's connect timeout and abort signal for the tunnel agent (node
+ * hands a request's options, less `signal`, to its agent's createConnection). Built in one literal, never with `delete` (a deleted key
  * turns the object into a slow dictionary, on every proxied request): `hostname` wins over the
  * direct request's `host`, and the agent's own TLS options over the request's.
  */
 export function proxiedRequest(
   proxied: ProxiedOptions,
   options: http.RequestOptions,
-  connectTimeout: number | undefined,
+  wire: Pick<WireRequest, 'connectTimeout' | 'signal'>,
   callback?: (res: http.IncomingMessage) => void,
 ): http.ClientRequest {
   const transport = proxied.transport;
@@ -38,7 +38,8 @@ export function proxiedRequest(
     headers: proxied.headers,
     agent: proxied.agent,
     protocol: transport === https ? 'https:' : 'http:',
-    connectTimeout,
+    connectTimeout: wire.connectTimeout,
+    tunnelSignal: wire.signal,
   } as http.RequestOptions;
   return callback ? transport.request(merged, callback) : transport.request(merged);
 }
@@ -102,13 +103,15 @@ export class ProxyAgents {
   }
 }
 
-/** Options node hands an agent's createConnection: the request's, plus what the agent added. */
-type ConnectionOptions = https.RequestOptions & { readonly connectTimeout?: number };
+/** Options node hands an agent's createConnection: the request's (see {@link proxiedRequest}), plus the agent's. */
+type ConnectionOptions = https.RequestOptions & { readonly connectTimeout?: number; readonly tunnelSignal?: AbortSignal };
 
 /** An https Agent whose new connections are TLS to the target inside a `CONNECT` tunnel through the proxy. */
 class TunnelAgent extends https.Agent {
   readonly #route: ProxyRoute;
   readonly #tls: TlsOptions | undefined;
+  /** Aborted by destroy(): tunnels still being opened stop, and none arriving later is kept. */
+  readonly #destroyed = new AbortController();
 
   constructor(route: ProxyRoute, tls: TlsOptions | undefined) {
     super({ keepAlive: true, ...agentTls(tls) });
@@ -117,13 +120,29 @@ class TunnelAgent extends https.Agent {
   }
 
   override createConnection(options: ConnectionOptions, callback?: (error: Error | null, socket: Duplex) => void): Duplex | null | undefined {
+    const done = callback ?? (() => {});
     const target = { hostname: options.hostname ?? options.host ?? 'localhost', port: Number(options.port ?? 443) };
-    openTunnel(this.#route, target, this.#tls, options.connectTimeout).then(
-      // https.Agent's own createConnection: TLS (with its session cache) over the tunnel, checked against the target
-      (socket) => callback?.(null, super.createConnection({ ...options, socket } as https.RequestOptions, undefined)!),
-      (error: Error) => callback?.(error, undefined as unknown as Duplex),
+    const destroyed = this.#destroyed.signal;
+    const signal = options.tunnelSignal ? AbortSignal.any([options.tunnelSignal, destroyed]) : destroyed;
+    openTunnel(this.#route, target, this.#tls, { timeout: options.connectTimeout, signal }).then(
+      (socket) => {
+        try {
+          if (destroyed.aborted) throw destroyed.reason as Error;
+          // https.Agent's own createConnection: TLS (with its session cache) over the tunnel, checked against the target
+          done(null, super.createConnection({ ...options, socket } as https.RequestOptions, undefined)!);
+        } catch (error) {
+          socket.destroy(); // TLS options node refuses (a bad key), or a pool closed meanwhile
+          done(error as Error, undefined as unknown as Duplex);
+        }
+      },
+      (error: Error) => done(error, undefined as unknown as Duplex),
     );
     return undefined; // node waits for the callback
+  }
+
+  override destroy(): void {
+    this.#destroyed.abort(new Error('the client was closed while a proxy tunnel was being opened'));
+    super.destroy();
   }
 }
 

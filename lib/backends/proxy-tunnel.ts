@@ -1,9 +1,11 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { Duplex } from 'node:stream';
+import { isIP } from 'node:net';
 import { CONNECT_TIMEOUT, type TlsOptions } from '../model/backend.js';
+import { headerValues } from '../model/response-headers.js';
 import { proxyRefused, tunnelAuthority, type ProxyEndpoint, type ProxyRoute } from '../model/proxy-route.js';
-import { tlsMaterial } from './node-response.js';
+import { headerPairs, tlsMaterial } from './node-response.js';
 
 /** Where a tunnel leads: the target's host (IPv6 with or without brackets) and port. */
 export interface TunnelTarget {
@@ -19,22 +21,30 @@ interface ConnectAnswer {
   readonly socket: Duplex;
 }
 
+/** What bounds a tunnel's setup. */
+export interface TunnelLimits {
+  /** Milliseconds for the whole setup, as the connect timeout bounds a direct connection. */
+  readonly timeout?: number;
+  /** Stops the setup (the call was aborted or timed out, or the pool was closed). */
+  readonly signal?: AbortSignal;
+}
+
 /**
  * Opens a `CONNECT host:port` tunnel through `route`: the socket to run TLS to the target over.
  * Answers the proxy's `407` with the route's credentials (a new connection for each try: many
  * proxies close after refusing a CONNECT), and rejects with ProxyError for any other non-2xx
- * answer. `timeout` (ms) bounds the whole setup, as the connect timeout bounds a direct connection.
+ * answer.
  *
  * @example
- * const socket = await openTunnel(route, { hostname: 'api.example.com', port: 443 }, tls, 10_000);
+ * const socket = await openTunnel(route, { hostname: 'api.example.com', port: 443 }, tls, { timeout: 10_000 });
  * const secure = tls.connect({ socket, servername: 'api.example.com' });
  */
-export async function openTunnel(route: ProxyRoute, target: TunnelTarget, tls: TlsOptions | undefined, timeout: number | undefined): Promise<Duplex> {
+export async function openTunnel(route: ProxyRoute, target: TunnelTarget, tls: TlsOptions | undefined, limits: TunnelLimits): Promise<Duplex> {
   const authority = tunnelAuthority({ hostname: bracketed(target.hostname), port: target.port });
   const answers = route.answers('CONNECT', authority);
   let header = answers.first;
   for (;;) {
-    const answer = await connectOnce(route, authority, header, tls, timeout);
+    const answer = await connectOnce(route, authority, header, tls, limits);
     if (answer.statusCode >= 200 && answer.statusCode < 300) return answer.socket;
     answer.socket.destroy();
     const retry = answer.statusCode === 407 ? answers.retry(answer.challenges) : undefined;
@@ -48,9 +58,11 @@ function connectOnce(
   authority: string,
   authorization: string | undefined,
   tls: TlsOptions | undefined,
-  timeout: number | undefined,
+  limits: TunnelLimits,
 ): Promise<ConnectAnswer> {
   return new Promise((resolve, reject) => {
+    const { timeout, signal } = limits;
+    if (signal?.aborted) return reject(signal.reason as Error);
     const headers: Record<string, string> = { Host: authority };
     if (authorization !== undefined) headers['Proxy-Authorization'] = authorization;
     const options: https.RequestOptions = {
@@ -62,33 +74,35 @@ function connectOnce(
       agent: false,
     };
     const req = proxy.secure ? https.request({ ...options, ...proxyTls(tls, proxy) }) : http.request(options);
+    const stop = (error: Error) => req.destroy(error);
+    const onAbort = () => stop(signal!.reason as Error);
     const timer =
       timeout === undefined
         ? undefined
-        : setTimeout(() => {
-            req.destroy(
-              Object.assign(new Error(`the tunnel through the proxy ${proxy.shown} was not established within ${timeout} ms`), { code: CONNECT_TIMEOUT }),
-            );
-          }, timeout);
-    req.once('connect', (res: http.IncomingMessage, socket: Duplex, head: Buffer) => {
+        : setTimeout(
+            () =>
+              stop(Object.assign(new Error(`the tunnel through the proxy ${proxy.shown} was not established within ${timeout} ms`), { code: CONNECT_TIMEOUT })),
+            timeout,
+          );
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const settled = () => {
       clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    };
+    // node emits 'connect' for every answer to a CONNECT, a refusal with a body included
+    req.once('connect', (res: http.IncomingMessage, socket: Duplex, head: Buffer) => {
+      settled();
       // bytes the proxy sent after its answer belong to what comes next (the target's TLS)
       if (head.length > 0) socket.unshift(head);
-      resolve({ statusCode: res.statusCode ?? 0, message: res.statusMessage ?? '', challenges: valuesOf(res.rawHeaders, 'proxy-authenticate'), socket });
-    });
-    // a proxy that answers CONNECT like any request (with a body, not upgrading): still its answer
-    req.once('response', (res: http.IncomingMessage) => {
-      clearTimeout(timer);
-      res.resume();
       resolve({
         statusCode: res.statusCode ?? 0,
         message: res.statusMessage ?? '',
-        challenges: valuesOf(res.rawHeaders, 'proxy-authenticate'),
-        socket: res.socket,
+        challenges: headerValues(headerPairs(res.rawHeaders), 'proxy-authenticate'),
+        socket,
       });
     });
     req.once('error', (error) => {
-      clearTimeout(timer);
+      settled();
       reject(error);
     });
     req.end();
@@ -97,13 +111,8 @@ function connectOnce(
 
 /** TLS to an `https://` proxy: checked against `execution.tls`'s CAs (or the system's) and the proxy's own name. */
 export function proxyTls(tls: TlsOptions | undefined, proxy: ProxyEndpoint): Pick<https.AgentOptions, 'ca' | 'rejectUnauthorized' | 'servername'> {
-  return { ca: tls && tlsMaterial(tls).ca, rejectUnauthorized: tls?.rejectUnauthorized, servername: isIp(proxy.hostname) ? undefined : proxy.hostname };
-}
-
-function valuesOf(raw: readonly string[], name: string): string[] {
-  const values: string[] = [];
-  for (let i = 0; i < raw.length; i += 2) if (raw[i].toLowerCase() === name) values.push(raw[i + 1]);
-  return values;
+  const host = unbracketed(proxy.hostname);
+  return { ca: tls && tlsMaterial(tls).ca, rejectUnauthorized: tls?.rejectUnauthorized, servername: isIP(host) ? undefined : host };
 }
 
 /** node wants IPv6 literals without brackets; a request line and `Host` with them. */
@@ -113,8 +122,4 @@ export function unbracketed(hostname: string): string {
 
 function bracketed(hostname: string): string {
   return hostname.includes(':') && !hostname.startsWith('[') ? `[${hostname}]` : hostname;
-}
-
-function isIp(hostname: string): boolean {
-  return /^[\d.]+$/.test(hostname) || hostname.startsWith('[');
 }

@@ -22,6 +22,7 @@ export function backendFor(choice: BackendName | Backend | undefined, tls: TlsOp
 
 /** Loads its backend (and the backend's package) on the first request, then delegates. */
 class LazyBackend implements Backend {
+  readonly proxies = true; // every backend it loads does
   #loading: Promise<Backend> | undefined;
   /** Once loaded: requests go straight to it, with no promise of this layer in between. */
   #loaded: Backend | undefined;

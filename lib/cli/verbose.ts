@@ -1,5 +1,6 @@
 import type { Backend, WireRequest, WireResponse } from '../model/backend.js';
 import { isSecretName, redactUrl } from '../core/redact.js';
+import { targetAuthority } from '../model/proxy-route.js';
 import { printable } from './render.js';
 
 /** Headers whose values are credentials: `-v` shows them as `***`. */
@@ -18,6 +19,7 @@ const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie'
 export function verbose(inner: Backend, out: { write(text: string): unknown }): Backend {
   return {
     name: inner.name,
+    proxies: inner.proxies,
     async send(request) {
       if (request.proxy) out.write(`* via the proxy ${request.proxy.shown}\n`);
       out.write(requestHead(request));
@@ -32,7 +34,7 @@ export function verbose(inner: Backend, out: { write(text: string): unknown }): 
 /** `> GET /path HTTP/1.1`, `> Host: ...` (added by the transport, unless set), the headers, `>`. */
 export function requestHead(request: WireRequest): string {
   const names = Object.keys(request.headers);
-  const host = names.some((name) => name.toLowerCase() === 'host') ? [] : [['Host', hostHeader(request)] as const];
+  const host = names.some((name) => name.toLowerCase() === 'host') ? [] : [['Host', targetAuthority(request)] as const];
   const headers = [...host, ...names.map((name) => [name, request.headers[name]] as const)];
   return head('>', [`${request.method} ${shownTarget(request.target)} HTTP/1.1`, ...headerLines(headers)]);
 }
@@ -53,9 +55,6 @@ function headerLines(headers: ReadonlyArray<readonly [string, string]>): string[
 }
 
 /** The `Host` header a transport sends: the port only when it is not the scheme's. */
-function hostHeader(request: WireRequest): string {
-  return request.port === (request.secure ? 443 : 80) ? request.hostname : `${request.hostname}:${request.port}`;
-}
 
 /** The request target with credential-like query values hidden. */
 function shownTarget(target: string): string {

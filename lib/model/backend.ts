@@ -68,7 +68,7 @@ export interface WireRequest {
   readonly connectTimeout?: number;
   /**
    * When set: the proxy to go through (absolute form for http targets, a `CONNECT` tunnel for
-   * https ones; see {@link ProxyRoute}). A backend that cannot follow it must reject, never go direct.
+   * https ones; see {@link ProxyRoute}). Set only for a backend that declares {@link Backend.proxies}.
    */
   readonly proxy?: ProxyRoute;
 }
@@ -110,6 +110,12 @@ export interface WireResponse {
  */
 export interface Backend {
   readonly name: string;
+  /**
+   * `true` when `send()` follows {@link WireRequest.proxy} (every built-in backend does). Without
+   * it the environment's proxies are not applied (the backend's networking is its own), and an
+   * explicit `client.proxy` is a ConfigError.
+   */
+  readonly proxies?: boolean;
   /** Send one request; reject with the transport's own error when it fails (the pipeline maps it). */
   send(request: WireRequest): Promise<WireResponse>;
   /** Release pooled connections. */

@@ -1,4 +1,6 @@
 import type { ProxyChoice } from '../config/client-config.js';
+import { ConfigError } from '../core/errors.js';
+import type { Backend } from '../model/backend.js';
 import type { ProxyAnswers, ProxyRoute } from '../model/proxy-route.js';
 import { parseNoProxy, type NoProxy } from './no-proxy.js';
 import { ProxyAuthorization } from './proxy-auth.js';
@@ -70,6 +72,21 @@ export function proxyRouter(choice: ProxyChoice | undefined, env: Readonly<Recor
   const httpRoute = http && new Route(http);
   const httpsRoute = https && (http && sameProxy(http, https) ? httpRoute : new Route(https));
   return new ProxyRouter(httpRoute, httpsRoute, exempt ?? (found.noProxy && parseNoProxy(found.noProxy.value, found.noProxy.variable)));
+}
+
+/**
+ * {@link proxyRouter} for a pool whose transport is `backend`: a backend that does not follow
+ * `WireRequest.proxy` (a Backend object of your own) gets no router for the environment's
+ * proxies, and a ConfigError for an explicit one, rather than a request that would go direct.
+ */
+export function proxyRouterFor(choice: ProxyChoice | undefined, backend: Backend): ProxyRouter | undefined {
+  const router = proxyRouter(choice);
+  if (router === undefined || backend.proxies === true) return router;
+  const explicit = typeof choice === 'string' ? choice !== 'env' : choice instanceof URL || (typeof choice === 'object' && choice.url !== undefined);
+  if (!explicit) return undefined;
+  throw new ConfigError(
+    `client.proxy is set, but the backend '${backend.name}' does not follow it (a Backend object declares proxies: true when its send() honours WireRequest.proxy): set client.proxy = false, or use a built-in backend`,
+  );
 }
 
 function sameProxy(a: ProxyAddress, b: ProxyAddress): boolean {

@@ -5,6 +5,7 @@ import https from 'node:https';
 import { inspect } from 'node:util';
 import { HttpBuilder, NetworkError } from '../../lib/index.js';
 import { axiosBackend } from '../../lib/backends/axios.js';
+import { ProxyServer } from '../support/proxy-server.js';
 import { TestServer } from '../support/test-server.js';
 
 const OK = { headers: { 'Content-Type': 'text/plain' }, body: 'ok' };
@@ -43,6 +44,23 @@ describe('axios backend', () => {
   afterAll(() => server.close());
 
   describe('axiosBackend(instance)', () => {
+    it("through client.proxy, the tunnel keeps the TLS settings of the instance's https agent (its private CA)", async () => {
+      const proxy = await ProxyServer.start();
+      try {
+        server.expect({ method: 'GET', path: '/tunnelled', respond: OK });
+        const built = HttpBuilder.configure((c) => {
+          c.request.uri = server.httpsUrl;
+          c.client.backend = axiosBackend(userInstance());
+          c.client.proxy = proxy.url;
+        });
+        open.push(built);
+        expect(await built.get((c) => void (c.request.uri.path = '/tunnelled'))).toBe('ok');
+        expect(proxy.seen.map((s) => s.method)).toEqual(['CONNECT']);
+      } finally {
+        await proxy.close();
+      }
+    });
+
     it("keeps the user's request interceptor: the header it adds goes on the wire", async () => {
       const instance = userInstance();
       instance.interceptors.request.use((config) => {

@@ -1,7 +1,8 @@
 import { afterAll, afterEach, beforeAll, expect, it } from '@jest/globals';
+import net from 'node:net';
 import { Readable } from 'node:stream';
 import { inspect } from 'node:util';
-import { HttpBuilder, HttpException, NetworkError, ProxyError } from '../../lib/index.js';
+import { HttpBuilder, HttpException, NetworkError, ProxyError, type Backend } from '../../lib/index.js';
 import { ProxyServer, type ProxyServerOptions } from '../support/proxy-server.js';
 import { conformance, VERBS, type Kit } from './kit.js';
 
@@ -31,6 +32,14 @@ afterAll(async () => {
 function seenTarget(kit: Kit, path: string): string {
   const url = new URL(path, kit.server.url(kit.secure));
   return kit.secure ? url.host : url.href;
+}
+
+/** Resolves once `condition` holds (checked every 10 ms, for at most 5 s). */
+async function until(condition: () => boolean): Promise<void> {
+  for (let waited = 0; !condition(); waited += 10) {
+    if (waited > 5000) throw new Error('the condition did not hold within 5 s');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
 }
 
 function errorOf(promise: Promise<unknown>): Promise<unknown> {
@@ -223,6 +232,51 @@ conformance('proxies (client.proxy)', (kit) => {
     expect(proxies.tls.seen.map((s) => s.method)).toEqual([kit.secure ? 'CONNECT' : 'GET']);
   });
 
+  it('a tunnel being opened stops with the call: aborted, no socket left at the proxy, even after close()', async () => {
+    // a proxy that accepts connections and never answers (a fault a real proxy does not make on demand)
+    const sockets = new Set<net.Socket>();
+    const silent = net.createServer((socket) => {
+      sockets.add(socket);
+      socket.resume(); // read, so that the client's close is seen
+      socket.on('error', () => {});
+      socket.once('close', () => sockets.delete(socket));
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(silent.address() as net.AddressInfo).port}`;
+      const controller = new AbortController();
+      const client = kit.client((c) => {
+        c.client.proxy = url;
+        c.execution.signal = controller.signal;
+      });
+      const pending = errorOf(client.get((c) => void (c.request.uri.path = '/never')));
+      await until(() => sockets.size > 0);
+      controller.abort();
+      expect(await pending).toMatchObject({ name: 'AbortError' });
+      await client.close();
+      await until(() => sockets.size === 0);
+    } finally {
+      silent.close();
+    }
+  });
+
+  it('TLS settings node refuses fail the request through a tunnel as they do directly', async () => {
+    answer('/badkey');
+    const broken = (proxy: string | false) =>
+      kit.client((c) => {
+        c.client.proxy = proxy;
+        c.execution.tls = { ca: kit.server.ca, cert: kit.server.ca, key: 'not a key' };
+      });
+    const direct = await errorOf(broken(false).get((c) => void (c.request.uri.path = '/badkey')));
+    const proxied = await errorOf(broken(proxies.open.url).get((c) => void (c.request.uri.path = '/badkey')));
+    if (kit.secure) {
+      expect(direct).toBeInstanceOf(Error);
+      expect((proxied as Error).name).toBe((direct as Error).name);
+    } else {
+      expect([direct, proxied]).toEqual([undefined, undefined]); // no TLS to the target at all
+    }
+  });
+
   it('a streamed body the proxy challenges cannot be sent again: ProxyError, and later requests answer up front', async () => {
     kit.server.expect({ method: 'POST', path: '/upload', respond: { headers: { 'content-type': 'text/plain' }, body: 'stored' } });
     const client = kit.client((c) => void (c.client.proxy = proxies.basic.urlWith('proxy-user', SECRET)));
@@ -256,4 +310,41 @@ it('a proxy URL that is not one fails when the client is made, without its crede
     /noProxy.*10\.0\.0\.0\/33/,
   );
   expect(() => HttpBuilder.configure((c) => void (c.client.proxy = 42 as never))).toThrow(/client\.proxy must be/);
+});
+
+it('a Backend object that does not follow proxies: the environment leaves it alone, an explicit proxy is a ConfigError', async () => {
+  const seen: string[] = [];
+  const own: Backend = {
+    name: 'own',
+    send: (wire) => {
+      seen.push(`${wire.url} ${wire.proxy === undefined ? 'direct' : 'proxied'} ${wire.headers['Proxy-Authorization'] ?? ''}`);
+      return Promise.reject(new Error('sent nowhere'));
+    },
+    close: () => Promise.resolve(),
+  };
+  const saved = process.env.https_proxy;
+  process.env.https_proxy = 'http://corp:secret@127.0.0.1:9';
+  try {
+    const client = HttpBuilder.configure((c) => {
+      c.request.uri = 'https://127.0.0.1:1/x';
+      c.client.backend = own;
+    });
+    await errorOf(client.get());
+    expect(seen).toEqual(['https://127.0.0.1:1/x direct ']);
+  } finally {
+    if (saved === undefined) delete process.env.https_proxy;
+    else process.env.https_proxy = saved;
+  }
+  expect(() =>
+    HttpBuilder.configure((c) => {
+      c.client.backend = own;
+      c.client.proxy = 'http://127.0.0.1:3128';
+    }),
+  ).toThrow(/backend 'own' does not follow it/);
+  expect(() =>
+    HttpBuilder.configure((c) => {
+      c.client.backend = { ...own, proxies: true };
+      c.client.proxy = 'http://127.0.0.1:3128';
+    }),
+  ).not.toThrow();
 });
