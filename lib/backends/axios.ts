@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import type { AxiosInstance, AxiosRequestConfig } from 'axios';
 import { ConfigError } from '../core/errors.js';
 import { isStreamed, type Backend, type TlsOptions, type WireRequest, type WireResponse } from '../model/backend.js';
-import { limitConnect } from './connect-timeout.js';
+import { limitRequest } from './node-limits.js';
 import { agentTls, cleanError, nodeResponse } from './node-response.js';
 import { ProxyAgents, proxiedRequest } from './proxy-agents.js';
 import { importPeer } from './optional-peer.js';
@@ -107,7 +107,7 @@ class AxiosBackend implements Backend {
               onResponse,
             )
           : (options.protocol === 'https:' ? https : http).request(options, onResponse);
-        limitConnect(req, request.connectTimeout);
+        limitRequest(req, request);
         return req;
       },
     };

@@ -1,10 +1,12 @@
 import type * as Undici from 'undici';
-import type { TlsOptions } from '../model/backend.js';
+import type { TlsOptions, WireRequest } from '../model/backend.js';
+import { transportLimits } from './undici-limits.js';
 import { absoluteForm, type ProxyRoute } from '../model/proxy-route.js';
 import { ProxyChallenge } from './proxy-challenge.js';
 import { openTunnel, proxyTls, unbracketed } from './proxy-tunnel.js';
 
 type Dispatcher = Undici.Dispatcher;
+type Limits = ReturnType<typeof transportLimits>;
 type Connector = Undici.buildConnector.connector;
 
 /**
@@ -28,13 +30,14 @@ export class FetchProxies {
     this.#tls = tls;
   }
 
-  /** The dispatcher for a request to an https (`secure`) or http target through `route`. */
-  dispatcher(route: ProxyRoute, secure: boolean, connectTimeout = 0): Dispatcher {
+  /** The dispatcher for `request` (an https or http target) through `route`. */
+  dispatcher(route: ProxyRoute, request: WireRequest): Dispatcher {
     let byKind = this.#dispatchers.get(route);
     if (!byKind) this.#dispatchers.set(route, (byKind = new Map<string, Dispatcher>()));
-    const kind = `${secure} ${connectTimeout}`;
+    const limits = transportLimits(request);
+    const kind = `${request.secure} ${limits.key}`;
     let dispatcher = byKind.get(kind);
-    if (!dispatcher) byKind.set(kind, (dispatcher = secure ? this.#tunnelling(route, connectTimeout) : this.#forwarding(route, connectTimeout)));
+    if (!dispatcher) byKind.set(kind, (dispatcher = request.secure ? this.#tunnelling(route, limits) : this.#forwarding(route, limits)));
     return dispatcher;
   }
 
@@ -43,7 +46,8 @@ export class FetchProxies {
     await Promise.all([...this.#dispatchers.values()].flatMap((byKind) => [...byKind.values()].map((dispatcher) => dispatcher.destroy())));
   }
 
-  #tunnelling(route: ProxyRoute, timeout: number): Dispatcher {
+  #tunnelling(route: ProxyRoute, limits: Limits): Dispatcher {
+    const timeout = limits.connectTimeout;
     // undici's own connector runs TLS to the target over the socket it is given (httpSocket)
     // as the fetch backend's own Agents: Uint8Array works where undici's types say Buffer
     const toTarget = this.#undici.buildConnector({ ...this.#tls, timeout } as Undici.buildConnector.BuildOptions);
@@ -63,10 +67,11 @@ export class FetchProxies {
         (error: Error) => callback(error, null),
       );
     };
-    return new this.#undici.Agent({ connect });
+    return new this.#undici.Agent({ connect, headersTimeout: limits.headersTimeout, bodyTimeout: limits.bodyTimeout });
   }
 
-  #forwarding(route: ProxyRoute, timeout: number): Dispatcher {
+  #forwarding(route: ProxyRoute, limits: Limits): Dispatcher {
+    const timeout = limits.connectTimeout;
     const toProxy = this.#undici.buildConnector({ ...(route.secure ? proxyTls(this.#tls, route) : {}), timeout });
     const proxy = {
       hostname: unbracketed(route.hostname),
@@ -75,7 +80,7 @@ export class FetchProxies {
       servername: proxyTls(this.#tls, route).servername,
     };
     const connect: Connector = (_target, callback) => toProxy(proxy, callback);
-    return new this.#undici.Agent({ connect }).compose(absoluteFormInterceptor);
+    return new this.#undici.Agent({ connect, headersTimeout: limits.headersTimeout, bodyTimeout: limits.bodyTimeout }).compose(absoluteFormInterceptor);
   }
 }
 

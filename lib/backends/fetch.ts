@@ -3,6 +3,7 @@ import { BODY_METHODS, isStreamed, utf8TextOf, type Backend, type TlsOptions, ty
 import type { ProxyRoute } from '../model/proxy-route.js';
 import { importPeer } from './optional-peer.js';
 import { ProxyChallenge } from './proxy-challenge.js';
+import { transportLimits } from './undici-limits.js';
 
 // No `node:` import here: this backend is meant to run in browsers too (fetch-proxy.ts, which
 // needs node, is loaded only for a request through client.proxy, which browsers never make).
@@ -12,7 +13,7 @@ interface Dispatcher {
   destroy(): Promise<void>;
 }
 
-/** A fetch function and the pools it runs on: one per connect timeout (undici sets it per Agent). */
+/** A fetch function and the pools it runs on: one per set of timeouts (undici sets them per Agent). */
 interface Transport {
   readonly fetch: typeof globalThis.fetch;
   /** The `Headers` class of that fetch (undici's own, or the global one): {@link fetchHeaders} hands fetch instances of it. */
@@ -20,7 +21,7 @@ interface Transport {
   /** Each frozen header object (a client's shared one) as a `Headers` of this fetch, made on its first request. */
   readonly prepared: WeakMap<object, Headers>;
   /** The pool for requests with this connect timeout; `undefined` with the global fetch (no undici). */
-  dispatcher: (connectTimeout: number | undefined) => Dispatcher | undefined;
+  dispatcher: (request: WireRequest) => Dispatcher | undefined;
   /** The dispatchers of proxied requests (loaded on the first one); `undefined` with the global fetch. */
   proxies: (() => Promise<ProxyDispatchers>) | undefined;
   destroy(): Promise<void>;
@@ -28,7 +29,7 @@ interface Transport {
 
 /** What the backend needs of `FetchProxies` (fetch-proxy.ts, which is loaded only for a proxied request). */
 interface ProxyDispatchers {
-  dispatcher(route: ProxyRoute, secure: boolean, connectTimeout: number | undefined): Dispatcher;
+  dispatcher(route: ProxyRoute, request: WireRequest): Dispatcher;
   destroy(): Promise<void>;
 }
 
@@ -72,19 +73,19 @@ async function loadTransport(tls: TlsOptions | undefined): Promise<Transport> {
     }
     throw error;
   }
-  const agents = new Map<number, Dispatcher>();
+  const agents = new Map<string, Dispatcher>();
   let proxies: Promise<ProxyDispatchers> | undefined;
   return {
     fetch: undici.fetch as unknown as typeof globalThis.fetch,
     Headers: undici.Headers as unknown as typeof globalThis.Headers,
     prepared: new WeakMap(),
-    dispatcher: (connectTimeout = 0) => {
-      let agent = agents.get(connectTimeout);
+    dispatcher: (request) => {
+      const limits = transportLimits(request);
+      let agent = agents.get(limits.key);
       if (!agent) {
-        // 0 turns undici's own 10 s connect timeout off: like the other backends, none unless asked.
-        // Uint8Array works where undici's types say Buffer.
-        const connect = { ...tls, timeout: connectTimeout } as unknown as NonNullable<ConstructorParameters<typeof undici.Agent>[0]>['connect'];
-        agents.set(connectTimeout, (agent = new undici.Agent({ connect })));
+        // Uint8Array works where undici's types say Buffer
+        const connect = { ...tls, timeout: limits.connectTimeout } as unknown as NonNullable<ConstructorParameters<typeof undici.Agent>[0]>['connect'];
+        agents.set(limits.key, (agent = new undici.Agent({ connect, headersTimeout: limits.headersTimeout, bodyTimeout: limits.bodyTimeout })));
       }
       return agent;
     },
@@ -119,7 +120,7 @@ function send(request: WireRequest, transport: Transport): Promise<WireResponse>
 async function sendProxied(request: WireRequest, route: ProxyRoute, init: RequestInit, transport: Transport): Promise<WireResponse> {
   if (!transport.proxies) throw new ConfigError("the fetch backend needs the 'undici' package for proxies (npm install undici), or set client.proxy = false");
   const proxies = await transport.proxies();
-  (init as { dispatcher?: Dispatcher }).dispatcher = proxies.dispatcher(route, request.secure, request.connectTimeout);
+  (init as { dispatcher?: Dispatcher }).dispatcher = proxies.dispatcher(route, request);
   const fetch = transport.fetch;
   try {
     return wireResponse(await fetch(request.url, init));
@@ -173,7 +174,7 @@ function fetchInit(request: WireRequest, transport: Transport): RequestInit {
   if (streamed) init.duplex = 'half';
   if (request.signal !== undefined) init.signal = request.signal;
   // undici's own option (an undici 7 Agent works with Node's fetch)
-  const dispatcher = transport.dispatcher(request.connectTimeout);
+  const dispatcher = transport.dispatcher(request);
   if (dispatcher !== undefined) init.dispatcher = dispatcher;
   return init as RequestInit;
 }

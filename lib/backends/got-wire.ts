@@ -2,7 +2,7 @@ import type http from 'node:http';
 import type { NormalizedOptions } from 'got';
 import type { WireRequest } from '../model/backend.js';
 import { ConfigError } from '../core/errors.js';
-import { limitConnect } from './connect-timeout.js';
+import { limitRequest } from './node-limits.js';
 import { proxiedRequest, type ProxyAgents } from './proxy-agents.js';
 
 /** Where a request's wire record travels through got's options to the hook (`options.context`). */
@@ -46,7 +46,7 @@ export function exactWire(options: NormalizedOptions): void {
       ? proxiedRequest(state.proxies.options(state.request, proxy, path, final.headers), final, state.request, onResponse)
       : base(url, final, onResponse);
     // a ClientRequest unless a user's own request function (a cache, a mock) returns something else
-    if (typeof (req as Partial<http.ClientRequest>).once === 'function') limitConnect(req as http.ClientRequest, state.request.connectTimeout);
+    if (typeof (req as Partial<http.ClientRequest>).once === 'function') limitRequest(req as http.ClientRequest, state.request);
     return req;
   };
 }

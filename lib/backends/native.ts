@@ -3,7 +3,7 @@ import https from 'node:https';
 import type { Duplex } from 'node:stream';
 import { clientClosed, inMemory, utf8TextOf, type Backend, type TlsOptions, type WireRequest, type WireResponse } from '../model/backend.js';
 import type { ProxyRoute } from '../model/proxy-route.js';
-import { limitConnect } from './connect-timeout.js';
+import { limitRequest } from './node-limits.js';
 import { agentTls, nodeResponse } from './node-response.js';
 import { ProxyAgents, proxiedRequest } from './proxy-agents.js';
 import { unbracketed } from './proxy-tunnel.js';
@@ -33,7 +33,7 @@ export class NativeBackend implements Backend {
     if (this.#closed) return Promise.reject(clientClosed());
     return new Promise((resolve, reject) => {
       const req = request.proxy ? this.#proxied(request as ProxiedRequest) : this.#direct(request);
-      limitConnect(req, request.connectTimeout);
+      limitRequest(req, request);
       req.on('error', reject);
       req.once('response', (res) => resolve(nodeResponse(res)));
       req.once('upgrade', refuseUpgrade);

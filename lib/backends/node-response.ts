@@ -4,6 +4,7 @@ import { PassThrough, type Readable } from 'node:stream';
 import { HttpBuilderError } from '../core/errors.js';
 import type { TlsOptions, WireResponse } from '../model/backend.js';
 import { cutShort, earlierFailure } from '../model/stream-end.js';
+import { stallOf } from './node-limits.js';
 
 /** Bytes worth draining to keep a connection instead of closing it. */
 const DRAIN_LIMIT = 64 * 1024;
@@ -24,7 +25,7 @@ export function nodeResponse(res: http.IncomingMessage, options: NodeResponseOpt
   // an error on a body nobody reads (discarded, or after a handler failed) must not crash the
   // process; readers still see it through their own listeners or iteration
   source.on('error', () => {});
-  const body = options.cleanErrors ? withCleanErrors(source) : source;
+  const body = options.cleanErrors ? withCleanErrors(source, res) : source;
   return {
     statusCode: res.statusCode ?? 0,
     message: options.reason ?? res.statusMessage ?? '',
@@ -42,10 +43,10 @@ export function nodeResponse(res: http.IncomingMessage, options: NodeResponseOpt
  * {@link cleanError}); giving it up gives up the source too. A stream, not an async iterator,
  * so that piping a large body costs no promise per chunk.
  */
-function withCleanErrors(source: Readable): Readable {
+function withCleanErrors(source: Readable, res: http.IncomingMessage): Readable {
   const clean = new PassThrough();
   clean.on('error', () => {});
-  source.once('error', (error) => clean.destroy(cleanError(error)));
+  source.once('error', (error) => clean.destroy(stallOf(res) ?? cleanError(error)));
   clean.once('close', () => {
     if (!source.readableEnded) source.destroy();
   });

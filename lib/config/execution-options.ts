@@ -5,21 +5,27 @@ import { isRecord } from '../core/scalar.js';
 import { toLogLine, type LogLine, type Logger } from './logger.js';
 
 /**
- * `execution.timeout`, in milliseconds; each phase is off unless set.
+ * `execution.timeout`, in milliseconds. `response` and `read` are 5 minutes unless set (so a
+ * stalled server never hangs a call for ever); `connect` and `total` are off unless set; `0`
+ * turns a phase off.
  *
  * @example
  * c.execution.timeout = { connect: 2_000, response: 10_000, read: 5_000, total: 30_000 };
+ * c.execution.timeout = { read: 0 }; // a long-poll or an event stream may stay silent
  */
 export interface Timeouts {
   /** Until the connection (and TLS) is established; a reused keep-alive connection skips it. */
   readonly connect?: number;
-  /** From sending until the response headers arrive (per attempt: each retry, redirect and auth round trip). */
+  /** From sending until the response headers arrive (per attempt: each retry, redirect and auth round trip); 300000 unless set. */
   readonly response?: number;
-  /** The longest silence while reading the response body. */
+  /** The longest silence while reading the response body; 300000 unless set. */
   readonly read?: number;
   /** The whole call, retries and redirects included. */
   readonly total?: number;
 }
+
+/** `response` and `read` when not set: 5 minutes, as undici's `headersTimeout`/`bodyTimeout`. */
+export const DEFAULT_STALL_MS = 300_000;
 
 /** Milliseconds to wait before retry number `attempt` (1 = the first retry). */
 export type Backoff = (attempt: number) => number;
@@ -123,7 +129,7 @@ const PHASES = new Set(['connect', 'response', 'read', 'total']);
 
 function checkTimeouts(timeout: Timeouts): Timeouts {
   checkObject(timeout, 'execution.timeout', PHASES);
-  for (const [phase, ms] of Object.entries(timeout)) if (ms !== undefined) checkMilliseconds(ms, `execution.timeout.${phase}`, 1);
+  for (const [phase, ms] of Object.entries(timeout)) if (ms !== undefined) checkMilliseconds(ms, `execution.timeout.${phase}`, 0);
   return timeout;
 }
 

@@ -67,6 +67,17 @@ export interface WireRequest {
    */
   readonly connectTimeout?: number;
   /**
+   * Milliseconds the transport waits for the response headers once the request is sent (the
+   * library's 5-minute default, or `execution.timeout.response`); `0` or unset: no limit. On
+   * expiry reject with an error whose `code` is {@link HEADERS_TIMEOUT}.
+   */
+  readonly headersTimeout?: number;
+  /**
+   * Milliseconds the transport lets the response body stay silent (as `headersTimeout`, for
+   * `execution.timeout.read`); on expiry fail the body with an error whose `code` is {@link BODY_TIMEOUT}.
+   */
+  readonly bodyTimeout?: number;
+  /**
    * When set: the proxy to go through (absolute form for http targets, a `CONNECT` tunnel for
    * https ones; see {@link ProxyRoute}). Set only for a backend that declares {@link Backend.proxies}.
    */
@@ -75,6 +86,12 @@ export interface WireRequest {
 
 /** The `code` of a backend's error when `connectTimeout` expired (undici's own code, so fetch needs no mapping). */
 export const CONNECT_TIMEOUT = 'UND_ERR_CONNECT_TIMEOUT';
+
+/** The `code` of a backend's error when `headersTimeout` expired (undici's own). */
+export const HEADERS_TIMEOUT = 'UND_ERR_HEADERS_TIMEOUT';
+
+/** The `code` of a body's error when `bodyTimeout` expired (undici's own). */
+export const BODY_TIMEOUT = 'UND_ERR_BODY_TIMEOUT';
 
 /** What a backend returns once the response head has arrived. */
 export interface WireResponse {

@@ -1,5 +1,5 @@
 import { types } from 'node:util';
-import { CONNECT_TIMEOUT } from './backend.js';
+import { BODY_TIMEOUT, CONNECT_TIMEOUT, HEADERS_TIMEOUT } from './backend.js';
 import { AbortError, HttpBuilderError, NetworkError, ParseError, ResponseTooLargeError, TimeoutError, type NetworkErrorReason } from '../core/errors.js';
 import { urlForMessage } from '../core/redact.js';
 
@@ -35,6 +35,8 @@ export function toTransportError(error: unknown, url: string, response?: { statu
   const where = urlForMessage(url);
   if (name === 'AbortError' || code === 'ABORT_ERR') return new AbortError(`the request to ${where} was aborted`, { cause: error });
   if (code === CONNECT_TIMEOUT) return new TimeoutError(`connect timeout: ${message} (${where})`, 'connect', { cause: error });
+  if (code === HEADERS_TIMEOUT) return new TimeoutError(`response timeout: ${message} (${where})`, 'response', { cause: error });
+  if (code === BODY_TIMEOUT) return new TimeoutError(`read timeout: ${message} (${where})`, 'read', { cause: error });
   if (HEADER_OVERFLOW.has(code)) return new ResponseTooLargeError(`the response headers of ${where} are too large (${message})`, { cause: error });
   if (response && DECODER_CODE.test(code)) {
     return new ParseError(`the response body of ${where} could not be decompressed: ${message}`, { ...response, text: '' }, { cause: error });

@@ -30,10 +30,10 @@ async function controlledAttempt(backend: Backend, wire: WireRequest, control: C
   const onCallStopped = () => stop(control.reason);
   control.signal.addEventListener('abort', onCallStopped, { once: true });
   const unlink = () => control.signal.removeEventListener('abort', onCallStopped);
-  const headersTimer = responseMs === undefined ? undefined : setTimeout(() => stop(timeoutError('response', responseMs, wire.url)), responseMs);
+  const headersTimer = !responseMs ? undefined : setTimeout(() => stop(timeoutError('response', responseMs, wire.url)), responseMs);
   let response: WireResponse;
   try {
-    response = await untilAborted(backend.send({ ...wire, signal: attempt.signal, connectTimeout: connect }), attempt.signal);
+    response = await untilAborted(backend.send({ ...wire, signal: attempt.signal, connectTimeout: connect || undefined }), attempt.signal);
   } catch (error) {
     unlink();
     throw reason ?? error;
@@ -45,14 +45,7 @@ async function controlledAttempt(backend: Backend, wire: WireRequest, control: C
     response.discard();
     throw reason;
   }
-  return guardedResponse(
-    response,
-    attempt.signal,
-    () => reason,
-    read === undefined ? undefined : () => stop(timeoutError('read', read, wire.url)),
-    read,
-    unlink,
-  );
+  return guardedResponse(response, attempt.signal, () => reason, !read ? undefined : () => stop(timeoutError('read', read, wire.url)), read, unlink);
 }
 
 /**

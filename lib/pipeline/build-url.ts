@@ -94,6 +94,15 @@ function checkHost(host: string): string {
 /** Percent-encodes what may not appear in a path (the origin check happened when the path was joined). */
 function encodePath(path: string): string {
   if (CONTROL.test(path)) throw new ConfigError(`uri.path '${escape(hideUserInfoIn(path))}' contains a control character (CR, LF, NUL, ...)`);
+  // a newcomer's `path = '/users?page=2'` would go out as /users%3Fpage=2: say where it belongs
+  const mark = /[?#]/.exec(path)?.[0];
+  if (mark === '?') {
+    throw new ConfigError(
+      `uri.path '${escape(hideUserInfoIn(path))}' contains '?': put the query in uri.query (c.request.uri.query = { page: '2' }), or send a literal '?' as %3F or through request.raw`,
+    );
+  }
+  if (mark === '#')
+    throw new ConfigError(`uri.path '${escape(hideUserInfoIn(path))}' contains '#': put the fragment in uri.fragment, or send a literal '#' as %23`);
   const absolute = path.startsWith('/') ? path : `/${path}`;
   return PATH_SAFE.test(absolute) ? absolute : percentEncode(absolute, 'uri.path');
 }

@@ -20,7 +20,7 @@ export class CallControl {
     callerSignal: AbortSignal | undefined,
   ) {
     const total = timeouts.total;
-    if (total !== undefined) this.#timer = setTimeout(() => this.fail(timeoutError('total', total, url)), total);
+    if (total) this.#timer = setTimeout(() => this.fail(timeoutError('total', total, url)), total);
     if (callerSignal) {
       const onAbort = () => this.fail(new AbortError(`the request to ${urlForMessage(url)} was aborted`, { cause: callerSignal.reason }));
       if (callerSignal.aborted) onAbort();
@@ -31,10 +31,14 @@ export class CallControl {
     }
   }
 
-  /** A control for a call, or `undefined` when nothing can stop it (no signal, no timeout). */
+  /**
+   * A control for a call, or `undefined` when nothing can stop it (no signal, no timeout set; `0`
+   * is off). The default `response`/`read` limits are the transport's (`WireRequest.headersTimeout`
+   * and `bodyTimeout`): a plain call pays nothing here for them.
+   */
   static start(timeouts: Timeouts, signal: AbortSignal | undefined, url: string): CallControl | undefined {
     const { connect, response, read, total } = timeouts;
-    if (signal === undefined && connect === undefined && response === undefined && read === undefined && total === undefined) return undefined;
+    if (signal === undefined && !connect && !response && !read && !total) return undefined;
     return new CallControl(timeouts, url, signal);
   }
 

@@ -5,6 +5,7 @@ import { buildTarget, type Target } from './build-url.js';
 import { checkHeaderValue, checkHeaders, FRAMING_HEADERS, TOKEN } from './check-headers.js';
 import { isSendableShared, putOwn } from './freeze.js';
 import type { Plan } from './plan.js';
+import { DEFAULT_STALL_MS } from '../config/execution-options.js';
 import type { RequestRecord } from '../model/request-record.js';
 import { redactUserInfo } from '../core/redact.js';
 import { CONTROL, escape } from '../core/text.js';
@@ -29,7 +30,7 @@ export function toWireRequest(record: RequestRecord, plan: Plan, encoded: Encode
   const contentTypeValue = contentType === undefined || record.charset === undefined ? contentType : withCharset(contentType, record.charset);
   // a client's shared headers, checked when they were made: only what is added here needs a check
   const checked = isSendableShared(record.headers);
-  if (checked && addsNothing) return wireRequest(record, target, record.headers, undefined);
+  if (checked && addsNothing) return wireRequest(record, plan, target, record.headers, undefined);
   let built: Record<string, string>;
   let callerLength: string | undefined;
   if (checked) built = { ...record.headers };
@@ -45,7 +46,7 @@ export function toWireRequest(record: RequestRecord, plan: Plan, encoded: Encode
   const body = frame(built, record.method, encodedBody, callerLength);
   if (!checked) checkHeaders(built);
   else if (contentTypeValue !== undefined) checkHeaderValue('Content-Type', contentTypeValue); // the framing frame() set is digits or a constant
-  return wireRequest(record, target, built, body);
+  return wireRequest(record, plan, target, built, body);
 }
 
 /** `type; charset=x`; a type that names a charset already keeps it when it is the same one, and is refused when it is another. */
@@ -58,7 +59,9 @@ function withCharset(contentType: string, charset: string): string {
   );
 }
 
-function wireRequest(record: RequestRecord, target: Target, headers: Readonly<Record<string, string>>, body: WireBody | undefined): WireRequest {
+function wireRequest(record: RequestRecord, plan: Plan, target: Target, headers: Readonly<Record<string, string>>, body: WireBody | undefined): WireRequest {
+  // the transport's stall limits: the 5-minute defaults cost a plain call no control of its own
+  const { response = DEFAULT_STALL_MS, read = DEFAULT_STALL_MS } = plan.execution.timeout;
   return {
     method: record.method,
     url: target.url,
@@ -68,6 +71,8 @@ function wireRequest(record: RequestRecord, target: Target, headers: Readonly<Re
     target: target.target,
     headers,
     body,
+    headersTimeout: response,
+    bodyTimeout: read,
     proxy: undefined,
   };
 }

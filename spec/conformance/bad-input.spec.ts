@@ -290,7 +290,7 @@ const CASES: Array<[string, ErrorClass, RegExp, (client: HttpBuilder) => Promise
     (h) => h.get((c) => void (c.execution.retry = new Map([['limit', 3]]) as never)),
   ],
   ['an unknown timeout phase', ConfigError, /execution.timeout has no option 'idle'/, (h) => h.get((c) => void (c.execution.timeout = { idle: 5 } as never))],
-  ['a negative timeout', ConfigError, /execution.timeout.read must be a number >= 1/, (h) => h.get((c) => void (c.execution.timeout = { read: -1 }))],
+  ['a negative timeout', ConfigError, /execution.timeout.read must be a number >= 0/, (h) => h.get((c) => void (c.execution.timeout = { read: -1 }))],
   [
     'a timeout longer than a timer can hold',
     ConfigError,

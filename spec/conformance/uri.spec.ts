@@ -71,8 +71,16 @@ conformance('URIs: paths, queries, raw targets', (kit) => {
 
   it('characters not allowed in a path are percent-encoded, existing escapes kept', async () => {
     kit.server.expect({ method: 'GET', path: '/files/my%20file%3F.txt/caf%C3%A9/%41', respond: OK });
-    await kit.client().get((c) => void (c.request.uri.path = '/files/my file?.txt/café/%41'));
+    await kit.client().get((c) => void (c.request.uri.path = '/files/my file%3F.txt/café/%41'));
     expect(kit.server.requests[0].matched).toBe(true);
+  });
+
+  it("a '?' or '#' in uri.path is a ConfigError pointing at uri.query / uri.fragment, before anything is sent", async () => {
+    const client = kit.client();
+    await expect(client.get((c) => void (c.request.uri.path = '/users?page=2'))).rejects.toThrow(/uri\.path '\/users\?page=2' contains '\?'.*uri\.query/);
+    await expect(client.get((c) => void (c.request.uri.path = '/docs#intro'))).rejects.toThrow(/contains '#'.*uri\.fragment/);
+    await expect(client.get((c) => void (c.request.uri.path = '/users?page=2'))).rejects.toBeInstanceOf(ConfigError);
+    expect(kit.server.requests).toHaveLength(0);
   });
 
   it('the URI can be set as a URL object and by parts', async () => {

@@ -135,6 +135,22 @@ export class Daemon {
     } finally {
       clearTimeout(timer);
     }
+    // what it started may outlive it for a moment (lighttpd's log pipe exits once its input closes):
+    // stopped means the whole group is gone
+    for (let waited = 0; groupAlive(pid) && waited < 2000; waited += 20) {
+      killGroup(pid, waited < 1000 ? 'SIGTERM' : 'SIGKILL');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+}
+
+/** Whether any process of the group `pid` leads is still running. */
+function groupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
   }
 }
 
