@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import type { AxiosInstance, AxiosRequestConfig } from 'axios';
 import { ConfigError } from '../core/errors.js';
 import { isStreamed, type Backend, type TlsOptions, type WireRequest, type WireResponse } from '../model/backend.js';
-import { limitRequest } from './node-limits.js';
+import { AGENT_OPTIONS, limitRequest } from './node-limits.js';
 import { agentTls, cleanError, nodeResponse } from './node-response.js';
 import { ProxyAgents, proxiedRequest } from './proxy-agents.js';
 import { importPeer } from './optional-peer.js';
@@ -25,8 +25,8 @@ const AXIOS_DEFAULTS: ReadonlyMap<string, string> = new Map(
  */
 export async function createAxiosBackend(options: { tls: TlsOptions | undefined }): Promise<Backend> {
   const { default: axios } = await importPeer('axios', 'axios', () => import('axios'));
-  const httpAgent = new http.Agent({ keepAlive: true });
-  const httpsAgent = new https.Agent({ keepAlive: true, ...agentTls(options.tls) });
+  const httpAgent = new http.Agent(AGENT_OPTIONS);
+  const httpsAgent = new https.Agent({ ...AGENT_OPTIONS, ...agentTls(options.tls) });
   const instance = axios.create({ httpAgent, httpsAgent });
   // without axios's default Accept/Content-Type entries, header names go out as the pipeline wrote them
   instance.defaults.headers.common = {};
@@ -107,7 +107,7 @@ class AxiosBackend implements Backend {
               onResponse,
             )
           : (options.protocol === 'https:' ? https : http).request(options, onResponse);
-        limitRequest(req, request);
+        limitRequest(req, request, { resetsTimeout: true }); // axios sets the socket's timeout to 0 for each request
         return req;
       },
     };

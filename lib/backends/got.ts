@@ -6,6 +6,7 @@ import type { Backend, TlsOptions, WireBody, WireRequest, WireResponse } from '.
 import { exactWire, STATE, type State } from './got-wire.js';
 import { cleanError, nodeResponse, tlsMaterial } from './node-response.js';
 import { ProxyAgents } from './proxy-agents.js';
+import { AGENT_OPTIONS } from './node-limits.js';
 import { importPeer } from './optional-peer.js';
 
 /** Bytes worth draining to keep a connection instead of closing it (as the native backend). */
@@ -39,7 +40,7 @@ const TRANSPORT_ONLY: ExtendOptions = {
  */
 export async function createGotBackend(options: { tls: TlsOptions | undefined }): Promise<Backend> {
   const { default: got } = await importPeer('got', 'got', () => import('got'));
-  const agent = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
+  const agent = { http: new http.Agent(AGENT_OPTIONS), https: new https.Agent(AGENT_OPTIONS) };
   const backend = gotTransport(got.extend({ agent, https: gotTls(options.tls) }), new ProxyAgents(options.tls));
   return {
     ...backend,

@@ -3,7 +3,7 @@ import https from 'node:https';
 import type { Duplex } from 'node:stream';
 import { clientClosed, inMemory, utf8TextOf, type Backend, type TlsOptions, type WireRequest, type WireResponse } from '../model/backend.js';
 import type { ProxyRoute } from '../model/proxy-route.js';
-import { limitRequest } from './node-limits.js';
+import { AGENT_OPTIONS, limitRequest } from './node-limits.js';
 import { agentTls, nodeResponse } from './node-response.js';
 import { ProxyAgents, proxiedRequest } from './proxy-agents.js';
 import { unbracketed } from './proxy-tunnel.js';
@@ -24,8 +24,8 @@ export class NativeBackend implements Backend {
   #closed = false;
 
   constructor(options: { tls: TlsOptions | undefined }) {
-    this.#httpAgent = new http.Agent({ keepAlive: true });
-    this.#httpsAgent = new https.Agent({ keepAlive: true, ...agentTls(options.tls) });
+    this.#httpAgent = new http.Agent(AGENT_OPTIONS);
+    this.#httpsAgent = new https.Agent({ ...AGENT_OPTIONS, ...agentTls(options.tls) });
     this.#proxyAgents = new ProxyAgents(options.tls);
   }
 

@@ -1,14 +1,30 @@
 import type http from 'node:http';
+import { DEFAULT_STALL_MS } from '../config/execution-options.js';
 import { BODY_TIMEOUT, CONNECT_TIMEOUT, HEADERS_TIMEOUT, type WireRequest } from '../model/backend.js';
 
 /**
  * The transport's limits on a node `ClientRequest`, shared by the node-based backends (native,
  * axios, got): the connect timeout, and the stall limits for the response headers and body.
  */
-export function limitRequest(req: http.ClientRequest, wire: Pick<WireRequest, 'connectTimeout' | 'headersTimeout' | 'bodyTimeout'>): void {
+export function limitRequest(
+  req: http.ClientRequest,
+  wire: Pick<WireRequest, 'connectTimeout' | 'headersTimeout' | 'bodyTimeout'>,
+  transport: { readonly resetsTimeout?: boolean } = {},
+): void {
   limitConnect(req, wire.connectTimeout);
-  limitStall(req, wire.headersTimeout, wire.bodyTimeout);
+  const headersMs = wire.headersTimeout ?? 0;
+  const bodyMs = wire.bodyTimeout ?? 0;
+  // the usual case: both limits are the agent's own socket timeout (agentOptions), which node
+  // arms per socket: one listener is all a request needs. axios resets the socket's timeout to
+  // 0 for each request: there it is armed per request.
+  const agentMs = (req as { agent?: { options?: { timeout?: number } } }).agent?.options?.timeout ?? 0;
+  if (headersMs === agentMs && bodyMs === agentMs && !transport.resetsTimeout) {
+    if (agentMs) req.once('timeout', onStall);
+  } else limitStall(req, headersMs, bodyMs);
 }
+
+/** Options of a node Agent the library makes: keep-alive, and the default stall limit as the socket timeout. */
+export const AGENT_OPTIONS = { keepAlive: true, timeout: DEFAULT_STALL_MS } as const;
 
 /**
  * Destroys `req` when its new connection (TLS handshake included) is not established within
@@ -38,8 +54,7 @@ type Limited = http.ClientRequest & { [HEADERS_MS]?: number; [BODY_MS]?: number 
  * The socket's inactivity timer: until the response headers, `headersMs`; then `bodyMs` for
  * the body. Node re-arms it on every byte and hands the socket back to its agent without it.
  */
-function limitStall(req: Limited, headersMs: number | undefined, bodyMs: number | undefined): void {
-  if (!headersMs && !bodyMs) return;
+function limitStall(req: Limited, headersMs: number, bodyMs: number): void {
   req[HEADERS_MS] = headersMs;
   req[BODY_MS] = bodyMs;
   req.once('timeout', onStall);
@@ -56,7 +71,8 @@ function armHeadersSoon(this: Limited): void {
 }
 
 function armHeaders(req: Limited): void {
-  if (req[HEADERS_MS] && !req.destroyed) req.setTimeout(req[HEADERS_MS]);
+  // 0 too: it switches off an agent's socket timeout for this request
+  if (!req.destroyed) req.setTimeout(req[HEADERS_MS] ?? 0);
 }
 
 function armBody(this: Limited): void {
@@ -65,13 +81,14 @@ function armBody(this: Limited): void {
 
 function onStall(this: Limited): void {
   const res = (this as { res?: http.IncomingMessage & { [STALLED]?: Error } }).res;
+  const agentMs = (this as { agent?: { options?: { timeout?: number } } }).agent?.options?.timeout;
   if (!res) {
-    this.destroy(Object.assign(new Error(`no response headers arrived within ${this[HEADERS_MS]} ms`), { code: HEADERS_TIMEOUT }));
+    this.destroy(Object.assign(new Error(`no response headers arrived within ${this[HEADERS_MS] ?? agentMs} ms`), { code: HEADERS_TIMEOUT }));
     return;
   }
   // the body fails, not the request (the pipeline reads it as a read timeout); kept on the response
   // for a transport that reports the destroyed body as a reset of its own (got)
-  const error = Object.assign(new Error(`no more of the response body arrived within ${this[BODY_MS]} ms`), { code: BODY_TIMEOUT });
+  const error = Object.assign(new Error(`no more of the response body arrived within ${this[BODY_MS] ?? agentMs} ms`), { code: BODY_TIMEOUT });
   res[STALLED] = error;
   res.destroy(error);
 }

@@ -4,6 +4,7 @@ import type { Duplex } from 'node:stream';
 import type { TlsOptions, WireRequest } from '../model/backend.js';
 import { absoluteForm, targetAuthority, type ProxyRoute } from '../model/proxy-route.js';
 import { agentTls } from './node-response.js';
+import { AGENT_OPTIONS } from './node-limits.js';
 import { openTunnel, proxyTls, unbracketed } from './proxy-tunnel.js';
 
 /** Where node sends a proxied request, and on which agent: options that replace the direct request's. */
@@ -90,7 +91,7 @@ export class ProxyAgents {
   #forwardAgent(route: ProxyRoute): http.Agent {
     let agent = this.#forward.get(route);
     if (!agent) {
-      agent = route.secure ? new https.Agent({ keepAlive: true, ...proxyTls(this.#tls, route) }) : new http.Agent({ keepAlive: true });
+      agent = route.secure ? new https.Agent({ ...AGENT_OPTIONS, ...proxyTls(this.#tls, route) }) : new http.Agent(AGENT_OPTIONS);
       this.#forward.set(route, agent);
     }
     return agent;
@@ -114,7 +115,7 @@ class TunnelAgent extends https.Agent {
   readonly #destroyed = new AbortController();
 
   constructor(route: ProxyRoute, tls: TlsOptions | undefined) {
-    super({ keepAlive: true, ...agentTls(tls) });
+    super({ ...AGENT_OPTIONS, ...agentTls(tls) });
     this.#route = route;
     this.#tls = tls;
   }
