@@ -1,6 +1,6 @@
 /**
  * `raw undici.request`: undici 7's own request API (its dispatcher API, not its fetch), the
- * leanest client node has. Information only until a backend of the library runs on it.
+ * leanest client node has, and the counterpart of the library's undici backend.
  *
  * @module
  */
@@ -17,9 +17,9 @@ export const rawUndiciRequest: Contender = {
   name: 'raw undici.request',
   description: {
     requests:
-      'undici 7 request(origin + path, { headers, dispatcher: new undici.Agent() }) (POST: method, Content-Type, body JSON.stringify), check statusCode, await body.json() (information only)',
+      'undici 7 request(origin + path, { headers, dispatcher: new undici.Agent() }) (POST: method, Content-Type, body JSON.stringify), check statusCode, await body.json()',
     transfers:
-      'undici 7 request(url, { dispatcher: new undici.Agent() }); download: pipeline(body, fs.createWriteStream(file)); upload: body = Readable.from(hand-built multipart) with Content-Length, await body.json() (information only)',
+      'undici 7 request(url, { dispatcher: new undici.Agent() }); download: pipeline(body, fs.createWriteStream(file)); upload: body = Readable.from(hand-built multipart) with Content-Length, await body.json()',
   },
   async open(origin) {
     const { Agent, request } = await import('undici');

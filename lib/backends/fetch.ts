@@ -4,8 +4,9 @@ import type { ProxyRoute } from '../model/proxy-route.js';
 import { importPeer } from './optional-peer.js';
 import { ProxyChallenge } from './proxy-challenge.js';
 import { transportLimits } from './undici-limits.js';
+import { malformed } from './undici-errors.js';
 
-// No `node:` import here: this backend is meant to run in browsers too (fetch-proxy.ts, which
+// No `node:` import here: this backend is meant to run in browsers too (undici-proxy.ts, which
 // needs node, is loaded only for a request through client.proxy, which browsers never make).
 
 /** What this backend needs of an undici 7 `Agent`: a dispatcher that can be destroyed. */
@@ -27,7 +28,7 @@ interface Transport {
   destroy(): Promise<void>;
 }
 
-/** What the backend needs of `FetchProxies` (fetch-proxy.ts, which is loaded only for a proxied request). */
+/** What the backend needs of `UndiciProxies` (undici-proxy.ts, which is loaded only for a proxied request). */
 interface ProxyDispatchers {
   dispatcher(route: ProxyRoute, request: WireRequest): Dispatcher;
   destroy(): Promise<void>;
@@ -89,7 +90,7 @@ async function loadTransport(tls: TlsOptions | undefined): Promise<Transport> {
       }
       return agent;
     },
-    proxies: () => (proxies ??= import('./fetch-proxy.js').then((module) => new module.FetchProxies(undici, tls))),
+    proxies: () => (proxies ??= import('./undici-proxy.js').then((module) => new module.UndiciProxies(undici, tls))),
     destroy: async () => {
       await Promise.all([...agents.values(), ...(proxies ? [await proxies] : [])].map((agent) => agent.destroy()));
     },
@@ -384,23 +385,6 @@ function concat(chunks: readonly Uint8Array[]): Uint8Array {
 }
 
 const EMPTY_BODY: AsyncIterable<Uint8Array> = { [Symbol.asyncIterator]: () => ({ next: () => Promise.resolve({ done: true, value: undefined }) }) };
-
-/**
- * A response undici could not parse: its HTTPParserError carries no code through fetch, and
- * an unexpected 1xx comes as a SocketError 'bad response' (a 101 nobody asked for, 'bad upgrade'). A malformed response, not a
- * connection the server closed: it must not read as a reset (which would send the request again).
- */
-function malformed(inner: { name?: unknown; code?: unknown }, message: string): boolean {
-  // ERR_ASSERTION: undici's own check of what it parsed failed (a status below 100, say); in
-  // another realm (jest's) it arrives as a plain Error carrying the assertion's text
-  return (
-    inner.name === 'HTTPParserError' ||
-    inner.code === 'ERR_ASSERTION' ||
-    message.startsWith('AssertionError') ||
-    message === 'bad response' ||
-    message === 'bad upgrade'
-  );
-}
 
 /** A rejection with {@link transportError}: one function for every request, not a closure each. */
 function rejectTransportError(error: unknown): Promise<never> {

@@ -5,11 +5,12 @@ import type { BackendName } from '../config/client-config.js';
 
 type Factory = (options: { tls: TlsOptions | undefined }) => Promise<Backend>;
 
-// Loaded on first use, so a client that never picks axios, got or fetch never loads them.
+// Loaded on first use, so a client that never picks axios, got, fetch or undici never loads them.
 const LOADERS: Readonly<Record<Exclude<BackendName, 'native'>, () => Promise<Factory>>> = {
   axios: () => import('./axios.js').then((module) => module.createAxiosBackend),
   got: () => import('./got.js').then((module) => module.createGotBackend),
   fetch: () => import('./fetch.js').then((module) => module.createFetchBackend),
+  undici: () => import('./undici.js').then((module) => module.createUndiciBackend),
 };
 
 /** The backend for `client.backend`: a name, or a Backend object used as it is. */
@@ -17,7 +18,7 @@ export function backendFor(choice: BackendName | Backend | undefined, tls: TlsOp
   if (choice === undefined || choice === 'native') return new NativeBackend({ tls });
   if (typeof choice === 'object' && choice !== null && typeof choice.send === 'function') return choice;
   if (typeof choice === 'string' && Object.hasOwn(LOADERS, choice)) return new LazyBackend(choice, LOADERS[choice], tls);
-  throw new ConfigError(`client.backend ${JSON.stringify(choice)} is not a backend: use 'native', 'axios', 'got', 'fetch' or a Backend object`);
+  throw new ConfigError(`client.backend ${JSON.stringify(choice)} is not a backend: use 'native', 'undici', 'axios', 'got', 'fetch' or a Backend object`);
 }
 
 /** Loads its backend (and the backend's package) on the first request, then delegates. */

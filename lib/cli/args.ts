@@ -14,7 +14,7 @@ export const VERBS = ['get', 'head', 'post', 'put', 'delete', 'patch', 'options'
 export type CliVerb = (typeof VERBS)[number];
 
 /** The backend names `--backend` accepts. */
-export const BACKENDS = ['native', 'axios', 'got', 'fetch'] as const satisfies readonly BackendChoice[];
+export const BACKENDS = ['native', 'undici', 'axios', 'got', 'fetch'] as const satisfies readonly BackendChoice[];
 
 /** A `name=value` pair from `-q` or `--form`. */
 export type Pair = readonly [name: string, value: string];

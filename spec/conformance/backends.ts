@@ -24,8 +24,8 @@ export interface BackendTraits {
   readonly redirectOfStreamedUpload: 'response' | 'RedirectError';
   /** Whether download progress of a compressed body counts its decoded bytes, with no total (fetch hands over decoded bytes only). */
   readonly countsDecodedDownload: boolean;
-  /** Whether `Host`, `Expect`, `Keep-Alive`, `Upgrade` and `Connection: upgrade` are refused before sending (fetch replaces or rejects them). */
-  readonly refusesHopHeaders: boolean;
+  /** Which of `Host`, `Expect`, `Keep-Alive`, `Upgrade` and `Connection: upgrade` are refused before sending (fetch and undici replace or reject them). */
+  readonly refusedHopHeaders: readonly string[];
   /** What the transport sends in place of `User-Agent`, `Accept` and `Accept-Encoding` once the caller removes them (fetch fills in its own, br only over TLS). */
   defaultsWhenRemoved(secure: boolean): Readonly<Record<string, string>>;
   /** Whether ports on fetch's "bad ports" list (10080, 6000, ...) are refused before connecting. */
@@ -44,7 +44,7 @@ const TRANSPORT_ONLY: BackendTraits = {
   closesAbandonedAtOnce: true,
   redirectOfStreamedUpload: 'response',
   countsDecodedDownload: false,
-  refusesHopHeaders: false,
+  refusedHopHeaders: [],
   defaultsWhenRemoved: () => ({}),
   refusesBadPorts: false,
   refusesDotSegments: false,
@@ -57,6 +57,13 @@ const TRANSPORT_ONLY: BackendTraits = {
  */
 export const BACKENDS: ReadonlyArray<{ readonly name: string; readonly choice: BackendChoice; readonly traits: BackendTraits }> = [
   { name: 'native', choice: 'native', traits: TRANSPORT_ONLY },
+  // undici frees a socket a tick late (as for fetch), refuses the hop-by-hop headers it manages,
+  // and its parser fails an unsolicited 1xx (as fetch's)
+  {
+    name: 'undici',
+    choice: 'undici',
+    traits: { ...TRANSPORT_ONLY, sequentialSockets: 2, refusedHopHeaders: ['Expect', 'Keep-Alive', 'Upgrade', 'Connection'], skipsUnsolicitedContinue: false },
+  },
   { name: 'axios', choice: 'axios', traits: TRANSPORT_ONLY },
   { name: 'got', choice: 'got', traits: TRANSPORT_ONLY },
   {
@@ -70,7 +77,7 @@ export const BACKENDS: ReadonlyArray<{ readonly name: string; readonly choice: B
       closesAbandonedAtOnce: false,
       redirectOfStreamedUpload: 'RedirectError',
       countsDecodedDownload: true,
-      refusesHopHeaders: true,
+      refusedHopHeaders: ['Host', 'Expect', 'Keep-Alive', 'Upgrade', 'Connection'],
       refusesBadPorts: true,
       refusesDotSegments: true,
       skipsUnsolicitedContinue: false,

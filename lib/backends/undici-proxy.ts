@@ -10,14 +10,14 @@ type Limits = ReturnType<typeof transportLimits>;
 type Connector = Undici.buildConnector.connector;
 
 /**
- * The undici dispatchers of the fetch backend's proxied requests, per proxy and connect
+ * The undici dispatchers of proxied requests (the fetch and undici backends), per proxy and connect
  * timeout: for https targets an Agent whose connections are TLS to the target inside a
  * `CONNECT` tunnel; for http targets an Agent whose connections go to the proxy, composed
  * with an interceptor that sends the request in absolute form and turns the proxy's `407`
  * (which fetch would make a network error) into a {@link ProxyChallenge}. Loaded only when a
  * request goes through a proxy: this module needs `node:` modules, the fetch backend does not.
  */
-export class FetchProxies {
+export class UndiciProxies {
   readonly #undici: typeof Undici;
   readonly #tls: TlsOptions | undefined;
   /** Per route, per target scheme and connect timeout (undici sets it per Agent). */
