@@ -20,7 +20,7 @@ Options:
       --file name=@path       send a file as multipart/form-data (repeatable)
       --basic user:pass       Basic authentication (sent with the first request)
       --digest user:pass      Digest authentication (answers the server's challenge)
-      --backend <name>        native (default), axios, got or fetch
+      --backend <name>        native (default), undici, axios, got or fetch
       --insecure              do not verify the server's TLS certificate
       --proxy <url>           send requests through this proxy: http://[user:pass@]host:port
                               (default: https_proxy / http_proxy from the environment, as curl)
