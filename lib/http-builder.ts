@@ -71,14 +71,15 @@ export class HttpBuilder {
 
   /**
    * A new client with this one's settings plus the block's. It shares this client's pool unless
-   * the block picks another backend, TLS settings or proxy.
+   * the block picks another backend, TLS settings, proxy or connection settings.
    *
    * @example
    * const v2 = http.configure((c) => { c.request.uri.path = 'v2'; });
    */
   configure(block: ConfigBlock): HttpBuilder {
     const settings = applyClientBlock(this.#settings, block);
-    const samePool = settings.backend === this.#settings.backend && settings.tls === this.#settings.tls && settings.proxy === this.#settings.proxy;
+    const mine = this.#settings;
+    const samePool = settings.backend === mine.backend && settings.tls === mine.tls && settings.proxy === mine.proxy && settings.connection === mine.connection;
     // another pool for another transport, but the same cookies: derived clients share the jar
     return samePool ? new HttpBuilder(settings, this.#pool, false) : new HttpBuilder(settings, newPool(settings, this.#pool.cookies), true);
   }
@@ -207,7 +208,7 @@ function applyClientBlock(base: Settings, block: ConfigBlock | undefined): Setti
 }
 
 function newPool(settings: Settings, cookies: Pool['cookies']): Pool {
-  const backend = backendFor(settings.backend, settings.tls);
+  const backend = backendFor(settings.backend, settings.tls, settings.connection);
   // a bad proxy URL or no_proxy entry fails here, when the client is made
   const router = proxyRouterFor(settings.proxy, backend);
   return { backend, send: wirePipeline(), authCache: new AuthCache(), router, cookies, closed: false };

@@ -51,9 +51,9 @@ export type { ResultType, ResultOf, FromJson } from './result/result-type.js';
 export type { StandardSchemaV1, StandardResult } from './result/standard-schema.js';
 
 // your own backend: the transport contract
-export type { Backend, WireRequest, WireResponse, WireBody, TlsOptions } from './model/backend.js';
+export type { Backend, WireRequest, WireResponse, WireBody, TlsOptions, ConnectionOptions, LookupFunction, TransportOptions } from './model/backend.js';
 export type { ProxyRoute, ProxyEndpoint, ProxyAnswers } from './model/proxy-route.js';
-export { bufferedBody, streamedBody, CONNECT_TIMEOUT } from './model/backend.js';
+export { bufferedBody, streamedBody, CONNECT_TIMEOUT, HEADERS_TIMEOUT, BODY_TIMEOUT } from './model/backend.js';
 
 export { VERSION } from './core/version.js';
 export * from './core/errors.js';

@@ -3,9 +3,10 @@ import https from 'node:https';
 import { Readable } from 'node:stream';
 import type { AxiosInstance, AxiosRequestConfig } from 'axios';
 import { ConfigError } from '../core/errors.js';
-import { isStreamed, type Backend, type TlsOptions, type WireRequest, type WireResponse } from '../model/backend.js';
-import { AGENT_OPTIONS, limitRequest } from './node-limits.js';
-import { agentTls, cleanError, nodeResponse } from './node-response.js';
+import { isStreamed, type Backend, type TlsOptions, type TransportOptions, type WireRequest, type WireResponse } from '../model/backend.js';
+import { nodeAgents } from './node-agents.js';
+import { limitRequest } from './node-limits.js';
+import { cleanError, nodeResponse } from './node-response.js';
 import { ProxyAgents, proxiedRequest } from './proxy-agents.js';
 import { importPeer } from './optional-peer.js';
 
@@ -23,10 +24,9 @@ const AXIOS_DEFAULTS: ReadonlyMap<string, string> = new Map(
  * The `'axios'` backend: a private axios instance with keep-alive agents (TLS settings on the
  * https one), loaded on first use. `close()` destroys those agents.
  */
-export async function createAxiosBackend(options: { tls: TlsOptions | undefined }): Promise<Backend> {
+export async function createAxiosBackend(options: TransportOptions): Promise<Backend> {
   const { default: axios } = await importPeer('axios', 'axios', () => import('axios'));
-  const httpAgent = new http.Agent(AGENT_OPTIONS);
-  const httpsAgent = new https.Agent({ ...AGENT_OPTIONS, ...agentTls(options.tls) });
+  const { http: httpAgent, https: httpsAgent } = nodeAgents(options);
   const instance = axios.create({ httpAgent, httpsAgent });
   // without axios's default Accept/Content-Type entries, header names go out as the pipeline wrote them
   instance.defaults.headers.common = {};

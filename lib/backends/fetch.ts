@@ -1,9 +1,18 @@
 import { ConfigError, HttpBuilderError, ParseError, RedirectError } from '../core/errors.js';
-import { BODY_METHODS, isStreamed, utf8TextOf, type Backend, type TlsOptions, type WireBody, type WireRequest, type WireResponse } from '../model/backend.js';
+import {
+  BODY_METHODS,
+  isStreamed,
+  utf8TextOf,
+  type Backend,
+  type TransportOptions,
+  type WireBody,
+  type WireRequest,
+  type WireResponse,
+} from '../model/backend.js';
 import type { ProxyRoute } from '../model/proxy-route.js';
 import { importPeer } from './optional-peer.js';
 import { ProxyChallenge } from './proxy-challenge.js';
-import { transportLimits } from './undici-limits.js';
+import { transportLimits, undiciAgentOptions } from './undici-limits.js';
 import { malformed } from './undici-errors.js';
 
 // No `node:` import here: this backend is meant to run in browsers too (undici-proxy.ts, which
@@ -44,8 +53,8 @@ interface ProxyDispatchers {
  * skips decompression), adds `accept-language` and `sec-fetch-mode`, refuses a body on GET
  * and HEAD, and normalises `.`/`..` path segments. `docs/backends.md` lists each difference.
  */
-export async function createFetchBackend(options: { tls: TlsOptions | undefined }): Promise<Backend> {
-  const transport = await loadTransport(options.tls);
+export async function createFetchBackend(options: TransportOptions): Promise<Backend> {
+  const transport = await loadTransport(options);
   let closed: Promise<void> | undefined;
   return {
     name: 'fetch',
@@ -57,12 +66,14 @@ export async function createFetchBackend(options: { tls: TlsOptions | undefined 
   };
 }
 
-async function loadTransport(tls: TlsOptions | undefined): Promise<Transport> {
+async function loadTransport(options: TransportOptions): Promise<Transport> {
+  const tls = options.tls;
   let undici;
   try {
     undici = await importPeer('undici', 'fetch', () => import('undici'));
   } catch (error) {
-    if (tls === undefined && error instanceof ConfigError) {
+    // the global fetch has no pool of its own to take TLS or connection settings
+    if (tls === undefined && options.connection === undefined && error instanceof ConfigError) {
       return {
         fetch: globalThis.fetch,
         Headers: globalThis.Headers,
@@ -84,9 +95,8 @@ async function loadTransport(tls: TlsOptions | undefined): Promise<Transport> {
       const limits = transportLimits(request);
       let agent = agents.get(limits.key);
       if (!agent) {
-        // Uint8Array works where undici's types say Buffer
-        const connect = { ...tls, timeout: limits.connectTimeout } as unknown as NonNullable<ConstructorParameters<typeof undici.Agent>[0]>['connect'];
-        agents.set(limits.key, (agent = new undici.Agent({ connect, headersTimeout: limits.headersTimeout, bodyTimeout: limits.bodyTimeout })));
+        const agentOptions = undiciAgentOptions(options, limits.connectTimeout, limits.headersTimeout, limits.bodyTimeout);
+        agents.set(limits.key, (agent = new undici.Agent(agentOptions)));
       }
       return agent;
     },

@@ -1,12 +1,11 @@
 import http from 'node:http';
-import https from 'node:https';
 import type { ExtendOptions, Got, Method, Request } from 'got';
 import { ConfigError } from '../core/errors.js';
-import type { Backend, TlsOptions, WireBody, WireRequest, WireResponse } from '../model/backend.js';
+import type { Backend, TlsOptions, TransportOptions, WireBody, WireRequest, WireResponse } from '../model/backend.js';
 import { exactWire, STATE, type State } from './got-wire.js';
 import { cleanError, nodeResponse, tlsMaterial } from './node-response.js';
 import { ProxyAgents } from './proxy-agents.js';
-import { AGENT_OPTIONS } from './node-limits.js';
+import { nodeAgents } from './node-agents.js';
 import { importPeer } from './optional-peer.js';
 
 /** Bytes worth draining to keep a connection instead of closing it (as the native backend). */
@@ -38,9 +37,10 @@ const TRANSPORT_ONLY: ExtendOptions = {
  * The `'got'` backend: its own got instance over a keep-alive agent pair (`close()` destroys them).
  * Loads got on first use.
  */
-export async function createGotBackend(options: { tls: TlsOptions | undefined }): Promise<Backend> {
+export async function createGotBackend(options: TransportOptions): Promise<Backend> {
   const { default: got } = await importPeer('got', 'got', () => import('got'));
-  const agent = { http: new http.Agent(AGENT_OPTIONS), https: new https.Agent(AGENT_OPTIONS) };
+  // TLS stays got's own option (below): got hands it to each request, for the agent to use
+  const agent = nodeAgents({ tls: undefined, connection: options.connection });
   const backend = gotTransport(got.extend({ agent, https: gotTls(options.tls) }), new ProxyAgents(options.tls));
   return {
     ...backend,

@@ -1,10 +1,11 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { Duplex } from 'node:stream';
-import { clientClosed, inMemory, utf8TextOf, type Backend, type TlsOptions, type WireRequest, type WireResponse } from '../model/backend.js';
+import { clientClosed, inMemory, utf8TextOf, type Backend, type TransportOptions, type WireRequest, type WireResponse } from '../model/backend.js';
 import type { ProxyRoute } from '../model/proxy-route.js';
-import { AGENT_OPTIONS, limitRequest } from './node-limits.js';
-import { agentTls, nodeResponse } from './node-response.js';
+import { nodeAgents } from './node-agents.js';
+import { limitRequest } from './node-limits.js';
+import { nodeResponse } from './node-response.js';
 import { ProxyAgents, proxiedRequest } from './proxy-agents.js';
 import { unbracketed } from './proxy-tunnel.js';
 
@@ -18,14 +19,13 @@ type ProxiedRequest = WireRequest & { readonly proxy: ProxyRoute };
 export class NativeBackend implements Backend {
   readonly name = 'native';
   readonly proxies = true;
-  readonly #httpAgent: http.Agent;
-  readonly #httpsAgent: https.Agent;
+  #httpAgent: http.Agent;
+  #httpsAgent: https.Agent;
   readonly #proxyAgents: ProxyAgents;
   #closed = false;
 
-  constructor(options: { tls: TlsOptions | undefined }) {
-    this.#httpAgent = new http.Agent(AGENT_OPTIONS);
-    this.#httpsAgent = new https.Agent({ ...AGENT_OPTIONS, ...agentTls(options.tls) });
+  constructor(options: TransportOptions) {
+    ({ http: this.#httpAgent, https: this.#httpsAgent } = nodeAgents(options));
     this.#proxyAgents = new ProxyAgents(options.tls);
   }
 

@@ -1,9 +1,9 @@
 import { ConfigError } from '../core/errors.js';
-import { clientClosed, type Backend, type TlsOptions } from '../model/backend.js';
+import { clientClosed, type Backend, type ConnectionOptions, type TlsOptions, type TransportOptions } from '../model/backend.js';
 import { NativeBackend } from './native.js';
 import type { BackendName } from '../config/client-config.js';
 
-type Factory = (options: { tls: TlsOptions | undefined }) => Promise<Backend>;
+type Factory = (options: TransportOptions) => Promise<Backend>;
 
 // Loaded on first use, so a client that never picks axios, got, fetch or undici never loads them.
 const LOADERS: Readonly<Record<Exclude<BackendName, 'native'>, () => Promise<Factory>>> = {
@@ -14,10 +14,10 @@ const LOADERS: Readonly<Record<Exclude<BackendName, 'native'>, () => Promise<Fac
 };
 
 /** The backend for `client.backend`: a name, or a Backend object used as it is. */
-export function backendFor(choice: BackendName | Backend | undefined, tls: TlsOptions | undefined): Backend {
-  if (choice === undefined || choice === 'native') return new NativeBackend({ tls });
+export function backendFor(choice: BackendName | Backend | undefined, tls: TlsOptions | undefined, connection?: ConnectionOptions): Backend {
+  if (choice === undefined || choice === 'native') return new NativeBackend({ tls, connection });
   if (typeof choice === 'object' && choice !== null && typeof choice.send === 'function') return choice;
-  if (typeof choice === 'string' && Object.hasOwn(LOADERS, choice)) return new LazyBackend(choice, LOADERS[choice], tls);
+  if (typeof choice === 'string' && Object.hasOwn(LOADERS, choice)) return new LazyBackend(choice, LOADERS[choice], { tls, connection });
   throw new ConfigError(`client.backend ${JSON.stringify(choice)} is not a backend: use 'native', 'undici', 'axios', 'got', 'fetch' or a Backend object`);
 }
 
@@ -32,7 +32,7 @@ class LazyBackend implements Backend {
   constructor(
     readonly name: string,
     private readonly load: () => Promise<Factory>,
-    private readonly tls: TlsOptions | undefined,
+    private readonly options: TransportOptions,
   ) {}
 
   send(request: Parameters<Backend['send']>[0]): ReturnType<Backend['send']> {
@@ -50,7 +50,7 @@ class LazyBackend implements Backend {
 
   #backend(): Promise<Backend> {
     this.#loading ??= this.load()
-      .then((create) => create({ tls: this.tls }))
+      .then((create) => create(this.options))
       .then(
         (backend) => (this.#loaded = backend),
         (error: unknown) => {

@@ -1,11 +1,12 @@
 import type * as Undici from 'undici';
 import { ConfigError } from '../core/errors.js';
-import { clientClosed, inMemory, utf8TextOf, type Backend, type TlsOptions, type WireRequest, type WireResponse } from '../model/backend.js';
+import { clientClosed, inMemory, utf8TextOf, type Backend, type TransportOptions, type WireRequest, type WireResponse } from '../model/backend.js';
 import { importPeer } from './optional-peer.js';
 import { ProxyChallenge } from './proxy-challenge.js';
 import { UndiciBody } from './undici-body.js';
 import { undiciError } from './undici-errors.js';
 import { UndiciProxies } from './undici-proxy.js';
+import { undiciAgentOptions } from './undici-limits.js';
 
 type Dispatcher = Undici.Dispatcher;
 
@@ -15,23 +16,23 @@ type Dispatcher = Undici.Dispatcher;
  * node has. Transport only, like the native backend: every header and the body arrive decided,
  * the response comes back as sent (reason phrase, raw header pairs, body undecoded).
  */
-export async function createUndiciBackend(options: { tls: TlsOptions | undefined }): Promise<Backend> {
+export async function createUndiciBackend(options: TransportOptions): Promise<Backend> {
   const undici = await importPeer('undici', 'undici', () => import('undici'));
-  return new UndiciBackend(undici, options.tls);
+  return new UndiciBackend(undici, options);
 }
 
 class UndiciBackend implements Backend {
   readonly name = 'undici';
   readonly proxies = true;
   readonly #undici: typeof Undici;
-  readonly #tls: TlsOptions | undefined;
+  readonly #options: TransportOptions;
   readonly #agents = new Map<number, Dispatcher>();
   #proxied: UndiciProxies | undefined;
   #closed = false;
 
-  constructor(undici: typeof Undici, tls: TlsOptions | undefined) {
+  constructor(undici: typeof Undici, options: TransportOptions) {
     this.#undici = undici;
-    this.#tls = tls;
+    this.#options = options;
   }
 
   send(request: WireRequest): Promise<WireResponse> {
@@ -39,7 +40,7 @@ class UndiciBackend implements Backend {
     const headers = sendable(request.headers);
     if (headers instanceof ConfigError) return Promise.reject(headers);
     const dispatcher = request.proxy
-      ? (this.#proxied ??= new UndiciProxies(this.#undici, this.#tls)).dispatcher(request.proxy, request)
+      ? (this.#proxied ??= new UndiciProxies(this.#undici, this.#options.tls)).dispatcher(request.proxy, request)
       : this.#agent(request.connectTimeout ?? 0);
     return new Promise((resolve, reject) => {
       const handler = new ResponseHandler(resolve, reject, request.signal);
@@ -66,12 +67,7 @@ class UndiciBackend implements Backend {
 
   #agent(connectTimeout: number): Dispatcher {
     let agent = this.#agents.get(connectTimeout);
-    if (!agent) {
-      // 0 turns undici's own 10 s connect timeout off: none unless asked, as on the other backends.
-      // Uint8Array works where undici's types say Buffer.
-      const connect = { ...this.#tls, timeout: connectTimeout } as Undici.Agent.Options['connect'];
-      this.#agents.set(connectTimeout, (agent = new this.#undici.Agent({ connect })));
-    }
+    if (!agent) this.#agents.set(connectTimeout, (agent = new this.#undici.Agent(undiciAgentOptions(this.#options, connectTimeout))));
     return agent;
   }
 }

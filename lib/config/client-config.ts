@@ -1,5 +1,6 @@
 import type { CookieJar } from 'tough-cookie';
-import type { Backend } from '../model/backend.js';
+import type { Backend, ConnectionOptions } from '../model/backend.js';
+import { checkConnection } from './connection-options.js';
 import { ConfigError } from '../core/errors.js';
 import { describeValue } from '../core/describe-value.js';
 import { assertClientLevel, type Scope } from './scope.js';
@@ -30,6 +31,7 @@ export class ClientConfig {
   #backend: BackendChoice | undefined;
   #cookies: CookiesChoice | undefined;
   #proxy: ProxyChoice | undefined;
+  #connection: ConnectionOptions | undefined;
 
   constructor(private readonly scope: Scope) {}
 
@@ -83,6 +85,26 @@ export class ClientConfig {
    *   c.client.proxy = { url: 'http://alice:secret@proxy.internal:3128', noProxy: ['localhost', '.internal'] };
    * });
    */
+  get connection(): ConnectionOptions | undefined {
+    return this.#connection;
+  }
+  /**
+   * How connections are made and kept, on every backend: `maxSockets` per origin (further
+   * requests wait in order), `keepAlive` (default `true`), `idleTimeout` (ms, default 4000),
+   * `socketPath` (a Unix domain socket; the URL still gives `Host` and path), `lookup`, `family`
+   * (4 or 6), `localAddress`. A derived client's settings merge over its parent's, member by member.
+   *
+   * @example
+   * HttpBuilder.configure((c) => {
+   *   c.request.uri = 'http://localhost/v1.43';
+   *   c.client.connection = { socketPath: '/var/run/docker.sock', maxSockets: 4 };
+   * });
+   */
+  set connection(value: ConnectionOptions | undefined) {
+    assertClientLevel(this.scope, 'client.connection');
+    this.#connection = value === undefined ? undefined : checkConnection(value);
+  }
+
   get proxy(): ProxyChoice | undefined {
     return this.#proxy;
   }

@@ -1,4 +1,4 @@
-import type { Backend, TlsOptions } from '../model/backend.js';
+import type { Backend, ConnectionOptions, TlsOptions } from '../model/backend.js';
 import type { Encoder } from '../content/encoders.js';
 import type { Parser } from '../content/parsers.js';
 import { ConfigError } from '../core/errors.js';
@@ -50,6 +50,8 @@ export interface Settings {
   readonly context: ContextMap;
   readonly tls: TlsOptions | undefined;
   readonly backend: BackendChoice | Backend | undefined;
+  /** `client.connection`, merged member by member over the parent's */
+  readonly connection: ConnectionOptions | undefined;
   /** `client.proxy`; `undefined` is `'env'` */
   readonly proxy: ProxyChoice | undefined;
   readonly onDownloadProgress: ProgressListener | undefined;
@@ -79,6 +81,7 @@ export const DEFAULT_SETTINGS: Settings = Object.freeze({
   context: new Map(),
   tls: undefined,
   backend: undefined,
+  connection: undefined,
   proxy: undefined,
   onDownloadProgress: undefined,
   onUploadProgress: undefined,
@@ -112,6 +115,8 @@ export function mergeSettings(base: Settings, layer: HttpConfig): Settings {
     context: layer.contextSet ? mergeContext(base.context, layer.contextSet) : base.context,
     tls: execution?.tls ?? base.tls,
     backend: client?.backend ?? base.backend,
+    connection:
+      client?.connection === undefined ? base.connection : base.connection ? Object.freeze({ ...base.connection, ...client.connection }) : client.connection,
     proxy: client?.proxy ?? base.proxy,
     onDownloadProgress:
       execution?.onDownloadProgress === undefined ? base.onDownloadProgress : checkFunction(execution.onDownloadProgress, 'execution.onDownloadProgress'),

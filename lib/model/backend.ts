@@ -38,6 +38,34 @@ export interface TlsOptions {
   readonly servername?: string;
 }
 
+/** A `dns.lookup`-compatible function (typed loosely: this file imports no `node:` module). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- dns.lookup's overloads, as node:net takes them
+export type LookupFunction = (hostname: string, options: any, callback: (...args: any[]) => void) => void;
+
+/** How a client's connections are made and kept (`client.connection`). */
+export interface ConnectionOptions {
+  /** Most connections open at once per origin (default unlimited); further requests wait in order. */
+  readonly maxSockets?: number;
+  /** `true` by default; `false` closes each connection after its response. */
+  readonly keepAlive?: boolean;
+  /** Milliseconds an idle kept-alive connection stays open (default 4000). */
+  readonly idleTimeout?: number;
+  /** Connect to this Unix domain socket instead of host:port (the URL still gives `Host` and path). */
+  readonly socketPath?: string;
+  /** A `dns.lookup`-compatible function used for every new connection. */
+  readonly lookup?: LookupFunction;
+  /** `4` or `6` to restrict address families. */
+  readonly family?: 4 | 6;
+  /** The local interface address to bind to. */
+  readonly localAddress?: string;
+}
+
+/** What a built-in backend is made with: a client's TLS and connection settings. */
+export interface TransportOptions {
+  readonly tls: TlsOptions | undefined;
+  readonly connection: ConnectionOptions | undefined;
+}
+
 /** What a backend sends: everything already decided by the pipeline. */
 export interface WireRequest {
   /** Upper-case method. */
