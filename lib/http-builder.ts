@@ -79,7 +79,12 @@ export class HttpBuilder {
   configure(block: ConfigBlock): HttpBuilder {
     const settings = applyClientBlock(this.#settings, block);
     const mine = this.#settings;
-    const samePool = settings.backend === mine.backend && settings.tls === mine.tls && settings.proxy === mine.proxy && settings.connection === mine.connection;
+    const samePool =
+      settings.backend === mine.backend &&
+      settings.tls === mine.tls &&
+      settings.proxy === mine.proxy &&
+      settings.connection === mine.connection &&
+      settings.http2 === mine.http2;
     // another pool for another transport, but the same cookies: derived clients share the jar
     return samePool ? new HttpBuilder(settings, this.#pool, false) : new HttpBuilder(settings, newPool(settings, this.#pool.cookies), true);
   }
@@ -208,7 +213,7 @@ function applyClientBlock(base: Settings, block: ConfigBlock | undefined): Setti
 }
 
 function newPool(settings: Settings, cookies: Pool['cookies']): Pool {
-  const backend = backendFor(settings.backend, settings.tls, settings.connection);
+  const backend = backendFor(settings.backend, { tls: settings.tls, connection: settings.connection, http2: settings.http2 });
   // a bad proxy URL or no_proxy entry fails here, when the client is made
   const router = proxyRouterFor(settings.proxy, backend);
   return { backend, send: wirePipeline(), authCache: new AuthCache(), router, cookies, closed: false };

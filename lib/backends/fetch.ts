@@ -12,7 +12,7 @@ import {
 import type { ProxyRoute } from '../model/proxy-route.js';
 import { importPeer } from './optional-peer.js';
 import { ProxyChallenge } from './proxy-challenge.js';
-import { transportLimits, undiciAgentOptions } from './undici-limits.js';
+import { recordingVersions, transportLimits, undiciAgentOptions, type Versions } from './undici-limits.js';
 import { malformed } from './undici-errors.js';
 
 // No `node:` import here: this backend is meant to run in browsers too (undici-proxy.ts, which
@@ -32,6 +32,8 @@ interface Transport {
   readonly prepared: WeakMap<object, Headers>;
   /** The pool for requests with this connect timeout; `undefined` with the global fetch (no undici). */
   dispatcher: (request: WireRequest) => Dispatcher | undefined;
+  /** With `client.http2`: the version ALPN picked per origin (a fetch Response carries none). */
+  versions?: Versions | undefined;
   /** The dispatchers of proxied requests (loaded on the first one); `undefined` with the global fetch. */
   proxies: (() => Promise<ProxyDispatchers>) | undefined;
   destroy(): Promise<void>;
@@ -73,7 +75,7 @@ async function loadTransport(options: TransportOptions): Promise<Transport> {
     undici = await importPeer('undici', 'fetch', () => import('undici'));
   } catch (error) {
     // the global fetch has no pool of its own to take TLS or connection settings
-    if (tls === undefined && options.connection === undefined && error instanceof ConfigError) {
+    if (tls === undefined && options.connection === undefined && !options.http2 && error instanceof ConfigError) {
       return {
         fetch: globalThis.fetch,
         Headers: globalThis.Headers,
@@ -87,7 +89,9 @@ async function loadTransport(options: TransportOptions): Promise<Transport> {
   }
   const agents = new Map<string, Dispatcher>();
   let proxies: Promise<ProxyDispatchers> | undefined;
+  const versions: Versions = { byOrigin: new Map() };
   return {
+    versions: options.http2 ? versions : undefined,
     fetch: undici.fetch as unknown as typeof globalThis.fetch,
     Headers: undici.Headers as unknown as typeof globalThis.Headers,
     prepared: new WeakMap(),
@@ -96,7 +100,8 @@ async function loadTransport(options: TransportOptions): Promise<Transport> {
       let agent = agents.get(limits.key);
       if (!agent) {
         const agentOptions = undiciAgentOptions(options, limits.connectTimeout, limits.headersTimeout, limits.bodyTimeout);
-        agents.set(limits.key, (agent = new undici.Agent(agentOptions)));
+        const made = options.http2 ? recordingVersions(agentOptions, undici.buildConnector, versions) : agentOptions;
+        agents.set(limits.key, (agent = new undici.Agent(made)));
       }
       return agent;
     },
@@ -121,7 +126,13 @@ function send(request: WireRequest, transport: Transport): Promise<WireResponse>
   // called unbound, as a plain function: browsers' fetch refuses any other `this`
   const fetch = transport.fetch;
   try {
-    return fetch(request.url, init).then(wireResponse, rejectTransportError);
+    const versions = transport.versions;
+    if (versions === undefined) return fetch(request.url, init).then(wireResponse, rejectTransportError);
+    const origin = `${request.secure ? 'https:' : 'http:'}//${request.hostname}:${request.port}`;
+    return fetch(request.url, init).then(
+      (response) => ({ ...wireResponse(response), httpVersion: versions.byOrigin.get(origin) ?? '1.1' }),
+      rejectTransportError,
+    );
   } catch (error) {
     return Promise.reject(transportError(error));
   }

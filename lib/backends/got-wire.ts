@@ -41,7 +41,9 @@ export function exactWire(options: NormalizedOptions): void {
       state.reason = (response as { statusMessage?: string }).statusMessage; // before got fills it in
       callback?.(response as never);
     };
-    const final = { ...native, path, headers: casedAs(headers, (native.headers ?? {}) as http.OutgoingHttpHeaders) };
+    const cased = casedAs(headers, (native.headers ?? {}) as http.OutgoingHttpHeaders);
+    // got's HTTP/2 refuses connection-specific headers (it frames a body of unknown length itself)
+    const final = { ...native, path, headers: options.http2 ? withoutConnectionHeaders(cased) : cased };
     const req = proxy
       ? proxiedRequest(state.proxies.options(state.request, proxy, path, final.headers), final, state.request, onResponse)
       : base(url, final, onResponse);
@@ -49,6 +51,14 @@ export function exactWire(options: NormalizedOptions): void {
     if (typeof (req as Partial<http.ClientRequest>).once === 'function') limitRequest(req as http.ClientRequest, state.request);
     return req;
   };
+}
+
+const CONNECTION_SPECIFIC = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade']);
+
+function withoutConnectionHeaders(headers: http.OutgoingHttpHeaders): http.OutgoingHttpHeaders {
+  const kept: http.OutgoingHttpHeaders = {};
+  for (const name in headers) if (!CONNECTION_SPECIFIC.has(name.toLowerCase())) kept[name] = headers[name];
+  return kept;
 }
 
 function targetAfterHooks(url: URL, target: string): string {

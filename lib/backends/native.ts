@@ -3,6 +3,7 @@ import https from 'node:https';
 import type { Duplex } from 'node:stream';
 import { clientClosed, inMemory, utf8TextOf, type Backend, type TransportOptions, type WireRequest, type WireResponse } from '../model/backend.js';
 import type { ProxyRoute } from '../model/proxy-route.js';
+import { Http2Pool } from './native-h2.js';
 import { nodeAgents } from './node-agents.js';
 import { limitRequest } from './node-limits.js';
 import { nodeResponse } from './node-response.js';
@@ -22,15 +23,25 @@ export class NativeBackend implements Backend {
   #httpAgent: http.Agent;
   #httpsAgent: https.Agent;
   readonly #proxyAgents: ProxyAgents;
+  /** With `client.http2`: the https origins' HTTP/2 sessions. */
+  readonly #http2: Http2Pool | undefined;
+  readonly #sendH1 = this.#send.bind(this);
   #closed = false;
 
   constructor(options: TransportOptions) {
     ({ http: this.#httpAgent, https: this.#httpsAgent } = nodeAgents(options));
     this.#proxyAgents = new ProxyAgents(options.tls);
+    this.#http2 = options.http2 ? new Http2Pool(options) : undefined;
   }
 
   send(request: WireRequest): Promise<WireResponse> {
     if (this.#closed) return Promise.reject(clientClosed());
+    // HTTP/2 where the https server picks it (a proxied request keeps HTTP/1.1 through its tunnel)
+    if (this.#http2 !== undefined && request.secure && request.proxy === undefined) return this.#http2.send(request, this.#sendH1);
+    return this.#send(request);
+  }
+
+  #send(request: WireRequest): Promise<WireResponse> {
     return new Promise((resolve, reject) => {
       const req = request.proxy ? this.#proxied(request as ProxiedRequest) : this.#direct(request);
       limitRequest(req, request);
@@ -68,6 +79,7 @@ export class NativeBackend implements Backend {
     this.#httpAgent.destroy();
     this.#httpsAgent.destroy();
     this.#proxyAgents.destroy();
+    this.#http2?.close();
     return Promise.resolve();
   }
 }

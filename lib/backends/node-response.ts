@@ -32,6 +32,7 @@ export function nodeResponse(res: http.IncomingMessage, options: NodeResponseOpt
     headers: headerPairs(res.rawHeaders),
     body,
     decoded: false,
+    httpVersion: res.httpVersion === '2.0' ? '2.0' : '1.1',
     // bound, not arrows made per response: docs/performance.md, "Arrows made per request"
     discard: discard.bind(undefined, body, res),
     readAll: readAll.bind(undefined, body, res),

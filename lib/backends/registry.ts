@@ -1,5 +1,5 @@
 import { ConfigError } from '../core/errors.js';
-import { clientClosed, type Backend, type ConnectionOptions, type TlsOptions, type TransportOptions } from '../model/backend.js';
+import { clientClosed, type Backend, type TransportOptions } from '../model/backend.js';
 import { NativeBackend } from './native.js';
 import type { BackendName } from '../config/client-config.js';
 
@@ -13,11 +13,13 @@ const LOADERS: Readonly<Record<Exclude<BackendName, 'native'>, () => Promise<Fac
   undici: () => import('./undici.js').then((module) => module.createUndiciBackend),
 };
 
-/** The backend for `client.backend`: a name, or a Backend object used as it is. */
-export function backendFor(choice: BackendName | Backend | undefined, tls: TlsOptions | undefined, connection?: ConnectionOptions): Backend {
-  if (choice === undefined || choice === 'native') return new NativeBackend({ tls, connection });
+/** The backend for `client.backend`: a name (made with the client's transport settings), or a Backend object used as it is. */
+export function backendFor(choice: BackendName | Backend | undefined, options: TransportOptions): Backend {
+  if (options.http2 && choice === 'axios')
+    throw new ConfigError("client.http2: the 'axios' backend cannot speak HTTP/2 (axios has no HTTP/2 transport): use 'native', 'undici', 'got' or 'fetch'");
+  if (choice === undefined || choice === 'native') return new NativeBackend(options);
   if (typeof choice === 'object' && choice !== null && typeof choice.send === 'function') return choice;
-  if (typeof choice === 'string' && Object.hasOwn(LOADERS, choice)) return new LazyBackend(choice, LOADERS[choice], { tls, connection });
+  if (typeof choice === 'string' && Object.hasOwn(LOADERS, choice)) return new LazyBackend(choice, LOADERS[choice], options);
   throw new ConfigError(`client.backend ${JSON.stringify(choice)} is not a backend: use 'native', 'undici', 'axios', 'got', 'fetch' or a Backend object`);
 }
 

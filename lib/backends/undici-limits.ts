@@ -35,5 +35,39 @@ export function undiciAgentOptions(options: TransportOptions, connectTimeout: nu
   if (localAddress !== undefined) agent.localAddress = localAddress;
   if (headersTimeout !== undefined) agent.headersTimeout = headersTimeout;
   if (bodyTimeout !== undefined) agent.bodyTimeout = bodyTimeout;
+  if (options.http2) {
+    agent.allowH2 = true;
+    // undici's pool opens a connection per concurrent request until a session is up: one per origin
+    // multiplexes them (an origin that answers HTTP/1.1 then gets one at a time, unless maxSockets says)
+    agent.connections ??= 1;
+  }
   return agent;
+}
+
+/** The connector options in {@link undiciAgentOptions}' result, to build a connector of one's own from. */
+export interface Versions {
+  /** The version of the last connection made to `origin` (`https://host:port`): `'2.0'` when ALPN picked h2. */
+  readonly byOrigin: Map<string, '1.1' | '2.0'>;
+}
+
+/**
+ * With `client.http2`: the Agent options with a connector that notes which HTTP version ALPN
+ * picked per origin (undici's response carries none), built by undici's own `buildConnector`.
+ */
+export function recordingVersions(
+  agentOptions: Record<string, unknown>,
+  buildConnector: (
+    options: object,
+  ) => (options: { protocol: string; hostname: string; port: string }, callback: (error: Error | null, socket: unknown) => void) => void,
+  versions: Versions,
+): Record<string, unknown> {
+  const connector = buildConnector({ ...(agentOptions.connect as object), allowH2: true });
+  const connect = (options: { protocol: string; hostname: string; port: string }, callback: (error: Error | null, socket: unknown) => void) =>
+    connector(options, (error, socket) => {
+      const port = options.port || (options.protocol === 'https:' ? '443' : '80');
+      if (socket)
+        versions.byOrigin.set(`${options.protocol}//${options.hostname}:${port}`, (socket as { alpnProtocol?: unknown }).alpnProtocol === 'h2' ? '2.0' : '1.1');
+      callback(error, socket);
+    });
+  return { ...agentOptions, connect };
 }

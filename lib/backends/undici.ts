@@ -6,7 +6,7 @@ import { ProxyChallenge } from './proxy-challenge.js';
 import { UndiciBody } from './undici-body.js';
 import { undiciError } from './undici-errors.js';
 import { UndiciProxies } from './undici-proxy.js';
-import { undiciAgentOptions } from './undici-limits.js';
+import { recordingVersions, undiciAgentOptions, type Versions } from './undici-limits.js';
 
 type Dispatcher = Undici.Dispatcher;
 
@@ -28,6 +28,8 @@ class UndiciBackend implements Backend {
   readonly #options: TransportOptions;
   readonly #agents = new Map<number, Dispatcher>();
   #proxied: UndiciProxies | undefined;
+  /** With `client.http2`: the version ALPN picked per origin. */
+  readonly #versions: Versions = { byOrigin: new Map() };
   #closed = false;
 
   constructor(undici: typeof Undici, options: TransportOptions) {
@@ -42,11 +44,17 @@ class UndiciBackend implements Backend {
     const dispatcher = request.proxy
       ? (this.#proxied ??= new UndiciProxies(this.#undici, this.#options.tls)).dispatcher(request.proxy, request)
       : this.#agent(request.connectTimeout ?? 0);
+    const origin = request.secure ? `https://${request.hostname}:${request.port}` : `http://${request.hostname}:${request.port}`;
     return new Promise((resolve, reject) => {
-      const handler = new ResponseHandler(resolve, reject, request.signal);
+      const handler = new ResponseHandler(
+        resolve,
+        reject,
+        request.signal,
+        this.#options.http2 ? this.#versions.byOrigin.get.bind(this.#versions.byOrigin, origin) : undefined,
+      );
       dispatcher.dispatch(
         {
-          origin: request.secure ? `https://${request.hostname}:${request.port}` : `http://${request.hostname}:${request.port}`,
+          origin,
           path: request.target,
           method: request.method,
           headers,
@@ -67,7 +75,11 @@ class UndiciBackend implements Backend {
 
   #agent(connectTimeout: number): Dispatcher {
     let agent = this.#agents.get(connectTimeout);
-    if (!agent) this.#agents.set(connectTimeout, (agent = new this.#undici.Agent(undiciAgentOptions(this.#options, connectTimeout))));
+    if (!agent) {
+      const options = undiciAgentOptions(this.#options, connectTimeout);
+      const made = this.#options.http2 ? recordingVersions(options, this.#undici.buildConnector, this.#versions) : options;
+      this.#agents.set(connectTimeout, (agent = new this.#undici.Agent(made)));
+    }
     return agent;
   }
 }
@@ -121,6 +133,8 @@ class ResponseHandler {
     private readonly resolve: (response: WireResponse) => void,
     private readonly reject: (error: unknown) => void,
     private readonly signal: AbortSignal | undefined,
+    /** With `client.http2`: the version of the origin's connection, once made. */
+    private readonly versionOf: (() => '1.1' | '2.0' | undefined) | undefined,
   ) {}
 
   onConnect(abort: (reason?: Error) => void): void {
@@ -149,6 +163,7 @@ class ResponseHandler {
       headers,
       body,
       decoded: false,
+      httpVersion: this.versionOf?.() ?? '1.1',
       // bound, not arrows made per response: docs/performance.md, "Arrows made per request"
       discard: body.discard.bind(body),
       readAll: body.readAll.bind(body),

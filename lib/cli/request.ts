@@ -43,7 +43,7 @@ export function fileContentType(path: string): string {
  */
 export function createClient(request: CliRequest, jar: CookieJar | undefined, trace: { write(text: string): unknown }): HttpBuilder {
   // made here rather than named, so that -v can wrap it: the wrapper sees every wire exchange
-  const backend = backendFor(request.backend, request.insecure ? { rejectUnauthorized: false } : undefined);
+  const backend = backendFor(request.backend, { tls: request.insecure ? { rejectUnauthorized: false } : undefined, connection: undefined });
   return HttpBuilder.configure((c) => {
     c.request.uri = request.url;
     c.client.backend = request.verbose ? verbose(backend, trace) : backend;

@@ -14,7 +14,7 @@ const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie'
  * error line and debug logs).
  *
  * @example
- * c.client.backend = verbose(backendFor('native', undefined), process.stderr);
+ * c.client.backend = verbose(backendFor('native', { tls: undefined, connection: undefined }), process.stderr);
  */
 export function verbose(inner: Backend, out: { write(text: string): unknown }): Backend {
   return {

@@ -32,6 +32,7 @@ export class ClientConfig {
   #cookies: CookiesChoice | undefined;
   #proxy: ProxyChoice | undefined;
   #connection: ConnectionOptions | undefined;
+  #http2: boolean | undefined;
 
   constructor(private readonly scope: Scope) {}
 
@@ -103,6 +104,24 @@ export class ClientConfig {
   set connection(value: ConnectionOptions | undefined) {
     assertClientLevel(this.scope, 'client.connection');
     this.#connection = value === undefined ? undefined : checkConnection(value);
+  }
+
+  get http2(): boolean | undefined {
+    return this.#http2;
+  }
+  /**
+   * `true`: https connections offer ALPN `h2, http/1.1` and speak HTTP/2 where the server picks it
+   * (requests to one origin multiplexed on one connection), HTTP/1.1 otherwise; plain http stays
+   * HTTP/1.1. `fromServer.httpVersion` says which. The axios backend cannot speak HTTP/2: with it,
+   * `true` is a ConfigError.
+   *
+   * @example
+   * HttpBuilder.configure((c) => { c.request.uri = 'https://api.example.com'; c.client.http2 = true; });
+   */
+  set http2(value: boolean | undefined) {
+    assertClientLevel(this.scope, 'client.http2');
+    if (value !== undefined && typeof value !== 'boolean') throw new ConfigError(`client.http2 must be true or false, not ${describeValue(value)}`);
+    this.#http2 = value;
   }
 
   get proxy(): ProxyChoice | undefined {

@@ -52,6 +52,8 @@ export interface Settings {
   readonly backend: BackendChoice | Backend | undefined;
   /** `client.connection`, merged member by member over the parent's */
   readonly connection: ConnectionOptions | undefined;
+  /** `client.http2` */
+  readonly http2: boolean;
   /** `client.proxy`; `undefined` is `'env'` */
   readonly proxy: ProxyChoice | undefined;
   readonly onDownloadProgress: ProgressListener | undefined;
@@ -82,6 +84,7 @@ export const DEFAULT_SETTINGS: Settings = Object.freeze({
   tls: undefined,
   backend: undefined,
   connection: undefined,
+  http2: false,
   proxy: undefined,
   onDownloadProgress: undefined,
   onUploadProgress: undefined,
@@ -117,6 +120,7 @@ export function mergeSettings(base: Settings, layer: HttpConfig): Settings {
     backend: client?.backend ?? base.backend,
     connection:
       client?.connection === undefined ? base.connection : base.connection ? Object.freeze({ ...base.connection, ...client.connection }) : client.connection,
+    http2: client?.http2 ?? base.http2,
     proxy: client?.proxy ?? base.proxy,
     onDownloadProgress:
       execution?.onDownloadProgress === undefined ? base.onDownloadProgress : checkFunction(execution.onDownloadProgress, 'execution.onDownloadProgress'),

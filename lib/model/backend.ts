@@ -60,10 +60,12 @@ export interface ConnectionOptions {
   readonly localAddress?: string;
 }
 
-/** What a built-in backend is made with: a client's TLS and connection settings. */
+/** What a built-in backend is made with: a client's TLS, connection and HTTP version settings. */
 export interface TransportOptions {
   readonly tls: TlsOptions | undefined;
   readonly connection: ConnectionOptions | undefined;
+  /** `client.http2`: offer HTTP/2 (ALPN `h2, http/1.1`) on https connections. */
+  readonly http2?: boolean;
 }
 
 /** What a backend sends: everything already decided by the pipeline. */
@@ -133,6 +135,8 @@ export interface WireResponse {
   readonly body: AsyncIterable<Uint8Array>;
   /** `true` when the transport already undid `Content-Encoding` (fetch does, and cannot be told not to). */
   readonly decoded: boolean;
+  /** The HTTP version it came in; `'1.1'` when not set. */
+  readonly httpVersion?: '1.1' | '2.0';
   /**
    * Give up the body: drain it when nothing was read yet and little is left (the connection
    * stays reusable), otherwise close the connection. Called whenever the pipeline is done

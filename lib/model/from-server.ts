@@ -25,8 +25,10 @@ const MAX_HEADERS = 500;
 export class FromServer {
   /** Status code. */
   readonly statusCode: number;
-  /** Reason phrase as sent by the server. */
+  /** Reason phrase as sent by the server (HTTP/2 has none: empty). */
   readonly message: string;
+  /** The HTTP version the response came in: `'1.1'`, or `'2.0'` when HTTP/2 was negotiated (`client.http2`). */
+  readonly httpVersion: '1.1' | '2.0';
   /** Headers as received (`Content-Encoding: gzip` stays visible after decoding). */
   readonly headers: ResponseHeaders;
   /** Media type without parameters, lower case; `application/octet-stream` when absent. */
@@ -60,6 +62,7 @@ export class FromServer {
     this.#wire = wire;
     this.statusCode = wire.statusCode;
     this.message = wire.message;
+    this.httpVersion = wire.httpVersion ?? '1.1';
     this.headers = new ResponseHeaders(wire.headers);
     this.uri = uri;
     const mediaType = parseMediaType(this.headers.get('content-type') ?? '');

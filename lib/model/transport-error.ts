@@ -14,6 +14,12 @@ const REASONS: Readonly<Record<string, NetworkErrorReason>> = {
   UND_ERR_SOCKET: 'reset',
   UND_ERR_DESTROYED: 'reset', // undici's pool destroyed under a request (close()), as node's destroyed agent resets its sockets
   ERR_STREAM_PREMATURE_CLOSE: 'reset',
+  // HTTP/2: a stream the server reset or refused, a session it ended (GOAWAY) or that failed
+  ERR_HTTP2_STREAM_ERROR: 'reset',
+  ERR_HTTP2_GOAWAY_SESSION: 'reset',
+  ERR_HTTP2_SESSION_ERROR: 'reset',
+  ERR_HTTP2_INVALID_SESSION: 'reset',
+  ERR_HTTP2_STREAM_CANCEL: 'reset',
 };
 
 // node's and undici's parsers refuse headers beyond 16 KiB (node's --max-http-header-size)

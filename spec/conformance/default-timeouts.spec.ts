@@ -25,7 +25,7 @@ conformance('default response and read limits (the transport’s)', (kit) => {
   it('every wire request carries 300000 ms for headers and body unless set; 0 turns a phase off', async () => {
     kit.server.expect({ method: 'GET', path: '/limits', respond: OK });
     const seen: WireRequest[] = [];
-    const inner = backendFor(kit.backend as never, { ca: kit.server.ca });
+    const inner = backendFor(kit.backend as never, { tls: { ca: kit.server.ca }, connection: undefined });
     const base = HttpBuilder.configure((c) => {
       c.request.uri = kit.server.url(kit.secure);
       c.client.backend = recording(inner, seen);
@@ -47,7 +47,7 @@ conformance('default response and read limits (the transport’s)', (kit) => {
 
   it('the transport fails a response whose headers do not come in time: TimeoutError response', async () => {
     kit.server.expect({ method: 'GET', path: '/never', respond: () => {} });
-    const backend = backendFor(kit.backend as never, { ca: kit.server.ca });
+    const backend = backendFor(kit.backend as never, { tls: { ca: kit.server.ca }, connection: undefined });
     try {
       const url = new URL('/never', kit.server.url(kit.secure));
       const wire: WireRequest = {
@@ -78,7 +78,7 @@ conformance('default response and read limits (the transport’s)', (kit) => {
         res.write('the first part');
       },
     });
-    const backend = backendFor(kit.backend as never, { ca: kit.server.ca });
+    const backend = backendFor(kit.backend as never, { tls: { ca: kit.server.ca }, connection: undefined });
     try {
       const url = new URL('/stall', kit.server.url(kit.secure));
       const response = await backend.send({
@@ -108,7 +108,7 @@ conformance('default response and read limits (the transport’s)', (kit) => {
 
   it('the transport’s expiry reads as the pipeline’s TimeoutError', async () => {
     kit.server.expect({ method: 'GET', path: '/never', respond: () => {} });
-    const inner = backendFor(kit.backend as never, { ca: kit.server.ca });
+    const inner = backendFor(kit.backend as never, { tls: { ca: kit.server.ca }, connection: undefined });
     // a wrapper that lowers the limit the pipeline handed over, as a slow default would expire
     const quick: Backend = { name: inner.name, proxies: true, send: (wire) => inner.send({ ...wire, headersTimeout: 150 }), close: () => inner.close() };
     const client = HttpBuilder.configure((c) => {

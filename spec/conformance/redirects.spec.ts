@@ -75,7 +75,7 @@ function elsewhere(kind: Kind, kit: Kit, opened: HttpBuilder[]): Elsewhere {
   const rerouted = (block?: ConfigBlock) => {
     const client = HttpBuilder.configure((c) => {
       c.request.uri = here.href;
-      c.client.backend = rerouting(backendFor(kit.backend as BackendName, { ca: kit.server.ca }), kit);
+      c.client.backend = rerouting(backendFor(kit.backend as BackendName, { tls: { ca: kit.server.ca }, connection: undefined }), kit);
     });
     opened.push(client);
     return block ? client.configure(block) : client;

@@ -132,7 +132,7 @@ conformance('a backend wrapping another one', (kit) => {
 });
 
 function innerBackend(kit: Kit): Backend {
-  return backendFor(kit.backend === 'native' ? 'native' : (kit.backend as 'axios' | 'got' | 'fetch'), { ca: kit.server.ca });
+  return backendFor(kit.backend === 'native' ? 'native' : (kit.backend as 'axios' | 'got' | 'fetch'), { tls: { ca: kit.server.ca }, connection: undefined });
 }
 
 /** `body` copied as wrappers do, with its bytes (and everything derived from them) replaced. */

@@ -1,0 +1,215 @@
+import http2 from 'node:http2';
+import tls from 'node:tls';
+import type { Readable } from 'node:stream';
+import {
+  BODY_TIMEOUT,
+  CONNECT_TIMEOUT,
+  HEADERS_TIMEOUT,
+  inMemory,
+  utf8TextOf,
+  type TransportOptions,
+  type WireRequest,
+  type WireResponse,
+} from '../model/backend.js';
+import { targetAuthority } from '../model/proxy-route.js';
+import { DEFAULT_IDLE_MS } from './node-agents.js';
+import { tlsMaterial } from './node-response.js';
+import { unbracketed } from './proxy-tunnel.js';
+
+/** Headers HTTP/2 forbids (RFC 9113 §8.2.2): the connection is the session's, not a request's. */
+const CONNECTION_SPECIFIC = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'host']);
+
+/** A session, or `'1.1'` for an origin whose server picked HTTP/1.1 in ALPN. */
+type Choice = http2.ClientHttp2Session | '1.1';
+
+/**
+ * The native backend's HTTP/2 (`client.http2`): per https origin, one TLS connection offering
+ * ALPN `h2, http/1.1`. Where the server picks h2, a `node:http2` session carries every request
+ * to that origin, multiplexed, and is closed when idle (`client.connection.idleTimeout`) or with
+ * the client; where it picks HTTP/1.1, the origin is remembered and its requests go the usual
+ * way (`sendH1`).
+ */
+export class Http2Pool {
+  readonly #options: TransportOptions;
+  readonly #sessions = new Map<string, Choice | Promise<Choice>>();
+  #closed = false;
+
+  constructor(options: TransportOptions) {
+    this.#options = options;
+  }
+
+  send(request: WireRequest, sendH1: (request: WireRequest) => Promise<WireResponse>): Promise<WireResponse> {
+    const origin = `${request.hostname}:${request.port}`;
+    const known = this.#sessions.get(origin) ?? this.#open(origin, request);
+    if (known === '1.1') return sendH1(request);
+    if (!(known instanceof Promise)) return exchange(known, request);
+    return known.then((choice) => (choice === '1.1' ? sendH1(request) : exchange(choice, request)));
+  }
+
+  close(): void {
+    this.#closed = true;
+    for (const choice of this.#sessions.values()) {
+      if (choice instanceof Promise) void choice.then(closeSession, () => {});
+      else closeSession(choice);
+    }
+    this.#sessions.clear();
+  }
+
+  #open(origin: string, request: WireRequest): Promise<Choice> {
+    const opening = negotiate(request, this.#options).then(
+      (choice) => {
+        if (this.#closed) {
+          closeSession(choice);
+          throw new Error('the client was closed while an HTTP/2 connection was being made');
+        }
+        this.#sessions.set(origin, choice);
+        if (choice !== '1.1') {
+          // a session that ends (GOAWAY, idle, error) makes room for a new one
+          const forget = () => {
+            if (this.#sessions.get(origin) === choice) this.#sessions.delete(origin);
+          };
+          choice.once('close', forget);
+          choice.once('goaway', forget);
+          choice.on('error', forget);
+          choice.setTimeout(this.#options.connection?.idleTimeout ?? DEFAULT_IDLE_MS, () => choice.close());
+        }
+        return choice;
+      },
+      (error: unknown) => {
+        this.#sessions.delete(origin);
+        throw error;
+      },
+    );
+    this.#sessions.set(origin, opening);
+    return opening;
+  }
+}
+
+function closeSession(choice: Choice): void {
+  if (choice !== '1.1') choice.destroy();
+}
+
+/** One TLS connection offering h2 and http/1.1: a session on it when the server picks h2, else `'1.1'` (the connection closed). */
+function negotiate(request: WireRequest, options: TransportOptions): Promise<Choice> {
+  return new Promise((resolve, reject) => {
+    const host = unbracketed(request.hostname);
+    const { tls: settings, connection } = options;
+    const socket = tls.connect({
+      host,
+      port: request.port,
+      servername: settings?.servername ?? (/^[\d.]+$|:/.test(host) ? undefined : host),
+      ALPNProtocols: ['h2', 'http/1.1'],
+      rejectUnauthorized: settings?.rejectUnauthorized,
+      ...(settings && tlsMaterial(settings)),
+      ...(connection?.lookup && { lookup: connection.lookup as never }),
+      ...(connection?.family && { family: connection.family }),
+      ...(connection?.localAddress && { localAddress: connection.localAddress }),
+    });
+    const ms = request.connectTimeout;
+    const timer = ms
+      ? setTimeout(() => socket.destroy(Object.assign(new Error(`the connection was not established within ${ms} ms`), { code: CONNECT_TIMEOUT })), ms)
+      : undefined;
+    socket.once('error', (error: Error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    socket.once('secureConnect', () => {
+      clearTimeout(timer);
+      if (socket.alpnProtocol !== 'h2') {
+        socket.destroy();
+        resolve('1.1');
+        return;
+      }
+      const session = http2.connect(`https://${targetAuthority(request)}`, { createConnection: () => socket });
+      session.on('error', () => {}); // each stream reports its own failure
+      resolve(session);
+    });
+  });
+}
+
+/** One request on a session: a stream, its response head, its body. */
+function exchange(session: http2.ClientHttp2Session, request: WireRequest): Promise<WireResponse> {
+  return new Promise((resolve, reject) => {
+    const headers: http2.OutgoingHttpHeaders = {
+      ':method': request.method,
+      ':path': request.target,
+      ':scheme': 'https',
+      ':authority': targetAuthority(request),
+    };
+    for (const name in request.headers) {
+      const lower = name.toLowerCase();
+      if (lower === 'host') headers[':authority'] = request.headers[name];
+      else if (!CONNECTION_SPECIFIC.has(lower)) headers[lower] = request.headers[name];
+    }
+    const body = request.body;
+    let stream: http2.ClientHttp2Stream;
+    try {
+      stream = session.request(headers, { endStream: body === undefined, signal: request.signal });
+    } catch (error) {
+      reject(error instanceof Error ? error : new Error(String(error))); // a session that closed meanwhile
+      return;
+    }
+    let responded = false;
+    limitStream(stream, request, () => responded);
+    stream.once('error', (error: Error) => {
+      if (!responded) reject(error);
+    });
+    stream.once('response', (head) => {
+      responded = true;
+      resolve(h2Response(stream, head));
+    });
+    if (body === undefined) return;
+    if (inMemory(body)) stream.end(utf8TextOf(body) ?? body.bytes);
+    else void writeStreamed(stream, body);
+  });
+}
+
+/** The stream's own inactivity timer: the headers' limit until they come, then the body's. */
+function limitStream(stream: http2.ClientHttp2Stream, request: WireRequest, responded: () => boolean): void {
+  const headersMs = request.headersTimeout ?? 0;
+  const bodyMs = request.bodyTimeout ?? 0;
+  if (!headersMs && !bodyMs) return;
+  stream.setTimeout(headersMs);
+  if (headersMs !== bodyMs) stream.once('response', () => stream.setTimeout(bodyMs));
+  stream.once('timeout', () => {
+    const [ms, code, what] = responded()
+      ? [bodyMs, BODY_TIMEOUT, 'no more of the response body arrived']
+      : [headersMs, HEADERS_TIMEOUT, 'no response headers arrived'];
+    stream.destroy(Object.assign(new Error(`${what} within ${ms} ms`), { code }));
+  });
+}
+
+async function writeStreamed(stream: http2.ClientHttp2Stream, body: AsyncIterable<Uint8Array>): Promise<void> {
+  try {
+    for await (const chunk of body) {
+      if (!stream.write(chunk)) await new Promise((resolve) => stream.once('drain', resolve));
+    }
+    stream.end();
+  } catch (error) {
+    stream.destroy(error as Error);
+  }
+}
+
+function h2Response(stream: http2.ClientHttp2Stream, head: http2.IncomingHttpHeaders): WireResponse {
+  const headers: Array<readonly [string, string]> = [];
+  for (const name in head) {
+    if (name.startsWith(':')) continue;
+    const value = head[name];
+    if (Array.isArray(value)) for (const one of value) headers.push([name, one]);
+    else if (value !== undefined) headers.push([name, value]);
+  }
+  const body = stream as Readable;
+  body.on('error', () => {}); // a body nobody reads must not crash the process
+  return {
+    statusCode: Number(head[':status']),
+    message: '',
+    headers,
+    body,
+    decoded: false,
+    httpVersion: '2.0',
+    // a stream of its own: giving it up cancels it, the connection stays
+    discard: () => {
+      if (!body.readableEnded) stream.close(http2.constants.NGHTTP2_CANCEL);
+    },
+  };
+}
