@@ -215,7 +215,7 @@ function applyClientBlock(base: Settings, block: ConfigBlock | undefined): Setti
 function newPool(settings: Settings, cookies: Pool['cookies']): Pool {
   const backend = backendFor(settings.backend, { tls: settings.tls, connection: settings.connection, http2: settings.http2 });
   // a bad proxy URL or no_proxy entry fails here, when the client is made
-  const router = proxyRouterFor(settings.proxy, backend);
+  const router = proxyRouterFor(settings.proxy, backend, settings.connection);
   return { backend, send: wirePipeline(), authCache: new AuthCache(), router, cookies, closed: false };
 }
 

@@ -30,7 +30,7 @@ export async function createAxiosBackend(options: TransportOptions): Promise<Bac
   const instance = axios.create({ httpAgent, httpsAgent });
   // without axios's default Accept/Content-Type entries, header names go out as the pipeline wrote them
   instance.defaults.headers.common = {};
-  return new AxiosBackend(instance, new ProxyAgents(options.tls), () => {
+  return new AxiosBackend(instance, new ProxyAgents(options.tls, options.connection), () => {
     httpAgent.destroy();
     httpsAgent.destroy();
   });

@@ -12,7 +12,9 @@ import {
 import type { ProxyRoute } from '../model/proxy-route.js';
 import { importPeer } from './optional-peer.js';
 import { ProxyChallenge } from './proxy-challenge.js';
-import { recordingVersions, transportLimits, undiciAgentOptions, type Versions } from './undici-limits.js';
+import type * as Undici from 'undici';
+import { DEFAULT_STALL_MS } from '../config/execution-options.js';
+import { recordingVersions, undiciAgentOptions, type Versions } from './undici-limits.js';
 import { malformed } from './undici-errors.js';
 
 // No `node:` import here: this backend is meant to run in browsers too (undici-proxy.ts, which
@@ -87,25 +89,39 @@ async function loadTransport(options: TransportOptions): Promise<Transport> {
     }
     throw error;
   }
-  const agents = new Map<string, Dispatcher>();
+  // one Agent (one pool, so maxSockets holds) per connect timeout, made with the default response
+  // and read limits; other limits go on each request through a dispatcher composed over it
+  const agents = new Map<number, Undici.Agent>();
+  const timed = new Map<string, Dispatcher>();
   let proxies: Promise<ProxyDispatchers> | undefined;
   const versions: Versions = { byOrigin: new Map() };
+  const agentFor = (connectTimeout: number): Undici.Agent => {
+    let agent = agents.get(connectTimeout);
+    if (!agent) {
+      const agentOptions = undiciAgentOptions(options, connectTimeout, DEFAULT_STALL_MS, DEFAULT_STALL_MS);
+      const made = options.http2 ? recordingVersions(agentOptions, undici.buildConnector, versions) : agentOptions;
+      agents.set(connectTimeout, (agent = new undici.Agent(made)));
+    }
+    return agent;
+  };
   return {
     versions: options.http2 ? versions : undefined,
     fetch: undici.fetch as unknown as typeof globalThis.fetch,
     Headers: undici.Headers as unknown as typeof globalThis.Headers,
     prepared: new WeakMap(),
     dispatcher: (request) => {
-      const limits = transportLimits(request);
-      let agent = agents.get(limits.key);
-      if (!agent) {
-        const agentOptions = undiciAgentOptions(options, limits.connectTimeout, limits.headersTimeout, limits.bodyTimeout);
-        const made = options.http2 ? recordingVersions(agentOptions, undici.buildConnector, versions) : agentOptions;
-        agents.set(limits.key, (agent = new undici.Agent(made)));
+      const { connectTimeout = 0, headersTimeout = 0, bodyTimeout = 0 } = request;
+      const agent = agentFor(connectTimeout);
+      if (headersTimeout === DEFAULT_STALL_MS && bodyTimeout === DEFAULT_STALL_MS) return agent;
+      const key = `${connectTimeout} ${headersTimeout} ${bodyTimeout}`;
+      let dispatcher = timed.get(key);
+      if (!dispatcher) {
+        if (timed.size >= 64) timed.clear(); // per-call deadlines must not grow it for ever
+        timed.set(key, (dispatcher = agent.compose((dispatch) => (opts, handler) => dispatch({ ...opts, headersTimeout, bodyTimeout }, handler))));
       }
-      return agent;
+      return dispatcher;
     },
-    proxies: () => (proxies ??= import('./undici-proxy.js').then((module) => new module.UndiciProxies(undici, tls))),
+    proxies: () => (proxies ??= import('./undici-proxy.js').then((module) => new module.UndiciProxies(undici, tls, options.connection))),
     destroy: async () => {
       await Promise.all([...agents.values(), ...(proxies ? [await proxies] : [])].map((agent) => agent.destroy()));
     },

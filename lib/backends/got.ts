@@ -42,7 +42,10 @@ export async function createGotBackend(options: TransportOptions): Promise<Backe
   // TLS stays got's own option (below): got hands it to each request, for the agent to use
   const agent = nodeAgents({ tls: undefined, connection: options.connection });
   // http2: got's own HTTP/2 (http2-wrapper, ALPN h2 then http/1.1), which brings its own agent
-  const backend = gotTransport(got.extend({ agent, https: gotTls(options.tls), http2: options.http2 === true }), new ProxyAgents(options.tls));
+  const backend = gotTransport(
+    got.extend({ agent, https: gotTls(options.tls), http2: options.http2 === true }),
+    new ProxyAgents(options.tls, options.connection),
+  );
   return {
     ...backend,
     close: () => {

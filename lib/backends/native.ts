@@ -30,7 +30,7 @@ export class NativeBackend implements Backend {
 
   constructor(options: TransportOptions) {
     ({ http: this.#httpAgent, https: this.#httpsAgent } = nodeAgents(options));
-    this.#proxyAgents = new ProxyAgents(options.tls);
+    this.#proxyAgents = new ProxyAgents(options.tls, options.connection);
     this.#http2 = options.http2 ? new Http2Pool(options) : undefined;
   }
 

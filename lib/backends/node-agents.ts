@@ -1,12 +1,12 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { Duplex } from 'node:stream';
-import type { ConnectionOptions, TransportOptions } from '../model/backend.js';
+import { DEFAULT_IDLE_MS, type ConnectionOptions, type TransportOptions } from '../model/backend.js';
 import { AGENT_OPTIONS } from './node-limits.js';
+import { answeringAll } from './lookup.js';
 import { agentTls } from './node-response.js';
 
-/** How long an idle kept-alive connection stays open unless `client.connection.idleTimeout` says (undici's default too). */
-export const DEFAULT_IDLE_MS = 4000;
+export { DEFAULT_IDLE_MS } from '../model/backend.js';
 
 /**
  * The keep-alive agent pair of a node-based backend (native, axios, got) for a client's
@@ -19,70 +19,50 @@ export const DEFAULT_IDLE_MS = 4000;
  */
 export function nodeAgents(options: TransportOptions): { http: http.Agent; https: https.Agent } {
   const connection = options.connection ?? {};
-  const agentOptions = agentOptionsOf(connection);
+  const agentOptions = nodeAgentOptions(connection);
   const idleMs = connection.idleTimeout ?? DEFAULT_IDLE_MS;
-  return { http: new IdleHttpAgent(agentOptions, idleMs), https: new IdleHttpsAgent({ ...agentOptions, ...agentTls(options.tls) }, idleMs) };
+  return {
+    http: keepingLimits(new http.Agent(agentOptions), idleMs),
+    https: keepingLimits(new https.Agent({ ...agentOptions, ...agentTls(options.tls) }), idleMs),
+  };
 }
 
-function agentOptionsOf(connection: ConnectionOptions): http.AgentOptions {
+/** A node Agent's options for `client.connection` (node hands them to every new connection: net.connect / tls.connect). */
+export function nodeAgentOptions(connection: ConnectionOptions): http.AgentOptions {
   const options: http.AgentOptions & Record<string, unknown> = { ...AGENT_OPTIONS, keepAlive: connection.keepAlive ?? true };
   if (connection.maxSockets !== undefined) options.maxSockets = connection.maxSockets;
-  // node hands an agent's options to every new connection (net.connect / tls.connect)
   if (connection.socketPath !== undefined) options.socketPath = connection.socketPath;
-  if (connection.lookup !== undefined) options.lookup = connection.lookup;
+  if (connection.lookup !== undefined) options.lookup = answeringAll(connection.lookup);
   if (connection.family !== undefined) options.family = connection.family;
   if (connection.localAddress !== undefined) options.localAddress = connection.localAddress;
   return options;
 }
 
+type TimedSocket = Duplex & { timeout?: number; setTimeout(ms: number): void };
+
 /**
- * The socket timeout of an agent's connection is the request's stall limit while it serves one
- * (the agent's `timeout`), and the idle limit while it waits in the pool: node destroys a free
- * socket whose timeout fires.
+ * `agent` with the two lives of its sockets' timeout: the request's stall limit (the agent's
+ * `timeout`) while a socket serves one — put back before a socket goes to the next request,
+ * whether it waited in the pool or is handed straight to a queued request — and the idle limit
+ * while it waits in the pool (node destroys a free socket whose timeout fires; a server's
+ * shorter `Keep-Alive: timeout` hint, which node applies, is kept). Closures per agent, none per request.
  */
-class IdleHttpAgent extends http.Agent {
-  constructor(
-    options: http.AgentOptions,
-    private readonly idleMs: number,
-  ) {
-    super(options);
-  }
-
-  override keepSocketAlive(socket: Duplex): boolean {
+export function keepingLimits<A extends http.Agent>(agent: A, idleMs: number): A {
+  const stallMs = (agent as unknown as { options: { timeout?: number } }).options.timeout ?? 0;
+  // before node's own 'free' listener, which may hand the socket to a queued request at once
+  agent.prependListener('free', (socket: TimedSocket) => socket.setTimeout(stallMs));
+  const keep = agent.keepSocketAlive.bind(agent);
+  agent.keepSocketAlive = (socket: TimedSocket) => {
     // node's returns whether it keeps the socket (its types say void)
-    return keepIdle(super.keepSocketAlive(socket) as unknown as boolean, socket, this.idleMs);
-  }
-
-  override reuseSocket(socket: Duplex, request: http.ClientRequest): void {
-    super.reuseSocket(socket, request);
-    serveAgain(socket, AGENT_OPTIONS.timeout);
-  }
-}
-
-class IdleHttpsAgent extends https.Agent {
-  constructor(
-    options: https.AgentOptions,
-    private readonly idleMs: number,
-  ) {
-    super(options);
-  }
-
-  override keepSocketAlive(socket: Duplex): boolean {
-    // node's returns whether it keeps the socket (its types say void)
-    return keepIdle(super.keepSocketAlive(socket) as unknown as boolean, socket, this.idleMs);
-  }
-
-  override reuseSocket(socket: Duplex, request: http.ClientRequest): void {
-    super.reuseSocket(socket, request);
-    serveAgain(socket, AGENT_OPTIONS.timeout);
-  }
-}
-
-function keepIdle(kept: boolean, socket: Duplex, idleMs: number): boolean {
-  if (kept) (socket as Duplex & { setTimeout(ms: number): void }).setTimeout(idleMs);
-  return kept;
-}
-
-function serveAgain(socket: Duplex, stallMs: number | undefined): void {
-  (socket as Duplex & { setTimeout(ms: number): void }).setTimeout(stallMs ?? 0);
+    const kept = keep(socket) as unknown as boolean;
+    const hinted = socket.timeout;
+    if (kept) socket.setTimeout(hinted && hinted < stallMs ? Math.min(idleMs, hinted) : idleMs);
+    return kept as unknown as void;
+  };
+  const reuse = agent.reuseSocket.bind(agent);
+  agent.reuseSocket = (socket: TimedSocket, request: http.ClientRequest) => {
+    reuse(socket, request);
+    socket.setTimeout(stallMs);
+  };
+  return agent;
 }

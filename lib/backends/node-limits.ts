@@ -26,6 +26,12 @@ export function limitRequest(
 /** Options of a node Agent the library makes: keep-alive, and the default stall limit as the socket timeout. */
 export const AGENT_OPTIONS = { keepAlive: true, timeout: DEFAULT_STALL_MS } as const;
 
+/** Whether `socket` is connected already (TLS: its handshake done; node sets `alpnProtocol` then, `null` before). */
+function established(socket: { connecting?: boolean; encrypted?: boolean; alpnProtocol?: unknown }): boolean {
+  if (socket.connecting) return false;
+  return socket.encrypted ? socket.alpnProtocol !== null && socket.alpnProtocol !== undefined : true;
+}
+
 /**
  * Destroys `req` when its new connection (TLS handshake included) is not established within
  * `ms`. A reused keep-alive connection is established already: no timer.
@@ -33,7 +39,8 @@ export const AGENT_OPTIONS = { keepAlive: true, timeout: DEFAULT_STALL_MS } as c
 function limitConnect(req: http.ClientRequest, ms: number | undefined): void {
   if (!ms) return;
   req.once('socket', (socket) => {
-    if (req.reusedSocket) return;
+    // a kept-alive socket, or one handed over connected to a request that waited (maxSockets): nothing to time
+    if (req.reusedSocket || established(socket)) return;
     const event = 'encrypted' in socket ? 'secureConnect' : 'connect';
     const timer = setTimeout(() => {
       req.destroy(Object.assign(new Error(`the connection was not established within ${ms} ms`), { code: CONNECT_TIMEOUT }));

@@ -1,10 +1,10 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { Duplex } from 'node:stream';
-import type { TlsOptions, WireRequest } from '../model/backend.js';
+import type { ConnectionOptions, TlsOptions, WireRequest } from '../model/backend.js';
 import { absoluteForm, targetAuthority, type ProxyRoute } from '../model/proxy-route.js';
 import { agentTls } from './node-response.js';
-import { AGENT_OPTIONS } from './node-limits.js';
+import { DEFAULT_IDLE_MS, keepingLimits, nodeAgentOptions } from './node-agents.js';
 import { openTunnel, proxyTls, unbracketed } from './proxy-tunnel.js';
 
 /** Where node sends a proxied request, and on which agent: options that replace the direct request's. */
@@ -53,11 +53,13 @@ export function proxiedRequest(
  */
 export class ProxyAgents {
   readonly #tls: TlsOptions | undefined;
+  readonly #connection: ConnectionOptions;
   readonly #forward = new Map<ProxyRoute, http.Agent>();
   readonly #tunnel = new Map<ProxyRoute, TunnelAgent>();
 
-  constructor(tls: TlsOptions | undefined) {
+  constructor(tls: TlsOptions | undefined, connection: ConnectionOptions = {}) {
     this.#tls = tls;
+    this.#connection = connection;
   }
 
   /**
@@ -82,6 +84,10 @@ export class ProxyAgents {
     };
   }
 
+  get #idleMs(): number {
+    return this.#connection.idleTimeout ?? DEFAULT_IDLE_MS;
+  }
+
   destroy(): void {
     for (const agent of [...this.#forward.values(), ...this.#tunnel.values()]) agent.destroy();
     this.#forward.clear();
@@ -91,7 +97,8 @@ export class ProxyAgents {
   #forwardAgent(route: ProxyRoute): http.Agent {
     let agent = this.#forward.get(route);
     if (!agent) {
-      agent = route.secure ? new https.Agent({ ...AGENT_OPTIONS, ...proxyTls(this.#tls, route) }) : new http.Agent(AGENT_OPTIONS);
+      const options = nodeAgentOptions(this.#connection);
+      agent = keepingLimits(route.secure ? new https.Agent({ ...options, ...proxyTls(this.#tls, route) }) : new http.Agent(options), this.#idleMs);
       this.#forward.set(route, agent);
     }
     return agent;
@@ -99,13 +106,13 @@ export class ProxyAgents {
 
   #tunnelAgent(route: ProxyRoute): TunnelAgent {
     let agent = this.#tunnel.get(route);
-    if (!agent) this.#tunnel.set(route, (agent = new TunnelAgent(route, this.#tls)));
+    if (!agent) this.#tunnel.set(route, (agent = keepingLimits(new TunnelAgent(route, this.#tls, nodeAgentOptions(this.#connection)), this.#idleMs)));
     return agent;
   }
 }
 
 /** Options node hands an agent's createConnection: the request's (see {@link proxiedRequest}), plus the agent's. */
-type ConnectionOptions = https.RequestOptions & { readonly connectTimeout?: number; readonly tunnelSignal?: AbortSignal };
+type NodeConnectOptions = https.RequestOptions & { readonly connectTimeout?: number; readonly tunnelSignal?: AbortSignal };
 
 /** An https Agent whose new connections are TLS to the target inside a `CONNECT` tunnel through the proxy. */
 class TunnelAgent extends https.Agent {
@@ -114,13 +121,13 @@ class TunnelAgent extends https.Agent {
   /** Aborted by destroy(): tunnels still being opened stop, and none arriving later is kept. */
   readonly #destroyed = new AbortController();
 
-  constructor(route: ProxyRoute, tls: TlsOptions | undefined) {
-    super({ ...AGENT_OPTIONS, ...agentTls(tls) });
+  constructor(route: ProxyRoute, tls: TlsOptions | undefined, options: http.AgentOptions) {
+    super({ ...options, ...agentTls(tls) });
     this.#route = route;
     this.#tls = tls;
   }
 
-  override createConnection(options: ConnectionOptions, callback?: (error: Error | null, socket: Duplex) => void): Duplex | null | undefined {
+  override createConnection(options: NodeConnectOptions, callback?: (error: Error | null, socket: Duplex) => void): Duplex | null | undefined {
     const done = callback ?? (() => {});
     const target = { hostname: options.hostname ?? options.host ?? 'localhost', port: Number(options.port ?? 443) };
     const destroyed = this.#destroyed.signal;

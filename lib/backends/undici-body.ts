@@ -95,9 +95,12 @@ export class UndiciBody implements AsyncIterable<Uint8Array> {
     this.#discarded = true;
     this.#chunks = [];
     this.#buffered = 0;
+    // a reader still waiting gets no truncated body: it fails
+    this.#error = Object.assign(new Error('the response body was given up'), { code: 'UND_ERR_ABORTED' });
+    this.#notify();
     if (this.length !== undefined && this.length <= DRAIN_LIMIT) {
       if (this.#paused) this.resume();
-    } else this.abort(Object.assign(new Error('the response body was given up'), { code: 'UND_ERR_ABORTED' }));
+    } else this.abort(this.#error);
   }
 
   #notify(): void {

@@ -1,4 +1,5 @@
-import type { TransportOptions, WireRequest } from '../model/backend.js';
+import { DEFAULT_IDLE_MS, type TransportOptions, type WireRequest } from '../model/backend.js';
+import { answeringAll } from './lookup.js';
 
 /**
  * A request's timeouts as undici's Agent options (it takes them per Agent, not per fetch), and
@@ -24,11 +25,11 @@ export function undiciAgentOptions(options: TransportOptions, connectTimeout: nu
     ...options.tls,
     timeout: connectTimeout,
     ...(socketPath !== undefined && { socketPath }),
-    ...(lookup && { lookup }),
+    ...(lookup && { lookup: answeringAll(lookup) }),
     ...(family && { family }),
   };
   // a server's Keep-Alive hint may shorten the idle time, never lengthen it past ours
-  const idle = connection.idleTimeout ?? 4000;
+  const idle = connection.idleTimeout ?? DEFAULT_IDLE_MS;
   const agent: Record<string, unknown> = { connect, keepAliveTimeout: idle, keepAliveMaxTimeout: idle };
   if (connection.maxSockets !== undefined && connection.maxSockets !== Infinity) agent.connections = connection.maxSockets;
   if (connection.keepAlive === false) agent.pipelining = 0;

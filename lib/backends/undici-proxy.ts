@@ -1,6 +1,6 @@
 import type * as Undici from 'undici';
-import type { TlsOptions, WireRequest } from '../model/backend.js';
-import { transportLimits } from './undici-limits.js';
+import type { ConnectionOptions, TlsOptions, WireRequest } from '../model/backend.js';
+import { transportLimits, undiciAgentOptions } from './undici-limits.js';
 import { absoluteForm, type ProxyRoute } from '../model/proxy-route.js';
 import { ProxyChallenge } from './proxy-challenge.js';
 import { openTunnel, proxyTls, unbracketed } from './proxy-tunnel.js';
@@ -20,14 +20,17 @@ type Connector = Undici.buildConnector.connector;
 export class UndiciProxies {
   readonly #undici: typeof Undici;
   readonly #tls: TlsOptions | undefined;
+  /** `client.connection`: the pools' bounds and idle time (how to reach the proxy stays the tunnel's). */
+  readonly #connection: ConnectionOptions | undefined;
   /** Per route, per target scheme and connect timeout (undici sets it per Agent). */
   readonly #dispatchers = new Map<ProxyRoute, Map<string, Dispatcher>>();
   /** Aborted by destroy(): tunnels still being opened stop, and none arriving later is kept. */
   readonly #destroyed = new AbortController();
 
-  constructor(undici: typeof Undici, tls: TlsOptions | undefined) {
+  constructor(undici: typeof Undici, tls: TlsOptions | undefined, connection?: ConnectionOptions) {
     this.#undici = undici;
     this.#tls = tls;
+    this.#connection = connection;
   }
 
   /** The dispatcher for `request` (an https or http target) through `route`. */
@@ -39,6 +42,12 @@ export class UndiciProxies {
     let dispatcher = byKind.get(kind);
     if (!dispatcher) byKind.set(kind, (dispatcher = request.secure ? this.#tunnelling(route, limits) : this.#forwarding(route, limits)));
     return dispatcher;
+  }
+
+  /** The pool settings of `client.connection` (connections per origin, keep-alive, idle time). */
+  #pool(): Record<string, unknown> {
+    const { connect: _ignored, ...pool } = undiciAgentOptions({ tls: undefined, connection: this.#connection }, 0);
+    return pool;
   }
 
   async destroy(): Promise<void> {
@@ -67,7 +76,7 @@ export class UndiciProxies {
         (error: Error) => callback(error, null),
       );
     };
-    return new this.#undici.Agent({ connect, headersTimeout: limits.headersTimeout, bodyTimeout: limits.bodyTimeout });
+    return new this.#undici.Agent({ ...this.#pool(), connect, headersTimeout: limits.headersTimeout, bodyTimeout: limits.bodyTimeout });
   }
 
   #forwarding(route: ProxyRoute, limits: Limits): Dispatcher {
@@ -80,7 +89,9 @@ export class UndiciProxies {
       servername: proxyTls(this.#tls, route).servername,
     };
     const connect: Connector = (_target, callback) => toProxy(proxy, callback);
-    return new this.#undici.Agent({ connect, headersTimeout: limits.headersTimeout, bodyTimeout: limits.bodyTimeout }).compose(absoluteFormInterceptor);
+    return new this.#undici.Agent({ ...this.#pool(), connect, headersTimeout: limits.headersTimeout, bodyTimeout: limits.bodyTimeout }).compose(
+      absoluteFormInterceptor,
+    );
   }
 }
 

@@ -42,7 +42,7 @@ class UndiciBackend implements Backend {
     const headers = sendable(request.headers);
     if (headers instanceof ConfigError) return Promise.reject(headers);
     const dispatcher = request.proxy
-      ? (this.#proxied ??= new UndiciProxies(this.#undici, this.#options.tls)).dispatcher(request.proxy, request)
+      ? (this.#proxied ??= new UndiciProxies(this.#undici, this.#options.tls, this.#options.connection)).dispatcher(request.proxy, request)
       : this.#agent(request.connectTimeout ?? 0);
     const origin = request.secure ? `https://${request.hostname}:${request.port}` : `http://${request.hostname}:${request.port}`;
     return new Promise((resolve, reject) => {
@@ -192,7 +192,8 @@ class ResponseHandler {
     }
   }
 
-  onUpgrade(): void {
+  onUpgrade(_statusCode: number, _headers: unknown, socket: { destroy(): void }): void {
+    socket.destroy();
     this.onError(Object.assign(new Error('the server switched protocols (101) without being asked to'), { code: 'ERR_UNEXPECTED_UPGRADE' }));
   }
 

@@ -72,6 +72,44 @@ export class ClientConfig {
   }
 
   /**
+   * How connections are made and kept, on every backend: `maxSockets` per origin (further
+   * requests wait in order), `keepAlive` (default `true`), `idleTimeout` (ms, default 4000),
+   * `socketPath` (a Unix domain socket; the URL still gives `Host` and path), `lookup`, `family`
+   * (4 or 6), `localAddress`. A derived client's settings merge over its parent's, member by member.
+   *
+   * @example
+   * HttpBuilder.configure((c) => {
+   *   c.request.uri = 'http://localhost/v1.43';
+   *   c.client.connection = { socketPath: '/var/run/docker.sock', maxSockets: 4 };
+   * });
+   */
+  get connection(): ConnectionOptions | undefined {
+    return this.#connection;
+  }
+  set connection(value: ConnectionOptions | undefined) {
+    assertClientLevel(this.scope, 'client.connection');
+    this.#connection = value === undefined ? undefined : checkConnection(value);
+  }
+
+  /**
+   * `true`: https connections offer ALPN `h2, http/1.1` and speak HTTP/2 where the server picks it
+   * (requests to one origin multiplexed on one connection), HTTP/1.1 otherwise; plain http stays
+   * HTTP/1.1. `fromServer.httpVersion` says which. The axios backend cannot speak HTTP/2: with it,
+   * `true` is a ConfigError.
+   *
+   * @example
+   * HttpBuilder.configure((c) => { c.request.uri = 'https://api.example.com'; c.client.http2 = true; });
+   */
+  get http2(): boolean | undefined {
+    return this.#http2;
+  }
+  set http2(value: boolean | undefined) {
+    assertClientLevel(this.scope, 'client.http2');
+    if (value !== undefined && typeof value !== 'boolean') throw new ConfigError(`client.http2 must be true or false, not ${describeValue(value)}`);
+    this.#http2 = value;
+  }
+
+  /**
    * The proxy requests go through. `'env'` (default) reads `https_proxy`/`HTTPS_PROXY`,
    * `http_proxy`/`HTTP_PROXY` and `no_proxy`/`NO_PROXY` when the client is made (lower case wins).
    * A URL (`'http://[user:pass@]host:port'`, or `https://` for TLS to the proxy) sends every
@@ -86,44 +124,6 @@ export class ClientConfig {
    *   c.client.proxy = { url: 'http://alice:secret@proxy.internal:3128', noProxy: ['localhost', '.internal'] };
    * });
    */
-  get connection(): ConnectionOptions | undefined {
-    return this.#connection;
-  }
-  /**
-   * How connections are made and kept, on every backend: `maxSockets` per origin (further
-   * requests wait in order), `keepAlive` (default `true`), `idleTimeout` (ms, default 4000),
-   * `socketPath` (a Unix domain socket; the URL still gives `Host` and path), `lookup`, `family`
-   * (4 or 6), `localAddress`. A derived client's settings merge over its parent's, member by member.
-   *
-   * @example
-   * HttpBuilder.configure((c) => {
-   *   c.request.uri = 'http://localhost/v1.43';
-   *   c.client.connection = { socketPath: '/var/run/docker.sock', maxSockets: 4 };
-   * });
-   */
-  set connection(value: ConnectionOptions | undefined) {
-    assertClientLevel(this.scope, 'client.connection');
-    this.#connection = value === undefined ? undefined : checkConnection(value);
-  }
-
-  get http2(): boolean | undefined {
-    return this.#http2;
-  }
-  /**
-   * `true`: https connections offer ALPN `h2, http/1.1` and speak HTTP/2 where the server picks it
-   * (requests to one origin multiplexed on one connection), HTTP/1.1 otherwise; plain http stays
-   * HTTP/1.1. `fromServer.httpVersion` says which. The axios backend cannot speak HTTP/2: with it,
-   * `true` is a ConfigError.
-   *
-   * @example
-   * HttpBuilder.configure((c) => { c.request.uri = 'https://api.example.com'; c.client.http2 = true; });
-   */
-  set http2(value: boolean | undefined) {
-    assertClientLevel(this.scope, 'client.http2');
-    if (value !== undefined && typeof value !== 'boolean') throw new ConfigError(`client.http2 must be true or false, not ${describeValue(value)}`);
-    this.#http2 = value;
-  }
-
   get proxy(): ProxyChoice | undefined {
     return this.#proxy;
   }

@@ -31,10 +31,18 @@ export function checkConnection(value: unknown): ConnectionOptions {
   if (lookup !== undefined && typeof lookup !== 'function')
     throw new ConfigError(`${where('lookup')} must be a dns.lookup-compatible function, not ${describeValue(lookup)}`);
   if (family !== undefined && family !== 4 && family !== 6) throw new ConfigError(`${where('family')} must be 4 or 6, not ${describeValue(family)}`);
-  if (
-    localAddress !== undefined &&
-    !(typeof localAddress === 'string' && (IPV4.test(localAddress) || (/^[0-9a-f:.]+$/i.test(localAddress) && localAddress.includes(':'))))
-  )
+  if (localAddress !== undefined && !(typeof localAddress === 'string' && (IPV4.test(localAddress) || isIPv6(localAddress))))
     throw new ConfigError(`${where('localAddress')} must be an IPv4 or IPv6 address, not ${describeValue(localAddress)}`);
   return Object.freeze({ ...(value as ConnectionOptions) });
+}
+
+/** An IPv6 literal (no `node:net` here): what WHATWG URL parsing accepts between brackets. */
+function isIPv6(text: string): boolean {
+  if (!/^[0-9a-f:.]+$/i.test(text) || !text.includes(':')) return false;
+  try {
+    new URL(`http://[${text}]/`);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -60,6 +60,9 @@ export interface ConnectionOptions {
   readonly localAddress?: string;
 }
 
+/** How long an idle kept-alive connection stays open unless `client.connection.idleTimeout` says (undici's default too). */
+export const DEFAULT_IDLE_MS = 4000;
+
 /** What a built-in backend is made with: a client's TLS, connection and HTTP version settings. */
 export interface TransportOptions {
   readonly tls: TlsOptions | undefined;

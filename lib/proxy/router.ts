@@ -1,6 +1,6 @@
 import type { ProxyChoice } from '../config/client-config.js';
 import { ConfigError } from '../core/errors.js';
-import type { Backend } from '../model/backend.js';
+import type { Backend, ConnectionOptions } from '../model/backend.js';
 import type { ProxyAnswers, ProxyRoute } from '../model/proxy-route.js';
 import { parseNoProxy, type NoProxy } from './no-proxy.js';
 import { ProxyAuthorization } from './proxy-auth.js';
@@ -79,10 +79,16 @@ export function proxyRouter(choice: ProxyChoice | undefined, env: Readonly<Recor
  * `WireRequest.proxy` (a Backend object of your own) gets no router for the environment's
  * proxies, and a ConfigError for an explicit one, rather than a request that would go direct.
  */
-export function proxyRouterFor(choice: ProxyChoice | undefined, backend: Backend): ProxyRouter | undefined {
+export function proxyRouterFor(choice: ProxyChoice | undefined, backend: Backend, connection?: ConnectionOptions): ProxyRouter | undefined {
   const router = proxyRouter(choice);
-  if (router === undefined || backend.proxies === true) return router;
+  if (router === undefined) return undefined;
   const explicit = typeof choice === 'string' ? choice !== 'env' : choice instanceof URL || (typeof choice === 'object' && choice.url !== undefined);
+  // a Unix socket is a local peer: the environment's proxies do not apply to it, an explicit one cannot
+  if (connection?.socketPath !== undefined) {
+    if (!explicit) return undefined;
+    throw new ConfigError('client.proxy and client.connection.socketPath cannot be combined: a request to a Unix domain socket goes to it directly');
+  }
+  if (backend.proxies === true) return router;
   if (!explicit) return undefined;
   throw new ConfigError(
     `client.proxy is set, but the backend '${backend.name}' does not follow it (a Backend object declares proxies: true when its send() honours WireRequest.proxy): set client.proxy = false, or use a built-in backend`,

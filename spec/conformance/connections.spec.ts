@@ -85,6 +85,35 @@ conformance('connections (client.connection)', (kit) => {
     expect(kit.server.requests[0].remoteAddress).toMatch(/127\.0\.0\.2$/);
   });
 
+  it('a request that waited for a socket (maxSockets) gets no connect timeout of a connection it did not open', async () => {
+    kit.server.expect({
+      method: 'GET',
+      path: '/held',
+      respond: async (_req, res) => {
+        await pause(250);
+        res.writeHead(200, { 'Content-Type': 'text/plain' });
+        res.end('held');
+      },
+    });
+    const client = kit.client((c) => {
+      c.client.connection = { maxSockets: 1 };
+      c.execution.timeout = { connect: 150 };
+    });
+    const calls = [0, 1].map(() => client.get((c) => void (c.request.uri.path = '/held')));
+    expect(await Promise.all(calls)).toEqual(['held', 'held']);
+  });
+
+  it('a lookup written for one address answers node, which asks for all of them', async () => {
+    kit.server.expect({ method: 'GET', path: '/single', respond: OK });
+    const port = new URL(kit.server.url(kit.secure)).port;
+    const client = kit.client((c) => {
+      c.request.uri = `${kit.secure ? 'https' : 'http'}://single.internal:${port}`;
+      c.client.connection = { lookup: (_hostname, _options, callback) => callback(null, '127.0.0.1', 4) };
+      c.execution.tls = { ca: kit.server.ca, servername: 'localhost' };
+    });
+    expect(await client.get((c) => void (c.request.uri.path = '/single'))).toBe('ok');
+  });
+
   it('lookup resolves the host of every new connection; family narrows it', async () => {
     kit.server.expect({ method: 'GET', path: '/named', respond: OK });
     const asked: string[] = [];
@@ -109,6 +138,27 @@ conformance('connections (client.connection)', (kit) => {
   });
 
   if (!kit.secure) {
+    it("socketPath goes to the socket even with the environment's proxy set; with an explicit proxy it is a ConfigError", async () => {
+      const saved = process.env.http_proxy;
+      process.env.http_proxy = 'http://127.0.0.1:9';
+      try {
+        const client = kit.client((c) => {
+          c.request.uri = 'http://docker';
+          c.client.connection = { socketPath };
+        });
+        expect(await client.get((c) => void (c.request.uri.path = '/_ping'))).toBe('unix /_ping');
+      } finally {
+        if (saved === undefined) delete process.env.http_proxy;
+        else process.env.http_proxy = saved;
+      }
+      expect(() =>
+        kit.client((c) => {
+          c.client.connection = { socketPath };
+          c.client.proxy = 'http://127.0.0.1:3128';
+        }),
+      ).toThrow(/client\.proxy and client\.connection\.socketPath cannot be combined/);
+    });
+
     it('socketPath sends to a Unix domain socket; the URL still gives Host and path', async () => {
       unixHosts.length = 0;
       const client = kit.client((c) => {
@@ -131,6 +181,8 @@ it('bad client.connection values are ConfigErrors naming the member, before anyt
   expect(set({ lookup: 'dns' })).toThrow(/client\.connection\.lookup must be a dns\.lookup-compatible function/);
   expect(set({ family: 5 })).toThrow(/client\.connection\.family must be 4 or 6/);
   expect(set({ localAddress: 'eth0' })).toThrow(/client\.connection\.localAddress must be an IPv4 or IPv6 address/);
+  expect(set({ localAddress: '1:2:3' })).toThrow(/localAddress/);
+  expect(set({ localAddress: '::1' })).not.toThrow();
   expect(set({ maxSocket: 2 })).toThrow(/client\.connection has no setting 'maxSocket'/);
   expect(set('fast')).toThrow(ConfigError);
   const client = HttpBuilder.configure();
