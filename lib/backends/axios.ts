@@ -107,7 +107,7 @@ class AxiosBackend implements Backend {
               onResponse,
             )
           : (options.protocol === 'https:' ? https : http).request(options, onResponse);
-        limitRequest(req, request, { resetsTimeout: true }); // axios sets the socket's timeout to 0 for each request
+        limitRequest(req, request, true); // axios sets the socket's timeout to 0 for each request
         return req;
       },
     };

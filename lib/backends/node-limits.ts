@@ -9,7 +9,8 @@ import { BODY_TIMEOUT, CONNECT_TIMEOUT, HEADERS_TIMEOUT, type WireRequest } from
 export function limitRequest(
   req: http.ClientRequest,
   wire: Pick<WireRequest, 'connectTimeout' | 'headersTimeout' | 'bodyTimeout'>,
-  transport: { readonly resetsTimeout?: boolean } = {},
+  /** `true` for a transport that sets the socket's timeout itself for each request (axios zeroes it). */
+  resetsTimeout = false,
 ): void {
   limitConnect(req, wire.connectTimeout);
   const headersMs = wire.headersTimeout ?? 0;
@@ -18,8 +19,9 @@ export function limitRequest(
   // arms per socket: one listener is all a request needs. axios resets the socket's timeout to
   // 0 for each request: there it is armed per request.
   const agentMs = (req as { agent?: { options?: { timeout?: number } } }).agent?.options?.timeout ?? 0;
-  if (headersMs === agentMs && bodyMs === agentMs && !transport.resetsTimeout) {
-    if (agentMs) req.once('timeout', onStall);
+  if (headersMs === agentMs && bodyMs === agentMs && !resetsTimeout) {
+    // `on`, not `once` (no wrapper per request): onStall ends the request
+    if (agentMs) req.on('timeout', onStall);
   } else limitStall(req, headersMs, bodyMs);
 }
 
@@ -64,7 +66,7 @@ type Limited = http.ClientRequest & { [HEADERS_MS]?: number; [BODY_MS]?: number 
 function limitStall(req: Limited, headersMs: number, bodyMs: number): void {
   req[HEADERS_MS] = headersMs;
   req[BODY_MS] = bodyMs;
-  req.once('timeout', onStall);
+  req.on('timeout', onStall);
   req.once('socket', armHeadersSoon);
   if (headersMs !== bodyMs) req.once('response', armBody);
 }

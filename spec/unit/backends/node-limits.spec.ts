@@ -23,14 +23,14 @@ afterAll(async () => {
 });
 
 /** What a GET of `path` on `agent` ends with, under `limits`: the request's error or the body's. */
-function outcome(agent: http.Agent, path: string, limits: { headersTimeout: number; bodyTimeout: number }, transport = {}): Promise<string> {
+function outcome(agent: http.Agent, path: string, limits: { headersTimeout: number; bodyTimeout: number }, resetsTimeout = false): Promise<string> {
   return new Promise((resolve) => {
     const req = http.get({ host: '127.0.0.1', port, path, agent }, (res) => {
       res.on('error', (error: NodeJS.ErrnoException) => resolve(`body ${error.code}`));
       res.resume();
     });
     req.on('error', (error: NodeJS.ErrnoException) => resolve(`request ${error.code}`));
-    limitRequest(req, limits, transport);
+    limitRequest(req, limits, resetsTimeout);
   });
 }
 
@@ -49,7 +49,7 @@ describe('limitRequest', () => {
     const agent = new http.Agent({ keepAlive: true });
     try {
       expect(await outcome(agent, '/never', { headersTimeout: 120, bodyTimeout: 0 })).toBe('request UND_ERR_HEADERS_TIMEOUT');
-      expect(await outcome(agent, '/stall-body', { headersTimeout: 0, bodyTimeout: 120 }, { resetsTimeout: true })).toMatch(/UND_ERR_BODY_TIMEOUT$/);
+      expect(await outcome(agent, '/stall-body', { headersTimeout: 0, bodyTimeout: 120 }, true)).toMatch(/UND_ERR_BODY_TIMEOUT$/);
     } finally {
       agent.destroy();
     }
