@@ -10,8 +10,6 @@ import { cleanError, nodeResponse } from './node-response.js';
 import { ProxyAgents, proxiedRequest } from './proxy-agents.js';
 import { importPeer } from './optional-peer.js';
 
-/** Bytes worth draining to keep a connection instead of closing it. */
-
 const EVERY_STATUS = () => true;
 const NO_TRANSFORMS: [] = [];
 

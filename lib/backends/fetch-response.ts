@@ -1,23 +1,9 @@
 import { ConfigError, HttpBuilderError, ParseError, RedirectError } from '../core/errors.js';
 import type { WireResponse } from '../model/backend.js';
-import type { ProxyChallenge } from './proxy-challenge.js';
 import { malformed } from './undici-errors.js';
 
 // The fetch backend's response side: a fetch Response as the pipeline reads it, and fetch's
 // failures as errors the pipeline maps. No `node:` import here, as in the rest of the backend.
-
-/** The proxy's 407 as a response without a body (its body was never read). */
-export function challengeResponse(challenge: ProxyChallenge): WireResponse {
-  return {
-    statusCode: challenge.statusCode,
-    message: challenge.statusText,
-    headers: challenge.headers,
-    body: EMPTY_BODY,
-    decoded: false,
-    discard: doNothing,
-    readAll: readNothing,
-  };
-}
 
 /** What the pipeline gets back: status, header pairs, and the body (as a stream, or read off it in one piece). */
 export function wireResponse(response: Response): WireResponse {

@@ -11,8 +11,8 @@ import {
 } from '../model/backend.js';
 import type { ProxyRoute } from '../model/proxy-route.js';
 import { importPeer } from './optional-peer.js';
-import { ProxyChallenge } from './proxy-challenge.js';
-import { challengeResponse, rejectTransportError, transportError, wireResponse } from './fetch-response.js';
+import { challengeResponse, ProxyChallenge } from './proxy-challenge.js';
+import { rejectTransportError, transportError, wireResponse } from './fetch-response.js';
 import type * as Undici from 'undici';
 import { DEFAULT_STALL_MS } from '../config/execution-options.js';
 import { recordingVersions, undiciAgentOptions, type Versions } from './undici-limits.js';

@@ -2,6 +2,7 @@ import type http from 'node:http';
 import type { NormalizedOptions } from 'got';
 import type { WireRequest } from '../model/backend.js';
 import { ConfigError } from '../core/errors.js';
+import { CONNECTION_SPECIFIC } from './native-h2.js';
 import { limitRequest } from './node-limits.js';
 import { proxiedRequest, type ProxyAgents } from './proxy-agents.js';
 
@@ -52,8 +53,6 @@ export function exactWire(options: NormalizedOptions): void {
     return req;
   };
 }
-
-const CONNECTION_SPECIFIC = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade']);
 
 function withoutConnectionHeaders(headers: http.OutgoingHttpHeaders): http.OutgoingHttpHeaders {
   const kept: http.OutgoingHttpHeaders = {};

@@ -8,8 +8,6 @@ import { ProxyAgents } from './proxy-agents.js';
 import { nodeAgents } from './node-agents.js';
 import { importPeer } from './optional-peer.js';
 
-/** Bytes worth draining to keep a connection instead of closing it (as the native backend). */
-
 /** Applied over every instance: got only moves bytes, the pipeline does the rest once. */
 const TRANSPORT_ONLY: ExtendOptions = {
   followRedirect: false,

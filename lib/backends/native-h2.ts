@@ -1,4 +1,5 @@
 import http2 from 'node:http2';
+import { isIP } from 'node:net';
 import tls from 'node:tls';
 import type { Readable } from 'node:stream';
 import {
@@ -16,8 +17,8 @@ import { DEFAULT_IDLE_MS } from './node-agents.js';
 import { tlsMaterial } from './node-response.js';
 import { unbracketed } from './proxy-tunnel.js';
 
-/** Headers HTTP/2 forbids (RFC 9113 §8.2.2): the connection is the session's, not a request's. */
-const CONNECTION_SPECIFIC = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'host']);
+/** Headers HTTP/2 forbids (RFC 9113 §8.2.2), lower case: the connection is the session's, not a request's (`Host` becomes `:authority`). */
+export const CONNECTION_SPECIFIC: ReadonlySet<string> = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade']);
 
 /** A session, or `'1.1'` for an origin whose server picked HTTP/1.1 in ALPN. */
 type Choice = http2.ClientHttp2Session | '1.1';
@@ -97,7 +98,7 @@ function negotiate(request: WireRequest, options: TransportOptions): Promise<Cho
     const socket = tls.connect({
       host,
       port: request.port,
-      servername: settings?.servername ?? (/^[\d.]+$|:/.test(host) ? undefined : host),
+      servername: settings?.servername ?? (isIP(host) ? undefined : host),
       ALPNProtocols: ['h2', 'http/1.1'],
       rejectUnauthorized: settings?.rejectUnauthorized,
       ...(settings && tlsMaterial(settings)),

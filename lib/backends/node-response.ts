@@ -2,12 +2,9 @@ import type http from 'node:http';
 import type https from 'node:https';
 import { PassThrough, type Readable } from 'node:stream';
 import { HttpBuilderError } from '../core/errors.js';
-import type { TlsOptions, WireResponse } from '../model/backend.js';
+import { DRAIN_LIMIT, type TlsOptions, type WireResponse } from '../model/backend.js';
 import { cutShort, earlierFailure } from '../model/stream-end.js';
 import { stallOf } from './node-limits.js';
-
-/** Bytes worth draining to keep a connection instead of closing it. */
-const DRAIN_LIMIT = 64 * 1024;
 
 /** How a transport hands its response over, when it is not plain node. */
 export interface NodeResponseOptions {

@@ -1,3 +1,5 @@
+import type { WireResponse } from '../model/backend.js';
+
 /**
  * A proxy's `407` that a transport could only report as a failure: undici's fetch turns any
  * 407 into a network error, so the fetch backend's proxy interceptor stops the exchange with
@@ -13,4 +15,25 @@ export class ProxyChallenge extends Error {
   ) {
     super(`the proxy answered ${statusCode}`);
   }
+}
+
+const NO_BYTES: AsyncIterable<Uint8Array> = { [Symbol.asyncIterator]: () => ({ next: () => Promise.resolve({ done: true, value: undefined }) }) };
+
+function doNothing(): void {}
+
+function readNothing(): Promise<Uint8Array> {
+  return Promise.resolve(new Uint8Array(0));
+}
+
+/** The proxy's 407 as a response without a body (its body was never read), for the proxy stage to answer. */
+export function challengeResponse(challenge: ProxyChallenge): WireResponse {
+  return {
+    statusCode: challenge.statusCode,
+    message: challenge.statusText,
+    headers: challenge.headers,
+    body: NO_BYTES,
+    decoded: false,
+    discard: doNothing,
+    readAll: readNothing,
+  };
 }

@@ -1,8 +1,7 @@
+import { DRAIN_LIMIT } from '../model/backend.js';
+
 /** Bytes buffered before undici is asked to pause (a reader that iterates keeps it below this). */
 const HIGH_WATER = 64 * 1024;
-
-/** Bytes worth draining to keep a connection instead of closing it (as the node backends). */
-const DRAIN_LIMIT = 64 * 1024;
 
 /**
  * A response body fed by the undici backend's handler: read it by iterating (with

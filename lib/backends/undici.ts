@@ -2,7 +2,7 @@ import type * as Undici from 'undici';
 import { ConfigError } from '../core/errors.js';
 import { clientClosed, inMemory, utf8TextOf, type Backend, type TransportOptions, type WireRequest, type WireResponse } from '../model/backend.js';
 import { importPeer } from './optional-peer.js';
-import { ProxyChallenge } from './proxy-challenge.js';
+import { challengeResponse, ProxyChallenge } from './proxy-challenge.js';
 import { UndiciBody } from './undici-body.js';
 import { undiciError } from './undici-errors.js';
 import { UndiciProxies } from './undici-proxy.js';
@@ -215,23 +215,4 @@ function valueOf(raw: Buffer): string {
 function lengthOf(headers: ReadonlyArray<readonly [string, string]>): number | undefined {
   for (const [name, value] of headers) if (name.length === 14 && name.toLowerCase() === 'content-length') return Number(value);
   return undefined;
-}
-
-/** The proxy's 407 as a response without a body. */
-function challengeResponse(challenge: ProxyChallenge): WireResponse {
-  const body = new UndiciBody(
-    () => {},
-    () => {},
-    0,
-  );
-  body.end();
-  return {
-    statusCode: challenge.statusCode,
-    message: challenge.statusText,
-    headers: challenge.headers,
-    body,
-    decoded: false,
-    discard: () => {},
-    readAll: body.readAll.bind(body),
-  };
 }

@@ -21,6 +21,9 @@ export interface WireBody extends AsyncIterable<Uint8Array> {
   readonly bytes: Uint8Array | undefined;
 }
 
+/** @internal Bytes worth draining from a response given up, to keep its connection instead of closing it. */
+export const DRAIN_LIMIT = 64 * 1024;
+
 /** @internal The methods that carry `Content-Length: 0` without a body: the pipeline frames them, fetch does it itself. */
 export const BODY_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH']);
 

@@ -3,7 +3,6 @@
 // with a wrong one, logs what the auth tests count, and leaves no process behind.
 import { describe, expect, it } from '@jest/globals';
 import { execFile } from 'node:child_process';
-import { readdir, readFile } from 'node:fs/promises';
 import * as http from 'node:http';
 import { promisify } from 'node:util';
 import {
@@ -20,6 +19,7 @@ import {
   type PeerServer,
 } from './servers/index.js';
 import { usePeer } from './servers/use-peer.js';
+import { processesMentioning } from './servers/processes.js';
 
 const execFileAsync = promisify(execFile);
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE'] as const;
@@ -53,16 +53,6 @@ function challengeOf(url: string): Promise<{ status: number; header: string }> {
       })
       .once('error', reject);
   });
-}
-
-/** Processes whose command line mentions `text` (the site folder is in every server process's). */
-async function processesMentioning(text: string): Promise<string[]> {
-  const found: string[] = [];
-  for (const pid of (await readdir('/proc')).filter((name) => /^\d+$/.test(name))) {
-    const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
-    if (cmdline.includes(text)) found.push(`${pid}: ${cmdline.replaceAll('\0', ' ')}`);
-  }
-  return found;
 }
 
 const SERVERS: ReadonlyArray<{ name: string; start: () => Promise<PeerServer>; areas: readonly AuthArea[] }> = [

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +15,7 @@ import { useTestServer } from '../support/use-test-server.js';
 import { usePeers } from './servers/use-peer.js';
 import type { RecordedRequest } from '../support/test-server.js';
 import { PASSWORD, SQUID_REALMS, USER, newTag, probe, startSquid, startTinyproxy, type ProxyLogEntry, type ProxyPeer } from './servers/index.js';
+import { processesMentioning } from './servers/processes.js';
 
 const execFileAsync = promisify(execFile);
 const JSON_BODY = '{"n":1,"text":"über"}';
@@ -58,16 +59,6 @@ async function curl(args: readonly string[]): Promise<CurlAnswer> {
   const [answer, ...more] = await curlEach(args);
   if (answer === undefined || more.length > 0) throw new Error(`curl ${args.join(' ')}: ${more.length + (answer === undefined ? 0 : 1)} answers`);
   return answer;
-}
-
-/** Processes whose command line mentions `text` (the proxy's folder is in squid's, its helpers' and tinyproxy's). */
-async function processesMentioning(text: string): Promise<string[]> {
-  const found: string[] = [];
-  for (const pid of (await readdir('/proc')).filter((name) => /^\d+$/.test(name))) {
-    const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
-    if (cmdline.includes(text)) found.push(`${pid}: ${cmdline.replaceAll('\0', ' ')}`);
-  }
-  return found;
 }
 
 /** Sends `request` on a raw connection and resolves with what came back and whether the proxy closed the connection within `waitMs` of its answer. */
