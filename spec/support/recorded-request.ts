@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import type { Http2ServerRequest } from 'node:http2';
 
 /** One request as the test server received it. */
 export interface RecordedRequest {
@@ -15,7 +16,12 @@ export interface RecordedRequest {
   query: Record<string, string[]>;
   /** True when `target` contains `?`, even a bare one with nothing after it. */
   hasQueryString: boolean;
-  /** Node's lower-cased `req.headers` (duplicates joined, see `TestServer`). */
+  /** `'1.1'`, `'1.0'` or `'2.0'`. */
+  httpVersion: string;
+  /**
+   * Node's lower-cased `req.headers` (duplicates joined, see `TestServer`). Over HTTP/2 the
+   * pseudo-headers are left out and `:authority` is recorded as `host`, which it replaces.
+   */
   headers: Record<string, string | string[] | undefined>;
   /** Header name/value pairs in received order, original case. */
   rawHeaders: Array<[string, string]>;
@@ -39,17 +45,19 @@ export interface RecordedRequest {
 }
 
 /** Builds the record of a request whose body has been read completely. */
-export function recordRequest(req: IncomingMessage, body: Buffer, secure: boolean): RecordedRequest {
+export function recordRequest(req: IncomingMessage | Http2ServerRequest, body: Buffer, secure: boolean): RecordedRequest {
   const target = req.url ?? '';
   const q = target.indexOf('?');
-  const rawHeaders = headerPairs(req.rawHeaders);
+  const { headers, rawHeaders } =
+    req.httpVersionMajor === 2 ? withoutPseudoHeaders(req.headers, req.rawHeaders) : { headers: req.headers, rawHeaders: headerPairs(req.rawHeaders) };
   return {
     method: req.method ?? '',
     target,
     path: q < 0 ? target : target.slice(0, q),
     query: parseQuery(target),
     hasQueryString: q >= 0,
-    headers: req.headers,
+    httpVersion: req.httpVersion,
+    headers,
     rawHeaders,
     cookies: parseCookies(rawHeaders),
     body,
@@ -114,6 +122,19 @@ function decode(text: string): string {
   } catch {
     return text;
   }
+}
+
+/** An HTTP/2 request's headers as an HTTP/1.1 server would record them: `:authority` as `host`, no other pseudo-headers. */
+function withoutPseudoHeaders(all: Record<string, string | string[] | undefined>, flat: string[]): Pick<RecordedRequest, 'headers' | 'rawHeaders'> {
+  const pairs = headerPairs(flat);
+  const authority = all[':authority'];
+  const headers = Object.fromEntries(Object.entries(all).filter(([name]) => !name.startsWith(':')));
+  const rawHeaders = pairs.filter(([name]) => !name.startsWith(':'));
+  if (typeof authority === 'string' && headers.host === undefined) {
+    headers.host = authority;
+    rawHeaders.unshift(['host', authority]);
+  }
+  return { headers, rawHeaders };
 }
 
 function headerPairs(flat: string[]): Array<[string, string]> {

@@ -37,7 +37,8 @@ export function writeResponse(res: ServerResponse, spec: ResponseSpec): void {
   }
   for (const [name, value] of Object.entries(spec.headers ?? {})) res.setHeader(name, value);
   res.statusCode = status;
-  res.statusMessage = spec.reason ?? STATUS_CODES[status] ?? '';
+  // HTTP/2 has no reason phrase (node warns when one is set)
+  if (!('stream' in res)) res.statusMessage = spec.reason ?? STATUS_CODES[status] ?? '';
   if (body === undefined) res.end();
   else res.end(body);
 }

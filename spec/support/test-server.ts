@@ -1,5 +1,5 @@
 import * as http from 'node:http';
-import * as https from 'node:https';
+import * as http2 from 'node:http2';
 import type { Socket } from 'node:net';
 import { inspect } from 'node:util';
 import { mismatches, sameRoute, type Expectation } from './expectation-match.js';
@@ -29,7 +29,9 @@ const serverOptions = { requireHostHeader: false, joinDuplicateHeaders: true } a
 
 /**
  * A real HTTP + HTTPS server on 127.0.0.1 that answers registered expectations and records
- * every request. Unmatched requests get a 404 whose text/plain body explains why.
+ * every request. Unmatched requests get a 404 whose text/plain body explains why. The HTTPS
+ * listener offers ALPN `h2` and `http/1.1`, as nginx's `listen ... ssl http2` does: a client
+ * with `client.http2` speaks HTTP/2 to it, every other client HTTP/1.1.
  */
 export class TestServer {
   /** Connections open right now (both listeners): a leaked client socket stays counted. */
@@ -44,7 +46,7 @@ export class TestServer {
   readonly #expectations: Registered[] = [];
   readonly #sockets = new Set<Socket>();
   readonly #http: http.Server;
-  readonly #https: https.Server;
+  readonly #https: http2.Http2SecureServer;
   #closing: Promise<void> | undefined;
   // Kept after close() so a closed server's URL still names a port (connection-refused tests).
   #httpPort = 0;
@@ -53,7 +55,9 @@ export class TestServer {
   private constructor(key: string, cert: string) {
     this.ca = cert;
     this.#http = http.createServer(serverOptions, (req, res) => this.#receive(req, res, false));
-    this.#https = https.createServer({ ...serverOptions, key, cert }, (req, res) => this.#receive(req, res, true));
+    this.#https = http2.createSecureServer({ key, cert, allowHTTP1: true }, (req, res) => this.#receive(req, res, true));
+    // The HTTP/1.1 side of an HTTP/2 server reads these from the server, with no defaults of its own.
+    Object.assign(this.#https, serverOptions, { keepAliveTimeout: this.#http.keepAliveTimeout });
     // Raw TCP sockets (TLS ones included, and those still handshaking) so close() can end them all.
     for (const server of [this.#http, this.#https]) {
       server.on('connection', (socket: Socket) => {
@@ -109,19 +113,20 @@ export class TestServer {
     this.#closing ??= (async () => {
       const closed = Promise.all([stop(this.#http), stop(this.#https)]);
       this.#http.closeAllConnections();
-      this.#https.closeAllConnections();
       for (const socket of this.#sockets) socket.destroy();
       await closed;
     })();
     return this.#closing;
   }
 
-  #receive(req: http.IncomingMessage, res: http.ServerResponse, secure: boolean): void {
+  #receive(req: http.IncomingMessage | http2.Http2ServerRequest, res: http.ServerResponse | http2.Http2ServerResponse, secure: boolean): void {
     // Matching needs the whole body, so answer only once it has been read.
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('error', () => undefined); // the client went away mid-body: nobody to answer
-    req.on('end', () => void this.#answer(recordRequest(req, Buffer.concat(chunks), secure), res));
+    // Responders are written against node's HTTP/1.1 response; HTTP/2's compatibility response
+    // has the same writing methods (writeHead, setHeader, write, end, socket.destroy()).
+    req.on('end', () => void this.#answer(recordRequest(req, Buffer.concat(chunks), secure), res as http.ServerResponse));
   }
 
   async #answer(req: RecordedRequest, res: http.ServerResponse): Promise<void> {
@@ -150,7 +155,7 @@ export class TestServer {
 }
 
 /** Listens on 127.0.0.1 with an OS-chosen port; resolves with that port. */
-function listen(server: http.Server | https.Server): Promise<number> {
+function listen(server: http.Server | http2.Http2SecureServer): Promise<number> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
@@ -162,7 +167,7 @@ function listen(server: http.Server | https.Server): Promise<number> {
   });
 }
 
-function stop(server: http.Server | https.Server): Promise<void> {
+function stop(server: http.Server | http2.Http2SecureServer): Promise<void> {
   return new Promise((resolve, reject) => {
     if (!server.listening) return resolve();
     server.close((err) => (err ? reject(err) : resolve()));
