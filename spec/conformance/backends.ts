@@ -34,6 +34,8 @@ export interface BackendTraits {
   readonly refusesDotSegments: boolean;
   /** Whether an unsolicited `100 Continue` before the response is skipped (RFC 9110) or fails the request (undici's fetch: `NetworkError` `other`). */
   readonly skipsUnsolicitedContinue: boolean;
+  /** Whether `client.http2` is available, so the kit runs a further column over HTTP/2 (axios has no HTTP/2 transport). */
+  readonly speaksHttp2: boolean;
 }
 
 const TRANSPORT_ONLY: BackendTraits = {
@@ -49,11 +51,12 @@ const TRANSPORT_ONLY: BackendTraits = {
   refusesBadPorts: false,
   refusesDotSegments: false,
   skipsUnsolicitedContinue: true,
+  speaksHttp2: true,
 };
 
 /**
  * Every backend the conformance kit runs on; each scenario runs once per entry, over HTTP
- * and HTTPS. A new backend adds itself here and nowhere else. Filter with `npm test -- -t got`.
+ * and HTTPS, and over HTTP/2 where the backend speaks it. A new backend adds itself here and nowhere else. Filter with `npm test -- -t got`.
  */
 export const BACKENDS: ReadonlyArray<{ readonly name: string; readonly choice: BackendChoice; readonly traits: BackendTraits }> = [
   { name: 'native', choice: 'native', traits: TRANSPORT_ONLY },
@@ -64,7 +67,7 @@ export const BACKENDS: ReadonlyArray<{ readonly name: string; readonly choice: B
     choice: 'undici',
     traits: { ...TRANSPORT_ONLY, sequentialSockets: 2, refusedHopHeaders: ['Expect', 'Keep-Alive', 'Upgrade', 'Connection'], skipsUnsolicitedContinue: false },
   },
-  { name: 'axios', choice: 'axios', traits: TRANSPORT_ONLY },
+  { name: 'axios', choice: 'axios', traits: { ...TRANSPORT_ONLY, speaksHttp2: false } },
   { name: 'got', choice: 'got', traits: TRANSPORT_ONLY },
   {
     name: 'fetch',
@@ -81,6 +84,7 @@ export const BACKENDS: ReadonlyArray<{ readonly name: string; readonly choice: B
       refusesBadPorts: true,
       refusesDotSegments: true,
       skipsUnsolicitedContinue: false,
+      speaksHttp2: true,
       defaultsWhenRemoved: (secure) => ({ 'user-agent': 'undici', accept: '*/*', 'accept-encoding': secure ? 'br, gzip, deflate' : 'gzip, deflate' }),
     },
   },

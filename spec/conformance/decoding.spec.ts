@@ -140,10 +140,7 @@ conformance('response decoding: content codings and charsets', (kit) => {
     kit.server.expect({
       method: 'GET',
       path: '/empty',
-      respond: (_req, res) => {
-        res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' });
-        res.end();
-      },
+      respond: { headers: { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' } },
     });
     expect(await kit.client().get((c) => void (c.request.uri.path = '/empty'))).toBeNull();
   });

@@ -98,7 +98,7 @@ conformance('download module', (kit) => {
     kit.server.expect({
       method: 'GET',
       path: '/empty',
-      respond: respond ?? ((_req, res) => void res.writeHead(200, { 'Content-Type': 'text/plain', 'Transfer-Encoding': 'chunked' }).end()),
+      respond: respond ?? { headers: { 'Content-Type': 'text/plain', 'Transfer-Encoding': 'chunked' } },
     });
     const file = freshFile();
     const result = await kit.client().get((c) => {

@@ -10,13 +10,24 @@ export interface Kit {
   readonly backend: string;
   /** What this backend's transport does that cannot be switched off. */
   readonly traits: BackendTraits;
+  /** True over HTTPS, and so over HTTP/2 too. */
   readonly secure: boolean;
-  /** A client whose URI is the server's (HTTP or HTTPS), trusting its CA, on this backend; closed after each test. */
+  /** True in the HTTP/2 column: the client sets `client.http2` and the server's HTTPS listener answers in HTTP/2. */
+  readonly http2: boolean;
+  /** A client whose URI is the server's (HTTP or HTTPS), trusting its CA, on this backend (over HTTP/2 in that column); closed after each test. */
   client(block?: ConfigBlock): HttpBuilder;
 }
 
+/** The columns of the kit: each backend runs every scenario over each protocol it speaks. */
+const PROTOCOLS = [
+  { name: 'http', secure: false, http2: false },
+  { name: 'https', secure: true, http2: false },
+  { name: 'h2', secure: true, http2: true },
+] as const;
+
 /**
- * Defines scenarios once; they run on every backend, over HTTP and over HTTPS.
+ * Defines scenarios once; they run on every backend, over HTTP, HTTPS and HTTP/2 (HTTPS with
+ * `client.http2`, for the backends that speak it). Filter with `npm test -- -t 'got h2'`.
  *
  * @example
  * conformance('GET /alpha', (kit) => {
@@ -27,8 +38,9 @@ export function conformance(title: string, define: (kit: Kit) => void): void {
   describe(title, () => {
     const holder = useTestServer();
     for (const backend of BACKENDS) {
-      for (const secure of [false, true]) {
-        describe(`${backend.name} ${secure ? 'https' : 'http'}`, () => {
+      for (const { name, secure, http2 } of PROTOCOLS) {
+        if (http2 && !backend.traits.speaksHttp2) continue;
+        describe(`${backend.name} ${name}`, () => {
           const open: HttpBuilder[] = [];
           afterEach(async () => {
             await Promise.all(open.splice(0).map((client) => client.close()));
@@ -40,6 +52,7 @@ export function conformance(title: string, define: (kit: Kit) => void): void {
             backend: backend.name,
             traits: backend.traits,
             secure,
+            http2,
             client(block) {
               const server = holder.server;
               // one level: the client made here owns its pool, so a test's close() releases it
@@ -47,6 +60,7 @@ export function conformance(title: string, define: (kit: Kit) => void): void {
                 c.request.uri = server.url(secure);
                 c.client.backend = backend.choice;
                 c.execution.tls = { ca: server.ca };
+                if (http2) c.client.http2 = true;
                 if (block) void block.call(c, c);
               });
               open.push(client);

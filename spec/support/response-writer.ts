@@ -21,12 +21,16 @@ const compressors: Record<NonNullable<ResponseSpec['encoding']>, (data: Buffer) 
   br: (data) => brotliCompressSync(data),
 };
 
+// HTTP/2 frames bodies and manages connections itself: node refuses these headers on it
+const CONNECTION_SPECIFIC = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade']);
+
 /**
  * Sends `spec` on `res` and ends it.
  *
  * Headers go through `setHeader` (case-insensitive, last one wins) and the body through a
  * single `end()`, so node adds a correct `Content-Length` unless the spec sets
- * `Content-Length` or `Transfer-Encoding` itself; no `Connection: close` is forced.
+ * `Content-Length` or `Transfer-Encoding` itself; no `Connection: close` is forced. Over
+ * HTTP/2 there is no reason phrase and the connection-specific headers are left out.
  */
 export function writeResponse(res: ServerResponse, spec: ResponseSpec): void {
   const status = spec.status ?? 200;
@@ -35,10 +39,14 @@ export function writeResponse(res: ServerResponse, spec: ResponseSpec): void {
     body = compressors[spec.encoding](body ?? Buffer.alloc(0));
     res.setHeader('Content-Encoding', spec.encoding);
   }
-  for (const [name, value] of Object.entries(spec.headers ?? {})) res.setHeader(name, value);
+  const http2 = 'stream' in res;
+  for (const [name, value] of Object.entries(spec.headers ?? {})) {
+    if (!http2 || !CONNECTION_SPECIFIC.has(name.toLowerCase())) res.setHeader(name, value);
+  }
   res.statusCode = status;
-  // HTTP/2 has no reason phrase (node warns when one is set)
-  if (!('stream' in res)) res.statusMessage = spec.reason ?? STATUS_CODES[status] ?? '';
+  if (!http2) res.statusMessage = spec.reason ?? STATUS_CODES[status] ?? '';
+  // node's HTTP/2 response adds no Content-Length of its own: add it as HTTP/1.1 does, unless the spec framed the body itself
+  else if (body !== undefined && !Object.keys(spec.headers ?? {}).some((name) => /^(content-length|transfer-encoding)$/i.test(name))) res.setHeader('content-length', body.length);
   if (body === undefined) res.end();
   else res.end(body);
 }
