@@ -13,6 +13,7 @@ import {
   type WireResponse,
 } from '../model/backend.js';
 import { targetAuthority } from '../model/proxy-route.js';
+import { answeringAll } from './lookup.js';
 import { DEFAULT_IDLE_MS } from './node-agents.js';
 import { tlsMaterial } from './node-response.js';
 import { unbracketed } from './proxy-tunnel.js';
@@ -86,8 +87,9 @@ export class Http2Pool {
   }
 }
 
+/** Ends a session with the client: its streams fail as a cut HTTP/1.1 connection does (a reset). */
 function closeSession(choice: Choice): void {
-  if (choice !== '1.1') choice.destroy();
+  if (choice !== '1.1') choice.destroy(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
 }
 
 /** One TLS connection offering h2 and http/1.1: a session on it when the server picks h2, else `'1.1'` (the connection closed). */
@@ -102,7 +104,7 @@ function negotiate(request: WireRequest, options: TransportOptions): Promise<Cho
       ALPNProtocols: ['h2', 'http/1.1'],
       rejectUnauthorized: settings?.rejectUnauthorized,
       ...(settings && tlsMaterial(settings)),
-      ...(connection?.lookup && { lookup: connection.lookup as never }),
+      ...(connection?.lookup && { lookup: answeringAll(connection.lookup) as never }),
       ...(connection?.family && { family: connection.family }),
       ...(connection?.localAddress && { localAddress: connection.localAddress }),
     });

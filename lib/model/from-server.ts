@@ -2,6 +2,7 @@ import { PassThrough, Readable } from 'node:stream';
 import type { WireResponse } from './backend.js';
 import { HttpBuilderError, NetworkError, ParseError, ResponseTooLargeError } from '../core/errors.js';
 import { decodeText } from '../core/charset.js';
+import { standardReason } from '../core/reason-phrase.js';
 import { parseMediaType } from '../core/media-type.js';
 import { contentCodings, decompress } from './decompress.js';
 import { toTransportError } from './transport-error.js';
@@ -25,7 +26,7 @@ const MAX_HEADERS = 500;
 export class FromServer {
   /** Status code. */
   readonly statusCode: number;
-  /** Reason phrase as sent by the server (HTTP/2 has none: empty). */
+  /** Reason phrase as sent by the server; over HTTP/2, which has none, the standard one for the status (`Not Found`). */
   readonly message: string;
   /** The HTTP version the response came in: `'1.1'`, or `'2.0'` when HTTP/2 was negotiated (`client.http2`). */
   readonly httpVersion: '1.1' | '2.0';
@@ -61,8 +62,9 @@ export class FromServer {
       throw new ResponseTooLargeError(`the response of ${urlForMessage(uri)} has ${wire.headers.length} header lines; at most ${MAX_HEADERS} are accepted`);
     this.#wire = wire;
     this.statusCode = wire.statusCode;
-    this.message = wire.message;
     this.httpVersion = wire.httpVersion ?? '1.1';
+    // so that an HttpException over HTTP/2 still reads `Not Found`, as over HTTP/1.1
+    this.message = this.httpVersion === '2.0' && wire.message === '' ? standardReason(wire.statusCode) : wire.message;
     this.headers = new ResponseHeaders(wire.headers);
     this.uri = uri;
     const mediaType = parseMediaType(this.headers.get('content-type') ?? '');

@@ -14,6 +14,8 @@ export interface Kit {
   readonly secure: boolean;
   /** True in the HTTP/2 column: the client sets `client.http2` and the server's HTTPS listener answers in HTTP/2. */
   readonly http2: boolean;
+  /** A header name as the server receives it: as written, or in lower case over HTTP/2 (RFC 9113 §8.2). */
+  asSent(name: string): string;
   /** A client whose URI is the server's (HTTP or HTTPS), trusting its CA, on this backend (over HTTP/2 in that column); closed after each test. */
   client(block?: ConfigBlock): HttpBuilder;
 }
@@ -53,6 +55,7 @@ export function conformance(title: string, define: (kit: Kit) => void): void {
             traits: backend.traits,
             secure,
             http2,
+            asSent: (name) => (http2 ? name.toLowerCase() : name),
             client(block) {
               const server = holder.server;
               // one level: the client made here owns its pool, so a test's close() releases it

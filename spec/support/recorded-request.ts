@@ -32,7 +32,10 @@ export interface RecordedRequest {
   cookies: Record<string, string>;
   /** The body bytes as sent (after de-chunking, never decompressed). */
   body: Buffer;
-  /** True when the request used `Transfer-Encoding: chunked`. */
+  /**
+   * True when the body went without a declared length: `Transfer-Encoding: chunked` over
+   * HTTP/1.1; over HTTP/2, which has no chunked coding, a body with no `Content-Length`.
+   */
   chunked: boolean;
   /** True when the request came in on the HTTPS listener. */
   secure: boolean;
@@ -61,7 +64,7 @@ export function recordRequest(req: IncomingMessage | Http2ServerRequest, body: B
     rawHeaders,
     cookies: parseCookies(rawHeaders),
     body,
-    chunked: /\bchunked\b/i.test(headerValue(rawHeaders, 'transfer-encoding') ?? ''),
+    chunked: req.httpVersionMajor === 2 ? body.length > 0 && headers['content-length'] === undefined : /\bchunked\b/i.test(headerValue(rawHeaders, 'transfer-encoding') ?? ''),
     secure,
     matched: false,
     remotePort: req.socket.remotePort,
