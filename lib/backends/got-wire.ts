@@ -2,6 +2,7 @@ import type http from 'node:http';
 import type { NormalizedOptions } from 'got';
 import type { WireRequest } from '../model/backend.js';
 import { ConfigError } from '../core/errors.js';
+import { asHttp2 } from './got-h2.js';
 import { CONNECTION_SPECIFIC } from './native-h2.js';
 import { limitRequest } from './node-limits.js';
 import { proxiedRequest, type ProxyAgents } from './proxy-agents.js';
@@ -50,7 +51,7 @@ export function exactWire(options: NormalizedOptions): void {
       : base(url, final, onResponse);
     // a ClientRequest unless a user's own request function (a cache, a mock) returns something else
     if (typeof (req as Partial<http.ClientRequest>).once === 'function') limitRequest(req as http.ClientRequest, state.request);
-    return req;
+    return options.http2 ? asHttp2(req, url.host, state.request.body !== undefined) : req;
   };
 }
 

@@ -7,6 +7,7 @@ import { cleanError, nodeResponse, tlsMaterial } from './node-response.js';
 import { ProxyAgents } from './proxy-agents.js';
 import { nodeAgents } from './node-agents.js';
 import { importPeer } from './optional-peer.js';
+import { gotConnectOptions, gotHttp2Agent } from './got-h2.js';
 
 /** Applied over every instance: got only moves bytes, the pipeline does the rest once. */
 const TRANSPORT_ONLY: ExtendOptions = {
@@ -32,23 +33,25 @@ const TRANSPORT_ONLY: ExtendOptions = {
 };
 
 /**
- * The `'got'` backend: its own got instance over a keep-alive agent pair (`close()` destroys them).
- * Loads got on first use.
+ * The `'got'` backend: its own got instance over a keep-alive agent pair, and its own HTTP/2
+ * agent with `http2` (`close()` destroys them). Loads got on first use.
  */
 export async function createGotBackend(options: TransportOptions): Promise<Backend> {
   const { default: got } = await importPeer('got', 'got', () => import('got'));
   // TLS stays got's own option (below): got hands it to each request, for the agent to use
   const agent = nodeAgents({ tls: undefined, connection: options.connection });
-  // http2: got's own HTTP/2 (http2-wrapper, ALPN h2 then http/1.1), which brings its own agent
-  const backend = gotTransport(
-    got.extend({ agent, https: gotTls(options.tls), http2: options.http2 === true }),
-    new ProxyAgents(options.tls, options.connection),
-  );
+  // http2: got's own HTTP/2 (http2-wrapper, ALPN h2 then http/1.1), on an agent of this backend's
+  const http2 = options.http2 === true ? await gotHttp2Agent() : undefined;
+  const instance = http2
+    ? got.extend({ agent: { ...agent, http2 }, https: gotTls(options.tls), http2: true }, gotConnectOptions(options.connection))
+    : got.extend({ agent, https: gotTls(options.tls) });
+  const backend = gotTransport(instance, new ProxyAgents(options.tls, options.connection));
   return {
     ...backend,
     close: () => {
       agent.http.destroy();
       agent.https.destroy();
+      http2?.close();
       return backend.close();
     },
   };

@@ -4,7 +4,7 @@ import { ConfigError } from '../core/errors.js';
  * Imports an optional peer dependency the first time a backend needs it. When it is not
  * installed, the error says which package to add.
  */
-export async function importPeer<T>(name: 'axios' | 'got' | 'undici', backend: string, load: () => Promise<T>): Promise<T> {
+export async function importPeer<T>(name: 'axios' | 'got' | 'http2-wrapper' | 'undici', backend: string, load: () => Promise<T>): Promise<T> {
   try {
     return await load();
   } catch (error) {
