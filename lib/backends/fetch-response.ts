@@ -5,11 +5,14 @@ import { malformed } from './undici-errors.js';
 // The fetch backend's response side: a fetch Response as the pipeline reads it, and fetch's
 // failures as errors the pipeline maps. No `node:` import here, as in the rest of the backend.
 
-/** What the pipeline gets back: status, header pairs, and the body (as a stream, or read off it in one piece). */
-export function wireResponse(response: Response): WireResponse {
+/**
+ * What the pipeline gets back: status, header pairs, and the body (as a stream, or read off it
+ * in one piece). `httpVersion`: the version of the connection it came on, when known.
+ */
+export function wireResponse(response: Response, httpVersion?: '1.1' | '2.0'): WireResponse {
   const stream = response.body;
   const reader = stream ? new BodyReader(stream) : undefined;
-  const headers = headerPairs(response.headers);
+  const headers = headerPairs(response.headers, httpVersion === '2.0');
   // discard and readAll as own properties (a stage or a wrapping backend may copy the response with a spread)
   return {
     statusCode: response.status,
@@ -17,6 +20,7 @@ export function wireResponse(response: Response): WireResponse {
     headers,
     body: reader ?? EMPTY_BODY,
     decoded: decodedByFetch(headers),
+    httpVersion,
     // cancelling the body aborts the fetch and closes its connection (no AbortController: one
     // per request costs undici's abort bookkeeping on every call, about 15% of its CPU here).
     // Bound methods, not arrows made per response: docs/performance.md, "Arrows made per request".
@@ -56,13 +60,26 @@ function decodedByFetch(headers: ReadonlyArray<readonly [string, string]>): bool
  * back per header, about 0.8 µs more per response. Trailing spaces and tabs are not part of a
  * value (RFC 9110 §5.5): node's parser drops them, undici's keeps them, so they go here.
  */
-function headerPairs(headers: Headers): Array<readonly [string, string]> {
+function headerPairs(headers: Headers, http2: boolean): Array<readonly [string, string]> {
   const pairs = [...headers];
   for (const pair of pairs) {
+    if (http2 && NOT_ASCII.test(pair[1])) pair[1] = fromH2(pair[1]);
     const last = pair[1].charCodeAt(pair[1].length - 1);
     if (last === 0x20 || last === 0x09) pair[1] = pair[1].replace(/[ \t]+$/, '');
   }
   return pairs;
+}
+
+const NOT_ASCII = /[\u0080-\u00ff]/;
+const UTF8 = new TextDecoder();
+
+/**
+ * A header value that came over HTTP/2 as HTTP/1.1 gives it, a character per byte received.
+ * undici makes node's value (a character per byte) into UTF-8 bytes and fetch reads those a
+ * character per byte: decoding them as UTF-8 undoes that.
+ */
+function fromH2(value: string): string {
+  return UTF8.decode(Uint8Array.from(value, (c) => c.charCodeAt(0)));
 }
 
 /**

@@ -15,7 +15,7 @@ import { challengeResponse, ProxyChallenge } from './proxy-challenge.js';
 import { rejectTransportError, transportError, wireResponse } from './fetch-response.js';
 import type * as Undici from 'undici';
 import { DEFAULT_STALL_MS } from '../config/execution-options.js';
-import { recordingVersions, undiciAgentOptions, type Versions } from './undici-limits.js';
+import { multiplexing, originKey, recordingVersions, undiciAgentOptions, type Versions } from './undici-limits.js';
 
 // No `node:` import here: this backend is meant to run in browsers too (undici-proxy.ts, which
 // needs node, is loaded only for a request through client.proxy, which browsers never make).
@@ -101,6 +101,7 @@ async function loadTransport(options: TransportOptions): Promise<Transport> {
       const agentOptions = undiciAgentOptions(options, connectTimeout, DEFAULT_STALL_MS, DEFAULT_STALL_MS);
       const made = options.http2 ? recordingVersions(agentOptions, undici.buildConnector, versions) : agentOptions;
       agents.set(connectTimeout, (agent = new undici.Agent(made)));
+      if (options.http2) multiplexing(agent, made, versions);
     }
     return agent;
   };
@@ -144,11 +145,8 @@ function send(request: WireRequest, transport: Transport): Promise<WireResponse>
   try {
     const versions = transport.versions;
     if (versions === undefined) return fetch(request.url, init).then(wireResponse, rejectTransportError);
-    const origin = `${request.secure ? 'https:' : 'http:'}//${request.hostname}:${request.port}`;
-    return fetch(request.url, init).then(
-      (response) => ({ ...wireResponse(response), httpVersion: versions.byOrigin.get(origin) ?? '1.1' }),
-      rejectTransportError,
-    );
+    const origin = originKey(request.secure, request.hostname, request.port);
+    return fetch(request.url, init).then((response) => wireResponse(response, versions.byOrigin.get(origin) ?? '1.1'), rejectTransportError);
   } catch (error) {
     return Promise.reject(transportError(error));
   }

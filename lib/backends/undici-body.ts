@@ -24,7 +24,7 @@ export class UndiciBody implements AsyncIterable<Uint8Array> {
   constructor(
     private readonly resume: () => void,
     private readonly abort: (reason?: Error) => void,
-    /** `Content-Length`, when the response has one. */
+    /** `Content-Length`, when the response has one and may be drained (`undefined`: giving the body up aborts it). */
     private readonly length: number | undefined,
   ) {}
 

@@ -47,7 +47,7 @@ export function undiciAgentOptions(options: TransportOptions, connectTimeout: nu
 
 /** The connector options in {@link undiciAgentOptions}' result, to build a connector of one's own from. */
 export interface Versions {
-  /** The version of the last connection made to `origin` (`https://host:port`): `'2.0'` when ALPN picked h2. */
+  /** The version of the last connection made to an origin (keyed by {@link originKey}): `'2.0'` when ALPN picked h2. */
   readonly byOrigin: Map<string, '1.1' | '2.0'>;
 }
 
@@ -65,10 +65,43 @@ export function recordingVersions(
   const connector = buildConnector({ ...(agentOptions.connect as object), allowH2: true });
   const connect = (options: { protocol: string; hostname: string; port: string }, callback: (error: Error | null, socket: unknown) => void) =>
     connector(options, (error, socket) => {
-      const port = options.port || (options.protocol === 'https:' ? '443' : '80');
+      // undici hands the connector an IPv6 address without its brackets
+      const host = options.hostname.includes(':') ? `[${options.hostname}]` : options.hostname;
       if (socket)
-        versions.byOrigin.set(`${options.protocol}//${options.hostname}:${port}`, (socket as { alpnProtocol?: unknown }).alpnProtocol === 'h2' ? '2.0' : '1.1');
+        versions.byOrigin.set(keyOf(options.protocol, host, options.port), (socket as { alpnProtocol?: unknown }).alpnProtocol === 'h2' ? '2.0' : '1.1');
       callback(error, socket);
     });
   return { ...agentOptions, connect };
+}
+
+/** The {@link Versions} key of a request's origin (`hostname` as in a WireRequest: an IPv6 address in brackets, any case). */
+export function originKey(secure: boolean, hostname: string, port: number): string {
+  return keyOf(secure ? 'https:' : 'http:', hostname, String(port));
+}
+
+function keyOf(protocol: string, hostname: string, port: string): string {
+  return `${protocol}//${hostname.toLowerCase()}:${port || (protocol === 'https:' ? '443' : '80')}`;
+}
+
+/** Streams one HTTP/2 connection carries at once: undici's own `maxConcurrentStreams` (a server's lower SETTINGS value holds all the same). */
+const H2_STREAMS = 100;
+
+/** What {@link multiplexing} needs of an undici Agent: its `connect` event, with the Client that connected last among the targets. */
+interface ConnectEvents {
+  on(event: 'connect', listener: (origin: URL, targets: readonly unknown[]) => void): unknown;
+}
+
+/**
+ * With `client.http2`: lets each connection that ALPN made HTTP/2 carry many requests at once.
+ * undici's Client bounds the requests in flight on a connection by `pipelining` (1 unless set)
+ * whatever its protocol (nodejs/undici#4143), so a session would carry one at a time and a
+ * stalled response would hold the next request back; an HTTP/1.1 connection keeps the Agent's
+ * own setting (`0` with keepAlive off). Set as each connection is made, before it sends.
+ */
+export function multiplexing(agent: ConnectEvents, agentOptions: Record<string, unknown>, versions: Versions): void {
+  const http1 = (agentOptions.pipelining as number | undefined) ?? 1;
+  agent.on('connect', (origin, targets) => {
+    const client = targets[targets.length - 1] as { pipelining: number };
+    client.pipelining = versions.byOrigin.get(keyOf(origin.protocol, origin.hostname, origin.port)) === '2.0' ? H2_STREAMS : http1;
+  });
 }

@@ -6,7 +6,7 @@ import { challengeResponse, ProxyChallenge } from './proxy-challenge.js';
 import { UndiciBody } from './undici-body.js';
 import { undiciError } from './undici-errors.js';
 import { UndiciProxies } from './undici-proxy.js';
-import { recordingVersions, undiciAgentOptions, type Versions } from './undici-limits.js';
+import { multiplexing, originKey, recordingVersions, undiciAgentOptions, type Versions } from './undici-limits.js';
 
 type Dispatcher = Undici.Dispatcher;
 
@@ -45,12 +45,16 @@ class UndiciBackend implements Backend {
       ? (this.#proxied ??= new UndiciProxies(this.#undici, this.#options.tls, this.#options.connection)).dispatcher(request.proxy, request)
       : this.#agent(request.connectTimeout ?? 0);
     const origin = request.secure ? `https://${request.hostname}:${request.port}` : `http://${request.hostname}:${request.port}`;
+    const http2 = this.#options.http2 === true;
     return new Promise((resolve, reject) => {
       const handler = new ResponseHandler(
         resolve,
         reject,
         request.signal,
-        this.#options.http2 ? this.#versions.byOrigin.get.bind(this.#versions.byOrigin, origin) : undefined,
+        http2 ? this.#versions.byOrigin.get.bind(this.#versions.byOrigin, originKey(request.secure, request.hostname, request.port)) : undefined,
+        http2 && request.body !== undefined && request.body.length !== 0 && (request.method === 'GET' || request.method === 'HEAD')
+          ? request.method
+          : undefined,
       );
       dispatcher.dispatch(
         {
@@ -59,7 +63,7 @@ class UndiciBackend implements Backend {
           method: request.method,
           headers,
           // undici writes an async iterable as a stream (its types name only Readable)
-          body: bodyOf(request) as Undici.Dispatcher.DispatchOptions['body'],
+          body: (http2 ? h2BodyOf(request) : bodyOf(request)) as Undici.Dispatcher.DispatchOptions['body'],
           headersTimeout: request.headersTimeout ?? 0,
           bodyTimeout: request.bodyTimeout ?? 0,
         },
@@ -79,6 +83,7 @@ class UndiciBackend implements Backend {
       const options = undiciAgentOptions(this.#options, connectTimeout);
       const made = this.#options.http2 ? recordingVersions(options, this.#undici.buildConnector, this.#versions) : options;
       this.#agents.set(connectTimeout, (agent = new this.#undici.Agent(made)));
+      if (this.#options.http2) multiplexing(agent, made, this.#versions);
     }
     return agent;
   }
@@ -91,6 +96,22 @@ function bodyOf(request: WireRequest): string | Uint8Array | AsyncIterable<Uint8
   if (!inMemory(body)) return body;
   return utf8TextOf(body) ?? body.bytes!;
 }
+
+/**
+ * {@link bodyOf} with `client.http2`. undici's HTTP/2 writer asserts that bytes or text it is
+ * given for any method but PUT, POST and PATCH have a length it never sets for them, and the
+ * session then breaks: such a body goes as a one-chunk iterable instead (an array, which undici
+ * does not serialise behind other requests as it does a stream). HTTP/1.1 sends it the same.
+ */
+function h2BodyOf(request: WireRequest): string | Uint8Array | Iterable<Uint8Array> | AsyncIterable<Uint8Array> | null {
+  const body = request.body;
+  // an empty one is no body to undici
+  if (body === undefined || !inMemory(body) || body.length === 0 || PAYLOAD_METHODS.has(request.method)) return bodyOf(request);
+  return [body.bytes!];
+}
+
+/** The methods undici's HTTP/2 writer frames a body of bytes or text for. */
+const PAYLOAD_METHODS: ReadonlySet<string> = new Set(['PUT', 'POST', 'PATCH']);
 
 /**
  * The headers as undici takes them: it frames a body itself (the pipeline's `Transfer-Encoding:
@@ -116,6 +137,12 @@ function sendable(headers: Readonly<Record<string, string>>): Readonly<Record<st
 
 const HOP_LENGTHS = new Set(['expect'.length, 'upgrade'.length, 'keep-alive'.length, 'transfer-encoding'.length]);
 
+function bodyRefused(method: string): ConfigError {
+  return new ConfigError(
+    `the undici backend cannot send a body with ${method} over HTTP/2 (undici ends the request with its headers): use another backend or method, or HTTP/1.1`,
+  );
+}
+
 function refusedHeader(name: string, why: string): ConfigError {
   return new ConfigError(`the undici backend cannot send header '${name}' (${why}): leave it out, or use another backend`);
 }
@@ -135,10 +162,15 @@ class ResponseHandler {
     private readonly signal: AbortSignal | undefined,
     /** With `client.http2`: the version of the origin's connection, once made. */
     private readonly versionOf: (() => '1.1' | '2.0' | undefined) | undefined,
+    /** With `client.http2`: the method of a GET or HEAD that has a body (not an empty one). */
+    private readonly bodyWith: string | undefined,
   ) {}
 
   onConnect(abort: (reason?: Error) => void): void {
     this.#abort = abort;
+    // undici's HTTP/2 writer ends a GET's or HEAD's stream with its headers, then fails writing
+    // the body: refused here, on the connection it would go on, before anything is sent
+    if (this.bodyWith !== undefined && this.versionOf!() === '2.0') return abort(bodyRefused(this.bodyWith));
     const signal = this.signal;
     if (signal === undefined) return;
     if (signal.aborted) abort(signal.reason as Error);
@@ -153,9 +185,15 @@ class ResponseHandler {
   onHeaders(statusCode: number, rawHeaders: Buffer[], resume: () => void, statusText: string): boolean {
     // 1xx heads (an unsolicited 100 Continue) come here too: skip them, the real one follows
     if (statusCode < 200) return true;
+    const version = this.versionOf?.() ?? '1.1';
+    // over HTTP/2 undici turns node's header strings (a character per byte) into UTF-8 bytes:
+    // read back as UTF-8 they are those strings, as HTTP/1.1 gives them (raw UTF-8 included)
+    const encoding = version === '2.0' ? 'utf8' : 'latin1';
     const headers: Array<readonly [string, string]> = [];
-    for (let i = 0; i < rawHeaders.length; i += 2) headers.push([rawHeaders[i].toString('latin1'), valueOf(rawHeaders[i + 1])]);
-    const body = (this.#body = new UndiciBody(resume, this.#abort!, lengthOf(headers)));
+    for (let i = 0; i < rawHeaders.length; i += 2) headers.push([rawHeaders[i].toString(encoding), valueOf(rawHeaders[i + 1], encoding)]);
+    // a body given up over HTTP/2 cancels its stream, which costs the connection nothing: never
+    // drained (a stalled one would hold the stream, and undici's slot for the request, for ever)
+    const body = (this.#body = new UndiciBody(resume, this.#abort!, version === '2.0' ? undefined : lengthOf(headers)));
     this.#settled = true;
     this.resolve({
       statusCode,
@@ -163,7 +201,7 @@ class ResponseHandler {
       headers,
       body,
       decoded: false,
-      httpVersion: this.versionOf?.() ?? '1.1',
+      httpVersion: version,
       // bound, not arrows made per response: docs/performance.md, "Arrows made per request"
       discard: body.discard.bind(body),
       readAll: body.readAll.bind(body),
@@ -206,8 +244,8 @@ class ResponseHandler {
  * A header value as node's parser gives it: undici keeps trailing spaces and tabs, which are not
  * part of a value (RFC 9110 §5.5).
  */
-function valueOf(raw: Buffer): string {
-  const value = raw.toString('latin1');
+function valueOf(raw: Buffer, encoding: 'latin1' | 'utf8'): string {
+  const value = raw.toString(encoding);
   const last = value.charCodeAt(value.length - 1);
   return last === 0x20 || last === 0x09 ? value.replace(/[ \t]+$/, '') : value;
 }
