@@ -36,6 +36,8 @@ export interface BackendTraits {
   readonly skipsUnsolicitedContinue: boolean;
   /** Whether `client.http2` is available, so the kit runs a further column over HTTP/2 (axios has no HTTP/2 transport). */
   readonly speaksHttp2: boolean;
+  /** What differs in the HTTP/2 column. */
+  readonly overHttp2?: Partial<BackendTraits>;
 }
 
 const TRANSPORT_ONLY: BackendTraits = {
@@ -65,7 +67,14 @@ export const BACKENDS: ReadonlyArray<{ readonly name: string; readonly choice: B
   {
     name: 'undici',
     choice: 'undici',
-    traits: { ...TRANSPORT_ONLY, sequentialSockets: 2, refusedHopHeaders: ['Expect', 'Keep-Alive', 'Upgrade', 'Connection'], skipsUnsolicitedContinue: false },
+    traits: {
+      ...TRANSPORT_ONLY,
+      sequentialSockets: 2,
+      refusedHopHeaders: ['Expect', 'Keep-Alive', 'Upgrade', 'Connection'],
+      skipsUnsolicitedContinue: false,
+      // undici ends an HTTP/2 GET's stream with its headers: the body is refused before sending
+      overHttp2: { bodyOnGetAndHead: false },
+    },
   },
   { name: 'axios', choice: 'axios', traits: { ...TRANSPORT_ONLY, speaksHttp2: false } },
   { name: 'got', choice: 'got', traits: TRANSPORT_ONLY },

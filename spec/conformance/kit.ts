@@ -52,7 +52,7 @@ export function conformance(title: string, define: (kit: Kit) => void): void {
               return holder.server;
             },
             backend: backend.name,
-            traits: backend.traits,
+            traits: http2 ? { ...backend.traits, ...backend.traits.overHttp2 } : backend.traits,
             secure,
             http2,
             asSent: (name) => (http2 ? name.toLowerCase() : name),

@@ -64,7 +64,10 @@ export function recordRequest(req: IncomingMessage | Http2ServerRequest, body: B
     rawHeaders,
     cookies: parseCookies(rawHeaders),
     body,
-    chunked: req.httpVersionMajor === 2 ? body.length > 0 && headers['content-length'] === undefined : /\bchunked\b/i.test(headerValue(rawHeaders, 'transfer-encoding') ?? ''),
+    chunked:
+      req.httpVersionMajor === 2
+        ? body.length > 0 && headers['content-length'] === undefined
+        : /\bchunked\b/i.test(headerValue(rawHeaders, 'transfer-encoding') ?? ''),
     secure,
     matched: false,
     remotePort: req.socket.remotePort,

@@ -46,7 +46,12 @@ export function writeResponse(res: ServerResponse, spec: ResponseSpec): void {
   res.statusCode = status;
   if (!http2) res.statusMessage = spec.reason ?? STATUS_CODES[status] ?? '';
   // node's HTTP/2 response adds no Content-Length of its own: add it as HTTP/1.1 does, unless the spec framed the body itself
-  else if (body !== undefined && res.req.method !== 'HEAD' && !Object.keys(spec.headers ?? {}).some((name) => /^(content-length|transfer-encoding)$/i.test(name))) res.setHeader('content-length', body.length);
+  else if (
+    body !== undefined &&
+    res.req.method !== 'HEAD' &&
+    !Object.keys(spec.headers ?? {}).some((name) => /^(content-length|transfer-encoding)$/i.test(name))
+  )
+    res.setHeader('content-length', body.length);
   if (body === undefined) res.end();
   else res.end(body);
 }

@@ -126,11 +126,10 @@ export class TestServer {
     req.on('error', () => undefined); // the client went away mid-body: nobody to answer
     // Responders are written against node's HTTP/1.1 response; HTTP/2's compatibility response
     // has the same writing methods (writeHead, setHeader, write, end, socket.destroy()).
-    req.on('end', () => {
-      // an HTTP/2 upload the client reset ends its stream all the same: like a cut HTTP/1.1 one, it is no request
-      if ('stream' in req && req.stream.rstCode !== undefined && req.stream.rstCode !== http2.constants.NGHTTP2_NO_ERROR) return;
-      void this.#answer(recordRequest(req, Buffer.concat(chunks), secure), res as http.ServerResponse);
-    });
+    const answer = () => void this.#answer(recordRequest(req, Buffer.concat(chunks), secure), res as http.ServerResponse);
+    // an HTTP/2 upload the client cut may end its stream all the same, its abort coming a moment
+    // later (undici closes, then resets): like a cut HTTP/1.1 upload, it is no request
+    req.on('end', () => (req.httpVersionMajor === 2 ? setImmediate(() => void (req.aborted || answer())) : answer()));
   }
 
   async #answer(req: RecordedRequest, res: http.ServerResponse): Promise<void> {
