@@ -18,7 +18,7 @@ export interface Session {
   /** POST `JSON.stringify(body)` as `application/json` to `path`, resolve to `JSON.parse` of the answer. */
   postJson(path: string, body: object): Promise<unknown>;
   /** `GET /bytes?n=size`, the body streamed into `file` (created or truncated); resolves once all of it is written. */
-  download(size: number, file: string): Promise<void>;
+  download(size: number, file: string): Promise<unknown>;
   /** `POST /upload` of `source` (a file of `size` bytes) as one multipart file part, streamed; resolves to the server's JSON answer. */
   upload(source: string, size: number): Promise<unknown>;
   /** Releases sockets so the process can exit. */
@@ -57,12 +57,19 @@ export function libraryLikeHeaders(client: string): Record<string, string> {
   return { 'User-Agent': `raw-${client}`, Accept: '*/*', 'Accept-Encoding': 'gzip, deflate, br' };
 }
 
+/** A session's `close` for a client on node agents: destroys them, closing their pooled sockets. */
+export function closeAgents(...agents: readonly { destroy(): void }[]): () => Promise<void> {
+  return () => {
+    for (const agent of agents) agent.destroy();
+    return Promise.resolve();
+  };
+}
+
 /**
- * Frames `source` (`size` bytes) by hand as the one file part of a `multipart/form-data` body,
- * for the raw clients: its `Content-Type`, its exact length, and the body, to be read once (the
- * file streamed from `fs.createReadStream`, never whole in memory).
+ * Frames `source` (`size` bytes) by hand as the one file part of a `multipart/form-data` body, for
+ * the raw clients: its headers, and the body to read once (the file streamed, never whole in memory).
  */
-export function handBuiltMultipart(source: string, size: number): { contentType: string; length: number; body: AsyncIterable<Buffer> } {
+export function handBuiltMultipart(source: string, size: number): { headers: Record<'Content-Type' | 'Content-Length', string>; body: AsyncIterable<Buffer> } {
   const boundary = `raw-${randomBytes(16).toString('hex')}`;
   const head = Buffer.from(
     `--${boundary}\r\nContent-Disposition: form-data; name="${UPLOAD_PART.name}"; filename="${UPLOAD_PART.fileName}"\r\n` +
@@ -74,5 +81,6 @@ export function handBuiltMultipart(source: string, size: number): { contentType:
     yield* createReadStream(source) as AsyncIterable<Buffer>;
     yield closing;
   }
-  return { contentType: `multipart/form-data; boundary=${boundary}`, length: head.byteLength + size + closing.byteLength, body: body() };
+  const length = String(head.byteLength + size + closing.byteLength);
+  return { headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Content-Length': length }, body: body() };
 }

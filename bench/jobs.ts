@@ -24,12 +24,10 @@ export interface RunContext {
 }
 
 /** The request scenarios for one group of contenders (names, in report order), in this one process; `rounds` and `requests` as the options say. */
-export interface RequestJob extends Pick<BenchOptions, 'rounds' | 'requests'> {
+export interface RequestJob extends Pick<BenchOptions, 'rounds' | 'requests'>, Pick<RunContext, 'origin' | 'proxy'> {
   readonly kind: 'requests';
   readonly contenders: readonly string[];
   readonly scenarios: readonly ScenarioId[];
-  readonly origin: string;
-  readonly proxy?: string;
   /** This process's number in the run (recorded in every sample). */
   readonly process: number;
   readonly slices: number;
@@ -52,11 +50,10 @@ export interface RequestAnswer {
 }
 
 /** One measured transfer of one contender, in a fresh process, so that its memory figures are its own. */
-export interface TransferJob {
+export interface TransferJob extends Pick<RunContext, 'origin'> {
   readonly kind: 'transfers';
   readonly contender: string;
   readonly scenario: ScenarioId;
-  readonly origin: string;
   readonly size: number;
   /** Bytes of the unmeasured transfer before it (JIT, lazily loaded modules, the pooled connection). */
   readonly warmupSize: number;

@@ -53,12 +53,7 @@ export async function measure<T>(work: () => Promise<T>, sampleEveryMs: number, 
   const timer = setInterval(sample, sampleEveryMs);
   const cpuStart = process.cpuUsage();
   const start = process.hrtime.bigint();
-  let value: T;
-  try {
-    value = await work();
-  } finally {
-    clearInterval(timer);
-  }
+  const value = await work().finally(() => clearInterval(timer));
   const wallMs = Number(process.hrtime.bigint() - start) / 1e6;
   const cpu = process.cpuUsage(cpuStart);
   sample();

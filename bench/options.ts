@@ -7,7 +7,7 @@
  * @module
  */
 import { fileURLToPath } from 'node:url';
-import type { ScenarioId } from './scenarios.js';
+import { SCENARIO_IDS, type ScenarioId } from './scenarios.js';
 import { MAX_SEED } from './schedule.js';
 
 /** What one invocation does, option by option. */
@@ -30,8 +30,6 @@ export interface BenchOptions {
   readonly out: string;
 }
 
-const SCENARIO_IDS: readonly ScenarioId[] = ['a', 'b', 'c', 'd', 'e'];
-
 // per group 3 processes × 3 rounds × 11,000 requests: about 12.5 minutes on a 2-core VM for (a)
 // and (b), about 1 more for (e); 3 rounds of 256 MiB transfers, about 2.5 minutes more
 const DEFAULTS: Omit<BenchOptions, 'seed'> = {
@@ -44,7 +42,7 @@ const DEFAULTS: Omit<BenchOptions, 'seed'> = {
   out: fileURLToPath(new URL('./results/', import.meta.url)),
 };
 
-const USAGE = '--scenarios a,b,c,d,e  --only name,...  --rounds N  --processes N  --requests N  --transfer-size 256MiB  --seed N  --out DIR';
+const USAGE = `--scenarios ${SCENARIO_IDS.join(',')}  --only name,...  --rounds N  --processes N  --requests N  --transfer-size 256MiB  --seed N  --out DIR`;
 
 /** Parses `argv` (without node and script); throws on unknown options and bad values. */
 export function parseOptions(argv: readonly string[]): BenchOptions {
@@ -56,9 +54,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     const text = inline ?? argv[++i] ?? '';
     if (name === 'scenarios') options.scenarios = toScenarios(text);
     else if (name === 'only') options.only = toList(text);
-    else if (name === 'rounds') options.rounds = toCount(name, text, 1);
-    else if (name === 'processes') options.processes = toCount(name, text, 1);
-    else if (name === 'requests') options.requests = toCount(name, text, 1);
+    else if (name === 'rounds' || name === 'processes' || name === 'requests') options[name] = toCount(name, text, 1);
     else if (name === 'transfer-size') options.transferSize = parseSize(text);
     else if (name === 'seed') options.seed = toCount(name, text, 0, MAX_SEED);
     else if (name === 'out') options.out = text;
@@ -80,12 +76,7 @@ function toScenarios(text: string): ScenarioId[] {
   return SCENARIO_IDS.filter((id) => ids.includes(id));
 }
 
-function toList(text: string): string[] {
-  return text
-    .split(',')
-    .map((word) => word.trim())
-    .filter((word) => word !== '');
-}
+const toList = (text: string): string[] => text.split(',').flatMap((word) => (word.trim() === '' ? [] : [word.trim()]));
 
 const UNITS: Readonly<Record<string, number>> = { '': 1, k: 2 ** 10, m: 2 ** 20, g: 2 ** 30 };
 

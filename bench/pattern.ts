@@ -24,10 +24,7 @@ function expected(offset: number, length: number): Buffer {
   return out;
 }
 
-/**
- * Writes `size` pattern bytes to `out` one block at a time, waiting for `drain` whenever it
- * pushes back, then ends it. Stops early (without throwing) if `out` is destroyed.
- */
+/** Writes `size` pattern bytes to `out` block by block, minding backpressure, then ends it; stops early if `out` is destroyed. */
 export async function writePattern(out: Writable, size: number): Promise<void> {
   for (let left = size; left > 0 && !out.destroyed;) {
     const length = Math.min(left, PATTERN.length);
@@ -62,11 +59,7 @@ export async function writePatternFile(path: string, size: number, { sync = fals
   await done;
   if (!sync) return;
   const file = await open(path, 'r');
-  try {
-    await file.sync();
-  } finally {
-    await file.close();
-  }
+  await file.sync().finally(() => file.close());
 }
 
 /**
@@ -80,9 +73,8 @@ export async function checkPatternFile(path: string, size: number): Promise<stri
     if (actual !== size) return `${path} has ${actual} bytes, expected ${size}`;
     for (const offset of new Set([0, Math.floor(size / 2), Math.max(0, size - PATTERN.length)])) {
       const length = Math.min(PATTERN.length, size - offset);
-      const block = Buffer.alloc(length);
-      await file.read(block, 0, length, offset);
-      if (!block.equals(expected(offset, length))) return `${path}: the bytes at offset ${offset} are not the ones sent`;
+      const { buffer } = await file.read(Buffer.alloc(length), 0, length, offset);
+      if (!buffer.equals(expected(offset, length))) return `${path}: the bytes at offset ${offset} are not the ones sent`;
     }
     return undefined;
   } finally {

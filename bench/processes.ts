@@ -6,7 +6,8 @@
  *
  * @module
  */
-import { execFileSync, spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import { once } from 'node:events';
 import { readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { createInterface } from 'node:readline';
@@ -19,15 +20,8 @@ const WORKER_SCRIPT = fileURLToPath(new URL('./worker.ts', import.meta.url));
 const CLIENT_CPU = 0;
 const SERVER_CPU = 1;
 
-/** Path of `taskset` when it exists and there are at least two cores, else `undefined`. */
-const taskset: string | undefined = (() => {
-  if (os.availableParallelism() < 2) return undefined;
-  try {
-    return execFileSync('sh', ['-c', 'command -v taskset'], { encoding: 'utf8' }).trim() || undefined;
-  } catch {
-    return undefined; // not installed: run unpinned
-  }
-})();
+/** Path of `taskset` when it exists and there are at least two cores, else `undefined` (the run goes unpinned). */
+const taskset = os.availableParallelism() < 2 ? undefined : spawnSync('sh', ['-c', 'command -v taskset'], { encoding: 'utf8' }).stdout?.trim() || undefined;
 
 /** How the processes are pinned, for the report. */
 export const PINNING = taskset
@@ -41,11 +35,11 @@ function spawnNode(script: string, cpu: number, options: SpawnOptions): ChildPro
   return spawn(command, args, { cwd: ROOT, ...options });
 }
 
-/**
- * Starts the server; resolves once it listens, to its origin (`http://127.0.0.1:PORT`), its
- * forward proxy's, and a `stop()` (SIGTERM, SIGKILL after 2 s); rejects if it exits or stays silent for 15 s.
- */
-export function startServer(): Promise<{ readonly origin: string; readonly proxy: string; stop(): Promise<void> }> {
+/** The running bench server: `http://127.0.0.1:PORT`, the proxy of (e), the HTTPS origin of (f) (h2 and http/1.1) and its certificate. */
+export type BenchServer = { [K in 'origin' | 'proxy' | 'secureOrigin' | 'ca']: string } & { stop(): Promise<void> };
+
+/** Starts the server; resolves once it listens; `stop()` is SIGTERM, SIGKILL after 2 s. Rejects if it exits or stays silent for 15 s. */
+export function startServer(): Promise<BenchServer> {
   // stdin stays a pipe we never close: the server exits when it sees EOF, i.e. when we die
   const child = spawnNode(SERVER_SCRIPT, SERVER_CPU, { stdio: ['pipe', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
@@ -58,44 +52,38 @@ export function startServer(): Promise<{ readonly origin: string; readonly proxy
     };
     child.once('error', fail);
     child.once('exit', onExit);
-    // its first line is `{"port":N,"proxyPort":M}`; readline goes on reading the rest, so a chatty server never blocks
+    // its first line is `{"port":N,"proxyPort":M,"securePort":S,"ca":PEM}`; readline goes on reading the rest, so a chatty server never blocks
     createInterface({ input: child.stdout! }).once('line', (line) => {
       clearTimeout(timer);
       child.off('exit', onExit);
-      const { port, proxyPort } = JSON.parse(line) as { port: number; proxyPort: number };
-      resolve({ origin: `http://127.0.0.1:${port}`, proxy: `http://127.0.0.1:${proxyPort}`, stop: () => stop(child) });
+      const { port, proxyPort, securePort, ca } = JSON.parse(line) as { port: number; proxyPort: number; securePort: number; ca: string };
+      const local = (scheme: string, at: number) => `${scheme}://127.0.0.1:${at}`;
+      resolve({ origin: local('http', port), proxy: local('http', proxyPort), secureOrigin: local('https', securePort), ca, stop: () => stop(child) });
     });
   });
 }
 
-function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const kill = setTimeout(() => child.kill('SIGKILL'), 2_000);
-    child.once('exit', () => {
-      clearTimeout(kill);
-      resolve();
-    });
-    child.kill('SIGTERM');
-    child.stdin?.end();
-  });
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  const kill = setTimeout(() => child.kill('SIGKILL'), 2_000);
+  child.kill('SIGTERM');
+  child.stdin?.end();
+  await exited;
+  clearTimeout(kill);
 }
 
 /** Runs `job` in a fresh worker process and resolves to its answer; rejects when the process ends without one, or is killed after `timeoutMs` (whole ms). */
-export function runWorker<A>(job: Job, timeoutMs?: number): Promise<A> {
+export async function runWorker<A>(job: Job, timeoutMs?: number): Promise<A> {
   const env = { ...process.env, BENCH_JOB: JSON.stringify(job) };
   const child = spawnNode(WORKER_SCRIPT, CLIENT_CPU, { stdio: ['ignore', 'inherit', 'inherit'], env, timeout: timeoutMs, killSignal: 'SIGKILL' });
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('exit', (code, signal) => {
-      try {
-        resolve(JSON.parse(readFileSync(job.answerFile, 'utf8')) as A);
-      } catch {
-        // only the timeout kills a worker
-        reject(new Error(child.killed ? `did not finish within ${timeoutMs! / 1000} s` : `worker exited with ${signal ?? `code ${code}`} without an answer`));
-      } finally {
-        rmSync(job.answerFile, { force: true });
-      }
-    });
-  });
+  const [code, signal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null];
+  try {
+    return JSON.parse(readFileSync(job.answerFile, 'utf8')) as A;
+  } catch {
+    // only the timeout kills a worker
+    throw new Error(child.killed ? `did not finish within ${timeoutMs! / 1000} s` : `worker exited with ${signal ?? `code ${code}`} without an answer`);
+  } finally {
+    rmSync(job.answerFile, { force: true });
+  }
 }

@@ -11,6 +11,7 @@ import type { BenchOptions } from './options.js';
 import type { Sample } from './rounds.js';
 import { UNITS } from './scenarios.js';
 import { MEMORY_LIMIT_BYTES, type Ratio, type ScenarioReport, type TargetRatio } from './summary.js';
+import { http2Rows, type Http2Report } from './http2.js';
 import { DASH, fmt, markdownTable, mib, textTable } from './tables.js';
 
 /** The version of `latest.json`'s layout: a report of another version is not read back. */
@@ -32,6 +33,8 @@ export interface BenchReport {
   /** The server's request counts against the clients' (`server-check.ts`). */
   readonly serverCheck: string;
   readonly scenarios: readonly ScenarioReport[];
+  /** Scenario (f), of a shape of its own; a previous run's when not run this time. */
+  readonly http2?: Http2Report;
 }
 
 const isTarget = (ratio: Ratio | TargetRatio | undefined): ratio is TargetRatio => ratio !== undefined && 'target' in ratio;
@@ -41,22 +44,19 @@ function resultRows(s: ScenarioReport): string[][] {
   const memory = s.kind === 'transfers';
   const header = ['contender', `${unit.rate} (median)`, `${unit.cpu} (median)`, `${unit.cpu} min–max`, 'user / sys'];
   if (memory) header.push('RSS growth median / max', `≤ ${mib(MEMORY_LIMIT_BYTES)}`, 'Buffers growth max');
-  const rows = s.contenders.map((c) => {
-    const name = c.name + (c.baseline ? ' [baseline]' : '');
-    const m = c.medians;
-    if (c.failure || !m) return [name, 'FAILED', ...Array<string>(header.length - 2).fill(DASH)];
-    const cpu = (value: number) => fmt(value, memory ? 0 : 1);
-    const row = [name, fmt(m.rate), cpu(m.cpu), `${cpu(m.minCpu)}–${cpu(m.maxCpu)}`, `${cpu(m.userCpu)} / ${cpu(m.systemCpu)}`];
-    if (memory) row.push(`${mib(m.medianRssGrowth)} / ${mib(m.maxRssGrowth)}`, c.memoryMet ? 'met' : 'NOT met', mib(m.maxArrayBuffersGrowth));
+  const cpu = (value: number) => fmt(value, memory ? 0 : 1);
+  const rows = s.contenders.map(({ name, baseline, failure, medians: m, memoryMet }) => {
+    const label = name + (baseline ? ' [baseline]' : '');
+    if (failure || !m) return [label, 'FAILED', ...Array<string>(header.length - 2).fill(DASH)];
+    const row = [label, fmt(m.rate), cpu(m.cpu), `${cpu(m.minCpu)}–${cpu(m.maxCpu)}`, `${cpu(m.userCpu)} / ${cpu(m.systemCpu)}`];
+    if (memory) row.push(`${mib(m.medianRssGrowth)} / ${mib(m.maxRssGrowth)}`, memoryMet ? 'met' : 'NOT met', mib(m.maxArrayBuffersGrowth));
     return row;
   });
   return [header, ...rows];
 }
 
 /** `1.23 (1.10–1.40)`: median of the per-round ratios, then their range. */
-function ratioCell(ratio: Ratio | undefined): string {
-  return ratio ? `${fmt(ratio.cpu, 2)} (${fmt(Math.min(...ratio.roundCpu), 2)}–${fmt(Math.max(...ratio.roundCpu), 2)})` : DASH;
-}
+const ratioCell = (r: Ratio | undefined) => (r ? `${fmt(r.cpu, 2)} (${fmt(Math.min(...r.roundCpu), 2)}–${fmt(Math.max(...r.roundCpu), 2)})` : DASH);
 
 function ratioRows(s: ScenarioReport): string[][] {
   const { rate } = UNITS[s.kind];
@@ -71,8 +71,9 @@ function ratioRows(s: ScenarioReport): string[][] {
 
 const VERDICTS = { met: 'met', 'not met': 'NOT met', unsettled: 'unsettled' } as const;
 
-/** The targets of a request scenario, each with its interval and verdict; none for a scenario without targets. */
-function targetLines(s: ScenarioReport): string[] {
+/** The targets of a request scenario, each with its interval and verdict (none for a scenario without targets), then the failures. */
+function noteLines(s: ScenarioReport): string[] {
+  const failures = s.contenders.flatMap((c) => (c.failure ? [`FAILED ${c.name} (at ${c.failure.stage}): ${c.failure.error}`] : []));
   const parts = s.contenders.flatMap((c) => {
     const r = c.vsCounterpart;
     if (!isTarget(r)) return s.kind === 'requests' && c.counterpart !== undefined && !r ? [`${c.name}: not measured`] : [];
@@ -82,25 +83,20 @@ function targetLines(s: ScenarioReport): string[] {
     const within = interval ? `, ${Math.floor(interval.coverage * 100)}% interval ${fmt(interval.low, 3)}–${fmt(interval.high, 3)}` : '';
     return [`${c.name} ${fmt(r.cpu, 3)}${within}: ${interval ? VERDICTS[r.verdict] : 'unsettled (too few rounds)'} (≤ ${r.target})${perProcess}`];
   });
-  if (parts.length === 0) return [];
+  if (parts.length === 0) return failures;
   const what =
     'CPU per request ÷ counterpart, median of per-round ratios, with a distribution-free interval for that median; met when the whole interval is within the target';
   const unsettled = s.contenders.some((c) => isTarget(c.vsCounterpart) && c.vsCounterpart.verdict === 'unsettled');
-  return [`targets (${what}): ${parts.join('; ')}${unsettled ? ' — to settle: more rounds (--processes N; an interval needs at least 6)' : ''}`];
-}
-
-function failureLines(s: ScenarioReport): string[] {
-  return s.contenders.flatMap((c) => (c.failure ? [`FAILED ${c.name} (at ${c.failure.stage}): ${c.failure.error}`] : []));
+  return [`targets (${what}): ${parts.join('; ')}${unsettled ? ' — to settle: more rounds (--processes N; an interval needs at least 6)' : ''}`, ...failures];
 }
 
 // checks that the comparison was fair rather than results: the server's work, socket reuse, memory
 function fairnessRows(s: ScenarioReport): string[][] {
   const unit = UNITS[s.kind];
   const header = ['contender', `${unit.rate} min–max`, `server ${unit.cpu}`, 'new connections per round (max)', 'peak RSS'];
-  const rows = s.contenders.flatMap((c) => {
-    const m = c.medians;
-    return c.failure || !m ? [] : [[c.name, `${fmt(m.minRate)}–${fmt(m.maxRate)}`, fmt(m.serverCpu, 1), fmt(m.maxNewConnections), mib(m.peakRss)]];
-  });
+  const rows = s.contenders.flatMap(({ name, failure, medians: m }) =>
+    failure || !m ? [] : [[name, `${fmt(m.minRate)}–${fmt(m.maxRate)}`, fmt(m.serverCpu, 1), fmt(m.maxNewConnections), mib(m.peakRss)]],
+  );
   return [header, ...rows];
 }
 
@@ -137,17 +133,17 @@ function environmentLines(report: BenchReport): string[] {
   ];
 }
 
-function heading(s: ScenarioReport, report: BenchReport): string {
-  return `Scenario (${s.id}) ${s.title}${s.date === report.date ? '' : ` — not run this time: the results of ${s.date}`}`;
+/** `Scenario (x) title`, noting when its results come from an earlier run. */
+function heading(id: string, { title, date }: { title: string; date: string }, report: BenchReport): string {
+  return `Scenario (${id}) ${title}${date === report.date ? '' : ` — not run this time: the results of ${date}`}`;
 }
 
 /** The tables for stdout. */
 export function formatText(report: BenchReport): string {
   const parts = environmentLines(report);
-  for (const s of report.scenarios) {
-    parts.push('', heading(s, report), textTable(resultRows(s)), '', textTable(ratioRows(s)), ...targetLines(s), ...failureLines(s));
-    parts.push('', textTable(fairnessRows(s)));
-  }
+  for (const s of report.scenarios)
+    parts.push('', heading(s.id, s, report), textTable(resultRows(s)), '', textTable(ratioRows(s)), ...noteLines(s), '', textTable(fairnessRows(s)));
+  if (report.http2) parts.push('', heading('f', report.http2, report), textTable(http2Rows(report.http2)));
   return parts.join('\n');
 }
 
@@ -156,13 +152,13 @@ const METHOD_NOTE =
 
 /** The same as markdown, plus what each contender does and every sample. */
 export function formatMarkdown(report: BenchReport): string {
-  const parts = ['# httpbuilder-ts benchmark', '', ...environmentLines(report).map((l) => `- ${l}`), ''];
-  parts.push(METHOD_NOTE);
+  const parts = ['# httpbuilder-ts benchmark', '', ...environmentLines(report).map((l) => `- ${l}`), '', METHOD_NOTE];
   for (const s of report.scenarios) {
-    parts.push('', `## ${heading(s, report)}`, '', markdownTable(resultRows(s)), '', '### Ratios', '', markdownTable(ratioRows(s)), '');
-    parts.push(...[...targetLines(s), ...failureLines(s)].map((l) => `- ${l}`), '', '### Fairness checks', '', markdownTable(fairnessRows(s)), '');
+    parts.push('', `## ${heading(s.id, s, report)}`, '', markdownTable(resultRows(s)), '', '### Ratios', '', markdownTable(ratioRows(s)), '');
+    parts.push(...noteLines(s).map((l) => `- ${l}`), '', '### Fairness checks', '', markdownTable(fairnessRows(s)), '');
     parts.push('### Contenders', '', ...s.contenders.map((c) => `- **${c.name}**: ${c.description}`), '', '### Every sample', '', markdownTable(sampleRows(s)));
   }
+  if (report.http2) parts.push('', `## ${heading('f', report.http2, report)}`, '', markdownTable(http2Rows(report.http2)), '');
   const text = parts.join('\n').replace(/\n{3,}/g, '\n\n');
   return `${text.trimEnd()}\n`;
 }
@@ -184,8 +180,7 @@ export function readPreviousReport(dir: string): BenchReport | undefined {
 /** Writes `dir/latest.md` and `dir/latest.json`; returns their paths. */
 export function writeResults(report: BenchReport, dir: string): string[] {
   mkdirSync(dir, { recursive: true });
-  const md = path.join(dir, 'latest.md');
-  const json = path.join(dir, 'latest.json');
+  const [md, json] = [path.join(dir, 'latest.md'), path.join(dir, 'latest.json')];
   writeFileSync(md, formatMarkdown(report));
   writeFileSync(json, `${JSON.stringify(report, null, 2)}\n`);
   return [md, json];

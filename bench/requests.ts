@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Contender } from './contender.js';
 import { isolationGroups } from './contenders.js';
-import type { RequestAnswer, RunContext } from './jobs.js';
+import type { RequestAnswer, RequestJob, RunContext } from './jobs.js';
 import type { BenchOptions } from './options.js';
 import { runWorker } from './processes.js';
 import { describeError, type Failure, type Sample } from './rounds.js';
@@ -27,9 +27,10 @@ const WARMUP = 3_000;
 /** Concurrent request loops per contender. */
 const CONCURRENCY = 32;
 
-/** Slices per round and warm-up requests for `options`. */
-function plan(options: BenchOptions): { slices: number; warmup: number } {
-  return { slices: Math.ceil(options.requests / REQUESTS_PER_SLICE), warmup: Math.min(WARMUP, options.requests) };
+/** The settings of every request job for `options`. */
+function plan(options: BenchOptions): Pick<RequestJob, 'rounds' | 'requests' | 'slices' | 'warmup' | 'concurrency'> {
+  const { rounds, requests } = options;
+  return { rounds, requests, slices: Math.ceil(requests / REQUESTS_PER_SLICE), warmup: Math.min(WARMUP, requests), concurrency: CONCURRENCY };
 }
 
 /** The settings of the request scenarios, for the report. */
@@ -52,6 +53,7 @@ export async function runRequestScenarios(scenarios: readonly RequestScenario[],
     samples: new Map<Contender, Sample[]>(contenders.map((c) => [c, []])),
     failures: new Map<Contender, Failure>(),
   }));
+  const settings = { kind: 'requests', scenarios: scenarios.map((s) => s.id), origin, proxy, ...plan(options) } as const;
   const groups = isolationGroups(contenders);
   let number = 0; // of the process, over the whole run
   for (const [g, group] of groups.entries()) {
@@ -59,17 +61,10 @@ export async function runRequestScenarios(scenarios: readonly RequestScenario[],
       number++;
       const names = group.map((c) => c.name);
       console.log(`\n=== group ${g + 1}/${groups.length}, process ${k}/${options.processes}: ${names.join(', ')}`);
-      const job = {
-        kind: 'requests' as const,
+      const job: RequestJob = {
+        ...settings,
         contenders: names,
-        scenarios: scenarios.map((s) => s.id),
-        origin,
-        proxy,
         process: number,
-        rounds: options.rounds,
-        requests: options.requests,
-        ...plan(options),
-        concurrency: CONCURRENCY,
         // a schedule of its own per process, the same whenever this group runs again (--only)
         seed: derivedSeed(options.seed, `${names.join(',')} #${k}`),
         answerFile: path.join(os.tmpdir(), `httpbuilder-bench-${process.pid}-${number}.json`),

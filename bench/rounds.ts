@@ -10,7 +10,7 @@
  */
 import type { Measurement, MemoryGrowth } from './measure.js';
 import type { Unit } from './scenarios.js';
-import { shuffled } from './schedule.js';
+import { seededRandom, shuffled } from './schedule.js';
 
 /** Why and where a contender stopped: the run goes on without it. */
 export interface Failure {
@@ -32,8 +32,8 @@ export function describeError(error: unknown): string {
   return parts.join(' ← caused by ');
 }
 
-/** One round of one contender: its slices added up. */
-export interface Sample {
+/** One round of one contender: its slices' measurements added up (of `memory`, the peaks over the slices; the baseline is the first slice's). */
+export interface Sample extends Pick<Measurement, 'wallMs' | 'cpuUserUs' | 'cpuSystemUs' | 'newConnections' | 'memory'> {
   /** The benchmark process it ran in (numbered over the whole run; 0 for transfers, each in a process of its own). */
   readonly process: number;
   /** Round within that process, from 1. Ratios pair samples of the same process and round. */
@@ -42,31 +42,22 @@ export interface Sample {
   readonly order: number;
   /** Requests, or bytes moved. */
   readonly amount: number;
-  readonly wallMs: number;
-  readonly cpuUserUs: number;
-  readonly cpuSystemUs: number;
   /** In the scenario's {@link Unit}: req/s or MB/s. */
   readonly rate: number;
   /** (user + system) CPU µs of the client process per request or per MiB. */
   readonly cpuPerUnit: number;
   /** The server's CPU µs per request or per MiB (the same work for everyone; differs only through batching). */
   readonly serverCpuPerUnit: number;
-  readonly newConnections: number;
-  /** Peaks over the slices (the baseline is the first slice's). */
-  readonly memory: MemoryGrowth;
 }
 
 /** One slice's work: how much was done, and what it cost. */
-export interface Slice {
-  readonly amount: number;
-  readonly measurement: Measurement;
-}
+export type Slice = { readonly amount: number; readonly measurement: Measurement };
 
-/** How the rounds run; `process` is recorded in every sample. */
+/** How the rounds run: `seed` seeds their shuffles; `process` is recorded in every sample. */
 export interface RoundsPlan {
   readonly rounds: number;
   readonly slices: number;
-  readonly random: () => number;
+  readonly seed: number;
   readonly process: number;
   readonly unit: Unit;
 }
@@ -82,12 +73,13 @@ export async function runRounds<C extends { readonly name: string }>(
   runSlice: (contender: C, slice: number) => Promise<Slice>,
 ): Promise<Map<C, Sample[]>> {
   const samples = new Map<C, Sample[]>(contenders.map((c) => [c, []]));
+  const random = seededRandom(plan.seed);
   for (let round = 1; round <= plan.rounds; round++) {
     const present = contenders.filter((c) => !failures.has(c));
     const slices = new Map<C, Slice[]>(present.map((c) => [c, []]));
     // shuffled every slice: no contender always follows the same one (and inherits its leftover
     // garbage), and there is no period for the garbage collector to lock onto
-    const schedule = Array.from({ length: plan.slices }, () => shuffled(present, plan.random));
+    const schedule = Array.from({ length: plan.slices }, () => shuffled(present, random));
     for (const [slice, turns] of schedule.entries()) {
       for (const contender of turns) {
         if (failures.has(contender)) continue;
@@ -119,18 +111,12 @@ function combine(parts: readonly Slice[], at: Pick<Sample, 'process' | 'round' |
   const sum = (of: (m: Measurement) => number) => parts.reduce((total, part) => total + of(part.measurement), 0);
   const most = (of: (m: MemoryGrowth) => number) => Math.max(...parts.map((part) => of(part.measurement.memory)));
   const amount = parts.reduce((total, part) => total + part.amount, 0);
-  const wallMs = sum((m) => m.wallMs);
-  const cpuUserUs = sum((m) => m.cpuUserUs);
-  const cpuSystemUs = sum((m) => m.cpuSystemUs);
+  const totals = { ...at, amount, wallMs: sum((m) => m.wallMs), cpuUserUs: sum((m) => m.cpuUserUs), cpuSystemUs: sum((m) => m.cpuSystemUs) };
   const units = amount * unit.cpuScale;
   return {
-    ...at,
-    amount,
-    wallMs,
-    cpuUserUs,
-    cpuSystemUs,
-    rate: (amount * unit.rateScale) / (wallMs / 1000),
-    cpuPerUnit: (cpuUserUs + cpuSystemUs) / units,
+    ...totals,
+    rate: (amount * unit.rateScale) / (totals.wallMs / 1000),
+    cpuPerUnit: (totals.cpuUserUs + totals.cpuSystemUs) / units,
     serverCpuPerUnit: sum((m) => m.serverCpuUs) / units,
     newConnections: sum((m) => m.newConnections),
     memory: {

@@ -1,7 +1,8 @@
 /**
  * What is measured: (a) and (b), many small requests at a concurrency of 32, each result checked;
  * (c) and (d), one large transfer each, checked on disk or by the server's count; (e), (a)
- * through a forward proxy, for information. No contender can win by skipping work.
+ * through a forward proxy, for information; (f), HTTP/2 against HTTP/1.1, for information
+ * (`http2.ts`, which has a shape of its own). No contender can win by skipping work.
  *
  * @module
  */
@@ -10,21 +11,16 @@ import { UPLOAD_PART, type ScenarioKind, type Session } from './contender.js';
 import { checkPatternFile } from './pattern.js';
 import { formatSize } from './tables.js';
 
-/** A scenario's id, as `--scenarios` takes it. */
-export type ScenarioId = 'a' | 'b' | 'c' | 'd' | 'e';
+/** The scenarios' ids, as `--scenarios` takes them. */
+export const SCENARIO_IDS = ['a', 'b', 'c', 'd', 'e', 'f'] as const;
+export type ScenarioId = (typeof SCENARIO_IDS)[number];
 
 /** How a kind of scenario states its figures: `rate` and `cpu` name them, the scales turn a measured amount (requests, bytes) into their units. */
-export interface Unit {
-  readonly rate: string;
-  readonly cpu: string;
-  readonly cpuScale: number;
-  readonly rateScale: number;
-}
-
-export const UNITS: Readonly<Record<ScenarioKind, Unit>> = {
+export const UNITS = {
   requests: { rate: 'req/s', cpu: 'CPU µs/req', cpuScale: 1, rateScale: 1 },
   transfers: { rate: 'MB/s', cpu: 'CPU µs/MiB', cpuScale: 2 ** -20, rateScale: 1e-6 },
-};
+} as const satisfies Record<ScenarioKind, object>;
+export type Unit = (typeof UNITS)[ScenarioKind];
 
 /** Many requests, `concurrency` at a time, each result checked. */
 export interface RequestScenario {
@@ -66,18 +62,13 @@ export type Scenario = RequestScenario | TransferScenario;
 const POST_BASE = { id: 7, items: ['alpha', 'beta', 'gamma', 'delta'], note: '' };
 const POST_DOCUMENT = Object.freeze({ ...POST_BASE, note: 'x'.repeat(1024 - JSON.stringify(POST_BASE).length) });
 const isSmallJson = (value: unknown) => typeof value === 'object' && value !== null && (value as { id?: unknown }).id === 42;
+// (a), and (e) through the proxy
+const GET_SMALL_JSON = { kind: 'requests', route: 'GET /small.json', run: (session: Session) => session.getJson('/small.json'), check: isSmallJson } as const;
 
 /** Every scenario, in run order, the transfers titled with `transferSize`. */
 export function scenarios(transferSize: number): readonly Scenario[] {
   return [
-    {
-      kind: 'requests',
-      id: 'a',
-      title: 'GET /small.json (~100 B JSON)',
-      route: 'GET /small.json',
-      run: (session) => session.getJson('/small.json'),
-      check: isSmallJson,
-    },
+    { ...GET_SMALL_JSON, id: 'a', title: 'GET /small.json (~100 B JSON)' },
     {
       kind: 'requests',
       id: 'b',
@@ -95,13 +86,7 @@ export function scenarios(transferSize: number): readonly Scenario[] {
       title: `download ${formatSize(transferSize)} to a file`,
       route: 'GET /bytes',
       run: (session, size, files) => session.download(size, files.target),
-      async verify(_result, size, files) {
-        try {
-          return await checkPatternFile(files.target, size);
-        } finally {
-          await rm(files.target, { force: true });
-        }
-      },
+      verify: (_result, size, files) => checkPatternFile(files.target, size).finally(() => rm(files.target, { force: true })),
     },
     {
       kind: 'transfers',
@@ -115,14 +100,6 @@ export function scenarios(transferSize: number): readonly Scenario[] {
         return Promise.resolve(ok ? undefined : `the server counted ${JSON.stringify(result)}, expected ${size} bytes of '${UPLOAD_PART.fileName}'`);
       },
     },
-    {
-      kind: 'requests',
-      id: 'e',
-      title: 'GET /small.json through a forward proxy (absolute form; information only)',
-      route: 'GET /small.json',
-      run: (session) => session.getJson('/small.json'),
-      check: isSmallJson,
-      proxied: true,
-    },
+    { ...GET_SMALL_JSON, id: 'e', title: 'GET /small.json through a forward proxy (absolute form; information only)', proxied: true },
   ];
 }

@@ -4,7 +4,9 @@
  *
  * @module
  */
+import { once } from 'node:events';
 import http from 'node:http';
+import { json } from 'node:stream/consumers';
 
 /** What the server has seen so far. */
 export interface ServerStats {
@@ -17,24 +19,13 @@ export interface ServerStats {
 }
 
 /** Asks the server for its {@link ServerStats}, over a fresh connection (so no client pool is touched). */
-export function serverStats(origin: string): Promise<ServerStats> {
-  return new Promise((resolve, reject) => {
-    http
-      .get(`${origin}/__stats`, { agent: false }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.once('error', reject);
-        res.once('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')) as ServerStats));
-      })
-      .once('error', reject);
-  });
+export async function serverStats(origin: string): Promise<ServerStats> {
+  const [res] = (await once(http.get(`${origin}/__stats`, { agent: false }), 'response')) as [http.IncomingMessage];
+  return (await json(res)) as ServerStats;
 }
 
 /** Requests a client started and completed on one route (warm-ups included). */
-export interface Tally {
-  attempted: number;
-  succeeded: number;
-}
+export type Tally = { attempted: number; succeeded: number };
 
 /** The clients' tallies per route, over the whole run, checked against the server's counts at the end. */
 export class ServerCheck {

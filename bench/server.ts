@@ -1,8 +1,9 @@
 /**
  * Benchmark server, run in its own process (started by `processes.ts`) so that its CPU time never
  * counts towards the client being measured, with the forward proxy of scenario (e) in the same
- * process (its CPU counts as the server's). Prints one line `{"port":N,"proxyPort":M}` on stdout
- * once both listen on 127.0.0.1, then serves until SIGTERM or until its stdin closes (parent gone).
+ * process (its CPU counts as the server's), and the HTTPS listener of scenario (f). Prints one line
+ * `{"port":N,"proxyPort":M,"securePort":S,"ca":PEM}` on stdout once all listen on 127.0.0.1, then
+ * serves until SIGTERM or until its stdin closes (parent gone).
  *
  * Routes live in {@link ROUTES} (request body read first) and {@link STREAMING_ROUTES} (the
  * handler reads the request itself, for bodies too large to hold): add a scenario's route there.
@@ -10,9 +11,11 @@
  * @module
  */
 import http from 'node:http';
+import http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { writePattern } from './pattern.js';
 import { countMultipartUpload } from './upload-counter.js';
+import { selfSignedCertificate } from '../spec/support/tls-certificate.js';
 
 /** A route handler: writes the whole response. The request body is already read into `body`. */
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse, body: Buffer) => void;
@@ -51,15 +54,14 @@ const STREAMING_ROUTES: ReadonlyMap<string, StreamingHandler> = new Map<string, 
   // scenario (d): a multipart upload, counted as it streams in; answers { bytes, fileName, total }
   [
     'POST /upload',
-    (req, res) => {
-      countMultipartUpload(req).then(
+    (req, res) =>
+      void countMultipartUpload(req).then(
         (count) => sendJson(res, count),
         (error: Error) => {
           req.resume();
           send(res, 400, 'text/plain', Buffer.from(`${error.message}\n`));
         },
-      );
-    },
+      ),
   ],
 ]);
 
@@ -68,9 +70,7 @@ function send(res: http.ServerResponse, status: number, contentType: string, bod
   res.end(body);
 }
 
-function sendJson(res: http.ServerResponse, value: unknown): void {
-  send(res, 200, 'application/json', Buffer.from(JSON.stringify(value)));
-}
+const sendJson = (res: http.ServerResponse, value: unknown) => send(res, 200, 'application/json', Buffer.from(JSON.stringify(value)));
 
 const server = http.createServer((req, res) => {
   const key = `${req.method ?? ''} ${(req.url ?? '').split('?')[0]}`;
@@ -116,10 +116,24 @@ for (const s of [server, proxy]) {
   s.headersTimeout = 121_000;
 }
 
-const listening = (s: http.Server) => new Promise<number>((resolve) => s.listen(0, '127.0.0.1', () => resolve((s.address() as AddressInfo).port)));
-void Promise.all([listening(server), listening(proxy)]).then(([port, proxyPort]) => process.stdout.write(`${JSON.stringify({ port, proxyPort })}\n`));
+// scenario (f): HTTPS offering ALPN h2 and http/1.1, answering GET /small.json only; not counted
+// (the scenario checks every response itself, and runs after the server's counts are checked)
+const { key, cert } = await selfSignedCertificate();
+const secure = http2.createSecureServer({ key, cert, allowHTTP1: true }, (req, res) => {
+  const found = req.method === 'GET' && req.url === '/small.json';
+  res.writeHead(found ? 200 : 404, { 'content-type': found ? 'application/json' : 'text/plain', 'content-length': found ? SMALL_JSON.byteLength : 0 });
+  res.end(found ? SMALL_JSON : '');
+});
+Object.assign(secure, { keepAliveTimeout: 120_000 }); // its HTTP/1.1 side reads it from the server, as http.Server does
+
+const listening = (s: http.Server | http2.Http2SecureServer) =>
+  new Promise<number>((resolve) => s.listen(0, '127.0.0.1', () => resolve((s.address() as AddressInfo).port)));
+void Promise.all([listening(server), listening(proxy), listening(secure)]).then(([port, proxyPort, securePort]) =>
+  process.stdout.write(`${JSON.stringify({ port, proxyPort, securePort, ca: cert })}\n`),
+);
 
 function shutdown(): void {
+  secure.close();
   upstream.destroy();
   proxy.closeAllConnections();
   proxy.close();

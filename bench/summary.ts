@@ -33,31 +33,11 @@ export interface Ratio {
   readonly processCpu?: readonly number[];
 }
 
-/**
- * A {@link Ratio} against the counterpart, judged against the contender's target by a 95%
- * interval for its median (none with fewer than six rounds): `met` when the whole interval is
- * within the target, `not met` when all of it is beyond, else `unsettled`.
- */
+/** A {@link Ratio} against the counterpart, judged against the contender's target by a 95% interval for its median (`judged`). */
 export type TargetRatio = Ratio & { readonly target: number; readonly interval?: MedianInterval; readonly verdict: 'met' | 'not met' | 'unsettled' };
 
 /** Medians of a contender's samples, and their extremes. */
-export interface Medians {
-  readonly rate: number;
-  readonly minRate: number;
-  readonly maxRate: number;
-  readonly cpu: number;
-  readonly minCpu: number;
-  readonly maxCpu: number;
-  /** The user / system split of the CPU figure (medians of each, so they need not add up exactly). */
-  readonly userCpu: number;
-  readonly systemCpu: number;
-  readonly serverCpu: number;
-  readonly maxNewConnections: number;
-  readonly peakRss: number;
-  readonly medianRssGrowth: number;
-  readonly maxRssGrowth: number;
-  readonly maxArrayBuffersGrowth: number;
-}
+export type Medians = Readonly<ReturnType<typeof mediansOf>>;
 
 /** One contender's samples of one scenario, summarised (a failed contender's samples are kept, not summarised). */
 export interface ContenderSummary {
@@ -112,14 +92,14 @@ export function summarise(result: ScenarioResult, contenders: readonly Contender
   return { id: scenario.id, kind: scenario.kind, title: scenario.title, date, contenders: summaries };
 }
 
-/** `ratio` judged against `target` by the interval of its per-round ratios' median ({@link TargetRatio}). */
+/** `ratio` with its verdict: `met` when all of a 95% interval for its median is within `target`, `not met` when all is beyond, else `unsettled`. */
 function judged(ratio: Ratio, target: number): TargetRatio {
   const interval = medianInterval(ratio.roundCpu);
   const verdict = interval === undefined ? 'unsettled' : interval.high <= target ? 'met' : interval.low > target ? 'not met' : 'unsettled';
   return { ...ratio, target, interval, verdict };
 }
 
-function mediansOf(own: readonly Sample[], unit: Unit): Medians {
+function mediansOf(own: readonly Sample[], unit: Unit) {
   const cpu = own.map((s) => s.cpuPerUnit);
   const rate = own.map((s) => s.rate);
   const growth = own.map((s) => s.memory.rssGrowth);
@@ -131,6 +111,7 @@ function mediansOf(own: readonly Sample[], unit: Unit): Medians {
     cpu: median(cpu),
     minCpu: Math.min(...cpu),
     maxCpu: Math.max(...cpu),
+    // the user / system split of the CPU figure (medians of each, so they need not add up exactly)
     userCpu: perUnit((s) => s.cpuUserUs),
     systemCpu: perUnit((s) => s.cpuSystemUs),
     serverCpu: median(own.map((s) => s.serverCpuPerUnit)),

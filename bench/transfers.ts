@@ -17,7 +17,7 @@ import { writePatternFile } from './pattern.js';
 import { runWorker } from './processes.js';
 import { runRounds, type Failure } from './rounds.js';
 import { UNITS, type TransferScenario } from './scenarios.js';
-import { derivedSeed, seededRandom } from './schedule.js';
+import { derivedSeed } from './schedule.js';
 import { MEMORY_LIMIT_BYTES, type ScenarioResult } from './summary.js';
 import { formatSize } from './tables.js';
 
@@ -61,18 +61,14 @@ export async function runTransferScenarios(scenarios: readonly TransferScenario[
     for (const scenario of scenarios) {
       console.log(`\nScenario (${scenario.id}) ${scenario.title}, one process per transfer`);
       const failures = new Map<Contender, Failure>();
-      const random = seededRandom(derivedSeed(options.seed, `scenario ${scenario.id}`));
-      const plan = { rounds: options.rounds, slices: 1, random, process: 0, unit: UNITS.transfers };
+      const plan = { rounds: options.rounds, slices: 1, seed: derivedSeed(options.seed, `scenario ${scenario.id}`), process: 0, unit: UNITS.transfers };
       const answerFile = path.join(dir, `answer-${scenario.id}.json`);
       const job = { kind: 'transfers', scenario: scenario.id, origin, size, warmupSize, dir, answerFile } as const;
       const samples = await runRounds(contenders, plan, failures, async (contender) => {
-        let answer: TransferAnswer;
-        try {
-          answer = await runWorker<TransferAnswer>({ ...job, contender: contender.name } satisfies TransferJob, timeoutMs);
-        } catch (error) {
+        const answer = await runWorker<TransferAnswer>({ ...job, contender: contender.name } satisfies TransferJob, timeoutMs).catch((error: unknown) => {
           check.lost(scenario.route);
           throw error;
-        }
+        });
         check.add(scenario.route, answer.tally, answer.error !== undefined);
         if (!answer.measurement) throw new Error(answer.error ?? 'no measurement');
         return { amount: size, measurement: answer.measurement };

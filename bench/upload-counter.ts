@@ -20,10 +20,7 @@ export interface UploadCount {
 const HEAD_LIMIT = 16 * 1024;
 const TAIL = 512;
 
-/**
- * Counts the file part of a single-part multipart body in `req`. Rejects when the body is not
- * one well-formed part (no boundary, no part header, no closing delimiter).
- */
+/** Counts the file part of a single-part multipart body in `req`; rejects unless the body is one well-formed part. */
 export function countMultipartUpload(req: http.IncomingMessage): Promise<UploadCount> {
   const boundary = /boundary=(?:"([^"]+)"|([^\s;]+))/i.exec(req.headers['content-type'] ?? '');
   if (!boundary) return Promise.reject(new Error(`not multipart with a boundary: '${req.headers['content-type'] ?? ''}'`));
@@ -48,10 +45,8 @@ export function countMultipartUpload(req: http.IncomingMessage): Promise<UploadC
     req.once('end', () => {
       const text = head.subarray(0, Math.max(0, headLength)).toString('latin1');
       const closing = tail.lastIndexOf(`\r\n${delimiter}--`);
-      if (headLength < 0 || !text.startsWith(`${delimiter}\r\n`) || closing < 0) {
-        reject(new Error(`not one multipart part framed by '${delimiter}' (${total} bytes)`));
-        return;
-      }
+      if (headLength < 0 || !text.startsWith(`${delimiter}\r\n`) || closing < 0)
+        return reject(new Error(`not one multipart part framed by '${delimiter}' (${total} bytes)`));
       const bytes = total - headLength - (tail.byteLength - closing);
       resolve({ bytes, fileName: /filename="([^"]*)"/.exec(text)?.[1], total });
     });

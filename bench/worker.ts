@@ -14,7 +14,7 @@ import type { Job, RequestAnswer, RequestJob, TransferAnswer, TransferJob } from
 import { REQUEST_SAMPLE_MS, measure, measureTransfer, requestLoops, settle, withTimeout } from './measure.js';
 import { describeError, runRounds, sliceSize, type Failure } from './rounds.js';
 import { UNITS, scenarios, type Scenario, type ScenarioId, type TransferFiles } from './scenarios.js';
-import { derivedSeed, seededRandom } from './schedule.js';
+import { derivedSeed } from './schedule.js';
 import type { Tally } from './server-check.js';
 
 /** A run of requests that takes longer than this has hung (a slice takes a second or less). */
@@ -74,8 +74,7 @@ async function runRequests(job: RequestJob): Promise<RequestAnswer> {
         }
       }
       // a schedule of its own per scenario, so that running fewer scenarios does not change it
-      const random = seededRandom(derivedSeed(job.seed, `scenario ${id}`));
-      const plan = { rounds: job.rounds, slices: job.slices, random, process: job.process, unit: UNITS.requests };
+      const plan = { rounds: job.rounds, slices: job.slices, seed: derivedSeed(job.seed, `scenario ${id}`), process: job.process, unit: UNITS.requests };
       const samples = await runRounds(contenders, plan, failures, async (c, slice) => {
         const amount = sliceSize(job.requests, job.slices, slice);
         const { measurement } = await measure(() => run(c, amount), REQUEST_SAMPLE_MS, job.origin);

@@ -7,11 +7,11 @@
 import type { BackendChoice } from '../../lib/index.js';
 import { DOWNLOAD_PATH, UPLOAD_PART, UPLOAD_PATH, type Contender } from '../contender.js';
 
-type BackendName = Extract<BackendChoice, string>;
+export type BackendName = Extract<BackendChoice, string>;
 type Entries = [typeof import('../../lib/index.js'), typeof import('../../lib/download.js')];
 
-// computed specifiers: typechecking must not need a built dist/
-const fromDist = (entry: string): Promise<unknown> => import(new URL(`../../dist/${entry}`, import.meta.url).href);
+/** A module of the compiled package; computed specifiers, as typechecking must not need a built dist/. */
+export const fromDist = (entry: string): Promise<unknown> => import(new URL(`../../dist/${entry}`, import.meta.url).href);
 
 /**
  * `httpbuilder-ts (<backend>)`: `HttpBuilder.configure(origin)` and a fresh block per call.
@@ -47,13 +47,12 @@ export function library(backend: BackendName, counterpart: Contender, target: nu
             c.request.contentType = 'application/json';
             c.request.body = body;
           }),
-        download: async (size, file) => {
-          await client.get((c) => {
+        download: (size, file) =>
+          client.get((c) => {
             c.request.uri.path = DOWNLOAD_PATH;
             c.request.uri.query = { n: String(size) };
             Download.toFile(c, file);
-          });
-        },
+          }),
         upload: (source) =>
           client.post((c) => {
             c.request.uri.path = UPLOAD_PATH;

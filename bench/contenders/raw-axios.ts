@@ -13,13 +13,9 @@ import http from 'node:http';
 import https from 'node:https';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { DOWNLOAD_PATH, UPLOAD_PATH, handBuiltMultipart, libraryLikeHeaders, type Contender } from '../contender.js';
+import { DOWNLOAD_PATH, UPLOAD_PATH, closeAgents, handBuiltMultipart, libraryLikeHeaders, type Contender } from '../contender.js';
 
-/**
- * `axios.create({ baseURL, httpAgent, httpsAgent, headers, responseType: 'json' })`, axios's
- * defaults otherwise (follow-redirects, decompression, status check, its JSON transform);
- * `responseType: 'json'` is axios's default, spelled out.
- */
+/** `axios.create` with keep-alive agents and the same headers; axios's defaults otherwise (redirects, decompression, status check, `responseType: 'json'`). */
 export const rawAxios: Contender = {
   name: 'raw axios',
   description: {
@@ -42,15 +38,10 @@ export const rawAxios: Contender = {
         await pipeline(res.data, createWriteStream(file));
       },
       async upload(source, size) {
-        const body = handBuiltMultipart(source, size);
-        const headers = { 'Content-Type': body.contentType, 'Content-Length': body.length };
-        return (await api.post<unknown>(UPLOAD_PATH, Readable.from(body.body), { headers, maxRedirects: 0 })).data;
+        const { headers, body } = handBuiltMultipart(source, size);
+        return (await api.post<unknown>(UPLOAD_PATH, Readable.from(body), { headers, maxRedirects: 0 })).data;
       },
-      close: () => {
-        httpAgent.destroy();
-        httpsAgent.destroy();
-        return Promise.resolve();
-      },
+      close: closeAgents(httpAgent, httpsAgent),
     };
   },
 };

@@ -15,20 +15,10 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { DOWNLOAD_PATH, UPLOAD_PATH, handBuiltMultipart, libraryLikeHeaders, type Contender, type Session } from '../contender.js';
 
 /** What this needs of a fetch Response (undici's and the global one differ only in their types). */
-interface ResponseLike {
-  readonly ok: boolean;
-  readonly status: number;
-  readonly body: { cancel(): Promise<void> } | null;
-  json(): Promise<unknown>;
-}
+type ResponseLike = Pick<Response, 'ok' | 'status' | 'json'> & { readonly body: { cancel(): Promise<void> } | null };
 
 /** The part of `RequestInit` both fetches take alike. */
-interface Init {
-  method?: string;
-  headers: Record<string, string>;
-  body?: string | Readable;
-  duplex?: 'half';
-}
+type Init = { method?: string; headers: Record<string, string>; body?: string | Readable; duplex?: 'half' };
 
 const HEADERS = libraryLikeHeaders('fetch');
 const POST_HEADERS = { ...HEADERS, 'Content-Type': 'application/json' };
@@ -86,9 +76,8 @@ function session(origin: string, { send, close }: { send: (url: string, init: In
       await pipeline(Readable.fromWeb(res.body as WebReadableStream<Uint8Array>), createWriteStream(file));
     },
     async upload(source, size) {
-      const body = handBuiltMultipart(source, size);
-      const headers = { ...HEADERS, 'Content-Type': body.contentType, 'Content-Length': String(body.length) };
-      return (await ok(origin + UPLOAD_PATH, { method: 'POST', headers, body: Readable.from(body.body), duplex: 'half' })).json();
+      const { headers, body } = handBuiltMultipart(source, size);
+      return (await ok(origin + UPLOAD_PATH, { method: 'POST', headers: { ...HEADERS, ...headers }, body: Readable.from(body), duplex: 'half' })).json();
     },
     close,
   };

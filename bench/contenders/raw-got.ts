@@ -8,7 +8,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { DOWNLOAD_PATH, UPLOAD_PATH, handBuiltMultipart, libraryLikeHeaders, type Contender } from '../contender.js';
+import { DOWNLOAD_PATH, UPLOAD_PATH, closeAgents, handBuiltMultipart, libraryLikeHeaders, type Contender } from '../contender.js';
 
 /** `got.extend({ agent: { http, https } keep-alive, headers })`: got's defaults otherwise (redirects, decompression, retries, HTTP errors thrown). */
 export const rawGot: Contender = {
@@ -28,15 +28,10 @@ export const rawGot: Contender = {
       postJson: (path, body) => api.post(origin + path, { json: body }).json<unknown>(),
       download: (size, file) => pipeline(api.stream(`${origin}${DOWNLOAD_PATH}?n=${size}`), createWriteStream(file)),
       upload: (source, size) => {
-        const body = handBuiltMultipart(source, size);
-        const headers = { 'Content-Type': body.contentType, 'Content-Length': String(body.length) };
-        return api.post(origin + UPLOAD_PATH, { body: Readable.from(body.body), headers }).json<unknown>();
+        const { headers, body } = handBuiltMultipart(source, size);
+        return api.post(origin + UPLOAD_PATH, { body: Readable.from(body), headers }).json<unknown>();
       },
-      close: () => {
-        agent.http.destroy();
-        agent.https.destroy();
-        return Promise.resolve();
-      },
+      close: closeAgents(agent.http, agent.https),
     };
   },
 };

@@ -5,8 +5,9 @@
  */
 import { createWriteStream } from 'node:fs';
 import http from 'node:http';
+import { json } from 'node:stream/consumers';
 import { pipeline } from 'node:stream/promises';
-import { DOWNLOAD_PATH, UPLOAD_PATH, handBuiltMultipart, libraryLikeHeaders, type Contender } from '../contender.js';
+import { DOWNLOAD_PATH, UPLOAD_PATH, closeAgents, handBuiltMultipart, libraryLikeHeaders, type Contender } from '../contender.js';
 
 const HEADERS = libraryLikeHeaders('node-http');
 
@@ -38,23 +39,17 @@ export const rawNodeHttp: Contender = {
         return exchangeJson({ ...target, method: 'POST', path: base + path, headers }, text);
       },
       async download(size: number, file: string) {
-        const req = request('GET', `${DOWNLOAD_PATH}?n=${size}`, {});
-        req.end();
+        const req = request('GET', `${DOWNLOAD_PATH}?n=${size}`, {}).end();
         await pipeline(await response(req), createWriteStream(file));
       },
       async upload(source: string, size: number) {
-        const body = handBuiltMultipart(source, size);
-        const req = request('POST', UPLOAD_PATH, { 'Content-Type': body.contentType, 'Content-Length': body.length });
+        const { headers, body } = handBuiltMultipart(source, size);
+        const req = request('POST', UPLOAD_PATH, headers);
         const answer = response(req);
-        await pipeline(body.body, req);
-        const chunks: Buffer[] = [];
-        for await (const chunk of await answer) chunks.push(chunk as Buffer);
-        return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
+        await pipeline(body, req);
+        return json(await answer);
       },
-      close: () => {
-        agent.destroy();
-        return Promise.resolve();
-      },
+      close: closeAgents(agent),
     });
   },
 };
@@ -66,8 +61,7 @@ function exchangeJson(options: http.RequestOptions, body?: string): Promise<unkn
       // the library would reject these too; failing loudly keeps the comparison honest
       if (res.statusCode !== 200 || res.headers['content-encoding'] !== undefined) {
         res.resume();
-        reject(new Error(`raw node:http: unexpected ${res.statusCode} ${res.headers['content-encoding'] ?? ''}`));
-        return;
+        return reject(new Error(`raw node:http: unexpected ${res.statusCode} ${res.headers['content-encoding'] ?? ''}`));
       }
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));

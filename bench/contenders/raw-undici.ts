@@ -44,9 +44,8 @@ export const rawUndiciRequest: Contender = {
       postJson: (path, body) => json(path, { method: 'POST', headers: POST_HEADERS, body: JSON.stringify(body) }),
       download: async (size, file) => pipeline(await ok(`${origin}${DOWNLOAD_PATH}?n=${size}`, { method: 'GET', headers: HEADERS }), createWriteStream(file)),
       async upload(source, size) {
-        const body = handBuiltMultipart(source, size);
-        const headers = { ...HEADERS, 'Content-Type': body.contentType, 'Content-Length': String(body.length) };
-        return (await ok(origin + UPLOAD_PATH, { method: 'POST', headers, body: Readable.from(body.body) })).json();
+        const { headers, body } = handBuiltMultipart(source, size);
+        return (await ok(origin + UPLOAD_PATH, { method: 'POST', headers: { ...HEADERS, ...headers }, body: Readable.from(body) })).json();
       },
       close: () => dispatcher.close(),
     };
