@@ -1,0 +1,16 @@
+/**
+ * `httpbuilder-ts/testing`: test the code that calls an API through httpbuilder-ts without a
+ * server. {@link MockBackend} answers from expectations; the whole pipeline above the transport
+ * runs for real.
+ *
+ * @example
+ * import { MockBackend } from 'httpbuilder-ts/testing';
+ * const mock = new MockBackend();
+ * mock.on('GET', '/users/42').reply(200, { id: 42 });
+ * const http = HttpBuilder.configure((c) => { c.request.uri = 'https://api.example.com'; c.client.backend = mock; });
+ *
+ * @module
+ */
+export { MockBackend, MockUnmatchedError } from './testing/mock-backend.js';
+export { MockExpectation, type MockUrl, type MockHeaderMatch, type MockBodyMatch, type MockReplyTuple, type MockAnswer } from './testing/mock-expectation.js';
+export type { MockCall } from './testing/mock-call.js';

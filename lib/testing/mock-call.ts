@@ -1,0 +1,34 @@
+import type { WireRequest } from '../model/backend.js';
+
+/**
+ * One request as a {@link MockBackend} received it: what the pipeline put on the wire.
+ *
+ * @example
+ * const [call] = mock.calls;
+ * expect(call.headers['content-type']).toBe('application/json');
+ * expect(JSON.parse(call.body.toString())).toEqual({ name: 'Ada' });
+ */
+export interface MockCall {
+  /** Upper-case method. */
+  readonly method: string;
+  /** The full URL. */
+  readonly url: string;
+  /** Path and query, as they would go on the request line. */
+  readonly target: string;
+  /** Headers sent, names in lower case. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The body bytes (empty without a body). */
+  readonly body: Buffer;
+}
+
+/** Reads the whole request, body included (a streamed body is consumed, as a transport would send it). */
+export async function receive(request: WireRequest): Promise<MockCall> {
+  const headers: Record<string, string> = {};
+  for (const name in request.headers) headers[name.toLowerCase()] = request.headers[name];
+  const chunks: Uint8Array[] = [];
+  if (request.body !== undefined) {
+    if (request.body.bytes !== undefined) chunks.push(request.body.bytes);
+    else for await (const chunk of request.body) chunks.push(chunk);
+  }
+  return { method: request.method, url: request.url, target: request.target, headers, body: Buffer.concat(chunks) };
+}
