@@ -6,7 +6,7 @@ import { ConfigError } from '../core/errors.js';
 import { isStreamed, type Backend, type TlsOptions, type TransportOptions, type WireRequest, type WireResponse } from '../model/backend.js';
 import { nodeAgents } from './node-agents.js';
 import { limitRequest } from './node-limits.js';
-import { cleanError, nodeResponse } from './node-response.js';
+import { cleanError, markIfReused, nodeResponse } from './node-response.js';
 import { ProxyAgents, proxiedRequest } from './proxy-agents.js';
 import { importPeer } from './optional-peer.js';
 
@@ -106,6 +106,7 @@ class AxiosBackend implements Backend {
             )
           : (options.protocol === 'https:' ? https : http).request(options, onResponse);
         limitRequest(req, request, true); // axios sets the socket's timeout to 0 for each request
+        req.on('error', markIfReused);
         return req;
       },
     };

@@ -1,6 +1,6 @@
 import { ConfigError, HttpBuilderError, ParseError, RedirectError } from '../core/errors.js';
 import type { WireResponse } from '../model/backend.js';
-import { malformed } from './undici-errors.js';
+import { hadRead, malformed } from './undici-errors.js';
 
 // The fetch backend's response side: a fetch Response as the pipeline reads it, and fetch's
 // failures as errors the pipeline maps. No `node:` import here, as in the rest of the backend.
@@ -171,5 +171,5 @@ export function transportError(error: unknown): Error {
         ? 'ABORT_ERR'
         : 'UND_ERR_SOCKET';
   const plain = new Error(message === 'fetch failed' || message === 'terminated' ? `fetch failed: ${code}` : message);
-  return Object.assign(plain, { code, name: outer.name === 'AbortError' ? 'AbortError' : 'Error' });
+  return Object.assign(plain, { code, name: outer.name === 'AbortError' ? 'AbortError' : 'Error' }, hadRead(inner) && { reusedConnection: true });
 }

@@ -15,7 +15,7 @@ import { challengeResponse, ProxyChallenge } from './proxy-challenge.js';
 import { rejectTransportError, transportError, wireResponse } from './fetch-response.js';
 import type * as Undici from 'undici';
 import { DEFAULT_STALL_MS } from '../config/execution-options.js';
-import { multiplexing, originKey, recordingVersions, undiciAgentOptions, type Versions } from './undici-limits.js';
+import { multiplexing, originKey, undiciAgentOptions, withConnector, type Versions } from './undici-limits.js';
 
 // No `node:` import here: this backend is meant to run in browsers too (undici-proxy.ts, which
 // needs node, is loaded only for a request through client.proxy, which browsers never make).
@@ -99,7 +99,7 @@ async function loadTransport(options: TransportOptions): Promise<Transport> {
     let agent = agents.get(connectTimeout);
     if (!agent) {
       const agentOptions = undiciAgentOptions(options, connectTimeout, DEFAULT_STALL_MS, DEFAULT_STALL_MS);
-      const made = options.http2 ? recordingVersions(agentOptions, undici.buildConnector, versions) : agentOptions;
+      const made = withConnector(agentOptions, undici.buildConnector, options.http2 ? versions : undefined);
       agents.set(connectTimeout, (agent = new undici.Agent(made)));
       if (options.http2) multiplexing(agent, made, versions);
     }

@@ -5,6 +5,7 @@ import { ConfigError } from '../core/errors.js';
 import { asHttp2 } from './got-h2.js';
 import { CONNECTION_SPECIFIC } from './native-h2.js';
 import { limitRequest } from './node-limits.js';
+import { markIfReused } from './node-response.js';
 import { proxiedRequest, type ProxyAgents } from './proxy-agents.js';
 
 /** Where a request's wire record travels through got's options to the hook (`options.context`). */
@@ -50,7 +51,10 @@ export function exactWire(options: NormalizedOptions): void {
       ? proxiedRequest(state.proxies.options(state.request, proxy, path, final.headers), final, state.request, onResponse)
       : base(url, final, onResponse);
     // a ClientRequest unless a user's own request function (a cache, a mock) returns something else
-    if (typeof (req as Partial<http.ClientRequest>).once === 'function') limitRequest(req as http.ClientRequest, state.request);
+    if (typeof (req as Partial<http.ClientRequest>).once === 'function') {
+      limitRequest(req as http.ClientRequest, state.request);
+      (req as http.ClientRequest).on('error', markIfReused);
+    }
     return options.http2 ? asHttp2(req, url.host, state.request.body !== undefined) : req;
   };
 }

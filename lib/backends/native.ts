@@ -6,7 +6,7 @@ import type { ProxyRoute } from '../model/proxy-route.js';
 import { Http2Pool } from './native-h2.js';
 import { nodeAgents } from './node-agents.js';
 import { limitRequest } from './node-limits.js';
-import { nodeResponse } from './node-response.js';
+import { markIfReused, nodeResponse } from './node-response.js';
 import { ProxyAgents, proxiedRequest } from './proxy-agents.js';
 import { unbracketed } from './proxy-tunnel.js';
 
@@ -45,6 +45,7 @@ export class NativeBackend implements Backend {
     return new Promise((resolve, reject) => {
       const req = request.proxy ? this.#proxied(request as ProxiedRequest) : this.#direct(request);
       limitRequest(req, request);
+      req.on('error', markIfReused);
       req.on('error', reject);
       req.once('response', (res) => resolve(nodeResponse(res)));
       req.once('upgrade', refuseUpgrade);

@@ -2,7 +2,7 @@ import type http from 'node:http';
 import type https from 'node:https';
 import { PassThrough, type Readable } from 'node:stream';
 import { HttpBuilderError } from '../core/errors.js';
-import { DRAIN_LIMIT, type TlsOptions, type WireResponse } from '../model/backend.js';
+import { DRAIN_LIMIT, onReusedConnection, type TlsOptions, type WireResponse } from '../model/backend.js';
 import { cutShort, earlierFailure } from '../model/stream-end.js';
 import { stallOf } from './node-limits.js';
 
@@ -101,8 +101,17 @@ export function tlsMaterial(tls: TlsOptions): { ca?: string | Buffer | Array<str
 }
 
 /**
+ * 'error' listener of a ClientRequest: marks the error of a request that went out on a reused
+ * keep-alive connection (`onReusedConnection`). A function of its own, not a closure per request.
+ */
+export function markIfReused(this: http.ClientRequest, error: Error): void {
+  if (this.reusedSocket) Object.assign(error, { reusedConnection: true });
+}
+
+/**
  * A transport's error as a fresh Error with only what the pipeline maps by (`code`, `name`,
- * `message`): axios's and got's errors carry the request's options, Authorization included.
+ * `message`, the reused-connection mark): axios's and got's errors carry the request's options,
+ * Authorization included.
  */
 export function cleanError(error: unknown): Error {
   // the library's own error from below the transport (a proxy's refusal) carries nothing of the request: as it is
@@ -114,6 +123,7 @@ export function cleanError(error: unknown): Error {
   // non-enumerable, as on any Error, so logs and JSON stay as short as node's own errors
   if (typeof name === 'string' && name !== clean.name) Object.defineProperty(clean, 'name', { value: name, writable: true, configurable: true });
   if (typeof code === 'string') Object.assign(clean, { code });
+  if (onReusedConnection(error)) Object.assign(clean, { reusedConnection: true });
   if (typeof stack === 'string') clean.stack = stack;
   return clean;
 }

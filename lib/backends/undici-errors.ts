@@ -21,5 +21,18 @@ export function malformed(inner: { name?: unknown; code?: unknown }, message: st
  */
 export function undiciError(error: Error): Error {
   const { name, code, message } = error as { name?: unknown; code?: unknown; message: string };
-  return malformed({ name, code }, message) ? Object.assign(new Error(message), { code: 'UND_ERR_BAD_RESPONSE', cause: error }) : error;
+  if (malformed({ name, code }, message)) return Object.assign(new Error(message), { code: 'UND_ERR_BAD_RESPONSE', cause: error });
+  if (hadRead(error)) Object.assign(error, { reusedConnection: true });
+  return error;
+}
+
+/**
+ * Whether undici's error is of a connection that had read bytes before (kept alive and reused):
+ * its SocketError ('other side closed') carries the socket's counts, a raw socket error the
+ * mark of our connector (`withConnector`).
+ */
+export function hadRead(error: object): boolean {
+  const { socket, reusedConnection } = error as { socket?: { bytesRead?: unknown }; reusedConnection?: unknown };
+  const read = socket?.bytesRead;
+  return reusedConnection === true || (typeof read === 'number' && read > 0);
 }

@@ -51,27 +51,42 @@ export interface Versions {
   readonly byOrigin: Map<string, '1.1' | '2.0'>;
 }
 
+/** A socket as the connector sees it. */
+interface ConnectedSocket {
+  readonly alpnProtocol?: unknown;
+  readonly bytesRead: number;
+  on(event: 'error', listener: (this: ConnectedSocket, error: Error) => void): unknown;
+}
+
 /**
- * With `client.http2`: the Agent options with a connector that notes which HTTP version ALPN
- * picked per origin (undici's response carries none), built by undici's own `buildConnector`.
+ * The Agent options with a connector of our own, built by undici's `buildConnector`: it marks
+ * the errors of a connection that had read bytes before (a kept-alive one reused, which the
+ * server may have closed: `onReusedConnection`), and with `client.http2` (`versions`) notes
+ * which HTTP version ALPN picked per origin (undici's response carries none).
  */
-export function recordingVersions(
+export function withConnector(
   agentOptions: Record<string, unknown>,
   buildConnector: (
     options: object,
   ) => (options: { protocol: string; hostname: string; port: string }, callback: (error: Error | null, socket: unknown) => void) => void,
-  versions: Versions,
+  versions: Versions | undefined,
 ): Record<string, unknown> {
-  const connector = buildConnector({ ...(agentOptions.connect as object), allowH2: true });
+  const connector = buildConnector({ ...(agentOptions.connect as object), ...(versions && { allowH2: true }) });
   const connect = (options: { protocol: string; hostname: string; port: string }, callback: (error: Error | null, socket: unknown) => void) =>
-    connector(options, (error, socket) => {
+    connector(options, (error, made) => {
+      const socket = made as ConnectedSocket | null;
+      socket?.on('error', markIfRead);
       // undici hands the connector an IPv6 address without its brackets
       const host = options.hostname.includes(':') ? `[${options.hostname}]` : options.hostname;
-      if (socket)
-        versions.byOrigin.set(keyOf(options.protocol, host, options.port), (socket as { alpnProtocol?: unknown }).alpnProtocol === 'h2' ? '2.0' : '1.1');
+      if (socket && versions) versions.byOrigin.set(keyOf(options.protocol, host, options.port), socket.alpnProtocol === 'h2' ? '2.0' : '1.1');
       callback(error, socket);
     });
   return { ...agentOptions, connect };
+}
+
+/** A socket's 'error' listener (one function, no closure per connection): see {@link withConnector}. */
+function markIfRead(this: ConnectedSocket, error: Error): void {
+  if (this.bytesRead > 0) Object.assign(error, { reusedConnection: true });
 }
 
 /** The {@link Versions} key of a request's origin (`hostname` as in a WireRequest: an IPv6 address in brackets, any case). */

@@ -6,7 +6,7 @@ import { challengeResponse, ProxyChallenge } from './proxy-challenge.js';
 import { UndiciBody } from './undici-body.js';
 import { undiciError } from './undici-errors.js';
 import { UndiciProxies } from './undici-proxy.js';
-import { multiplexing, originKey, recordingVersions, undiciAgentOptions, type Versions } from './undici-limits.js';
+import { multiplexing, originKey, undiciAgentOptions, withConnector, type Versions } from './undici-limits.js';
 
 type Dispatcher = Undici.Dispatcher;
 
@@ -81,7 +81,7 @@ class UndiciBackend implements Backend {
     let agent = this.#agents.get(connectTimeout);
     if (!agent) {
       const options = undiciAgentOptions(this.#options, connectTimeout);
-      const made = this.#options.http2 ? recordingVersions(options, this.#undici.buildConnector, this.#versions) : options;
+      const made = withConnector(options, this.#undici.buildConnector, this.#options.http2 ? this.#versions : undefined);
       this.#agents.set(connectTimeout, (agent = new this.#undici.Agent(made)));
       if (this.#options.http2) multiplexing(agent, made, this.#versions);
     }

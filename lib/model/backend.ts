@@ -171,10 +171,28 @@ export interface Backend {
    * explicit `client.proxy` is a ConfigError.
    */
   readonly proxies?: boolean;
-  /** Send one request; reject with the transport's own error when it fails (the pipeline maps it). */
+  /**
+   * Send one request; reject with the transport's own error when it fails (the pipeline maps
+   * it). When the request went out on a kept-alive connection reused for it, mark the error
+   * `reusedConnection: true` (see {@link onReusedConnection}): a server may close such a
+   * connection just as a request goes out, so an idempotent request is then sent once more at
+   * once. Without the mark a failure is final, unless `execution.retry` says otherwise.
+   */
   send(request: WireRequest): Promise<WireResponse>;
   /** Release pooled connections. */
   close(): Promise<void>;
+}
+
+/**
+ * Whether a transport's error (or one it wraps, as `cause`) came from a kept-alive connection
+ * reused for the request: marked `reusedConnection: true` by the transport.
+ */
+export function onReusedConnection(error: unknown): boolean {
+  for (let depth = 0; typeof error === 'object' && error !== null && depth < 4; depth++) {
+    if ((error as { reusedConnection?: unknown }).reusedConnection === true) return true;
+    error = (error as { cause?: unknown }).cause;
+  }
+  return false;
 }
 
 class ClientClosedError extends ConfigError {}

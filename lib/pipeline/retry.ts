@@ -1,4 +1,4 @@
-import { isStreamed, type WireRequest, type WireResponse } from '../model/backend.js';
+import { isStreamed, onReusedConnection, type WireRequest, type WireResponse } from '../model/backend.js';
 import { IDEMPOTENT_METHODS } from '../config/execution-options.js';
 import { firstHeader } from '../model/response-headers.js';
 import { NetworkError, TimeoutError, type HttpBuilderError } from '../core/errors.js';
@@ -10,8 +10,9 @@ import { toTransportError } from '../model/transport-error.js';
  * The retry stage: sends each hop, retrying by `execution.retry` — a retried status or a
  * network failure (not a TLS one) or a connect/response timeout, up to `limit` times, waiting
  * `Retry-After` (capped at `maxRetryAfter`) or the backoff. Only a body that is in memory can be
- * sent again. Apart from that policy, an idempotent request whose connection was reset before
- * any response (a keep-alive connection the server had closed) is sent again once, at once.
+ * sent again. Apart from that policy, an idempotent request whose reused keep-alive connection
+ * was reset before any response (the server had closed it) is sent again once, at once; on a
+ * fresh connection a reset is final.
  */
 export function retries(next: Send): Send {
   return function sendWithRetries(wire: WireRequest, call: WireCall): Promise<WireResponse> {
@@ -52,7 +53,7 @@ async function retryLoop(next: Send, wire: WireRequest, call: WireCall, start: L
         await sleep(policy.backoff(retried + 1), control);
         continue;
       }
-      if (!staleRetried && typed instanceof NetworkError && typed.reason === 'reset') {
+      if (!staleRetried && typed instanceof NetworkError && typed.reason === 'reset' && onReusedConnection(error)) {
         staleRetried = true;
         retried--; // not one of the policy's retries
         continue;

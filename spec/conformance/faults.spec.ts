@@ -14,6 +14,7 @@ describe('transport faults', () => {
   let resetInErrorBody: RawServer;
   let malformedHead: RawServer;
   let malformedRequests = 0;
+  let resetRequests = 0;
   let unsolicitedContinue: RawServer;
   let trailingWhitespace: RawServer;
   let unaskedUpgrade: RawServer;
@@ -56,7 +57,10 @@ describe('transport faults', () => {
       socket.write(`${HEAD_200}partial`);
       setTimeout(() => socket.resetAndDestroy(), 20);
     });
-    resetBeforeHead = await rawServer((socket) => socket.resetAndDestroy());
+    resetBeforeHead = await rawServer((socket) => {
+      resetRequests++;
+      socket.resetAndDestroy();
+    });
     truncatedGzip = await rawServer((socket) => {
       // the first 12 bytes of a gzip stream, then the connection ends cleanly
       const gzipHead = Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, 0x4b, 0x4c]);
@@ -82,8 +86,11 @@ describe('transport faults', () => {
     describe(backend.name, () => {
       const client = backendClients(backend.choice);
 
-      it('a reset before the response head rejects with NetworkError reason reset', async () => {
+      it('a reset of a fresh connection before the response head rejects with NetworkError reason reset, and the GET is not sent again', async () => {
+        const before = resetRequests;
         await expect(client(resetBeforeHead.url).get()).rejects.toMatchObject({ name: 'NetworkError', reason: 'reset' });
+        // only a reused keep-alive connection the server closed earns a second try
+        expect(resetRequests - before).toBe(1);
       });
 
       it('a malformed response head rejects with NetworkError reason other, and the GET is not sent again', async () => {
