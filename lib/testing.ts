@@ -14,3 +14,5 @@
 export { MockBackend, MockUnmatchedError } from './testing/mock-backend.js';
 export { MockExpectation, type MockUrl, type MockHeaderMatch, type MockBodyMatch, type MockReplyTuple, type MockAnswer } from './testing/mock-expectation.js';
 export type { MockCall } from './testing/mock-call.js';
+export type { Har, HarLog, HarEntry, HarRequest, HarResponse, HarNameValue, HarPostData, HarContent } from './testing/har.js';
+export type { HarRecordOptions } from './testing/har-recorder.js';

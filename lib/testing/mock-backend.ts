@@ -1,6 +1,9 @@
 import type { Backend, WireRequest, WireResponse } from '../model/backend.js';
+import type { BackendName } from '../config/client-config.js';
 import { HttpBuilderError } from '../core/errors.js';
 import { redactUrl } from '../core/redact.js';
+import { readHar, replayOf } from './har.js';
+import { harRecorder, type HarRecordOptions } from './har-recorder.js';
 import { receive, type MockCall } from './mock-call.js';
 import { MockExpectation, type MockUrl } from './mock-expectation.js';
 import { mockFailure, serverDelay, wireReply } from './mock-reply.js';
@@ -38,6 +41,54 @@ export class MockBackend implements Backend {
   /** Every request received, matched or not, in order. */
   readonly calls: MockCall[] = [];
   readonly #expectations: MockExpectation[] = [];
+
+  /**
+   * A backend that sends each request through a real one (`'native'` unless `backend` names
+   * another, or is a Backend object) and appends the exchange to `file` as a HAR 1.2 entry
+   * (the file is created, or read and written back: it holds one valid HAR document after every
+   * exchange). Each redirect hop, auth challenge and retry is an entry of its own. The values of
+   * `Authorization`, `Proxy-Authorization`, `Cookie` and `Set-Cookie` headers and user info in
+   * URLs are written as `***`; query strings and bodies are written as they are.
+   *
+   * A test tool: the whole response body is read before `send` returns (the response timeout
+   * covers it), and the response is handed on with that body in memory. `options.tls` (not in
+   * the HAR spec, our own) sets the TLS of a backend made from a name, such as a test server's
+   * private CA. `close()` closes the backend made from a name, not a Backend object passed in.
+   *
+   * @example
+   * const recorder = MockBackend.record('fixtures/users.har', 'native', { tls: { ca: testCa } });
+   * const http = HttpBuilder.configure((c) => { c.request.uri = 'https://localhost:8443'; c.client.backend = recorder; });
+   * await http.get((c) => void (c.request.uri.path = '/users/42'));
+   * await http.close();
+   */
+  static record(file: string, backend?: BackendName | Backend, options?: HarRecordOptions): Backend {
+    return harRecorder(file, backend, options);
+  }
+
+  /**
+   * A mock that replays a HAR file: one expectation per entry, in order, on the recorded method
+   * and absolute URL (and exact body, when the request had one), answering with the recorded
+   * status, headers and decoded body (without `Content-Encoding`, `Content-Length` and
+   * `Transfer-Encoding`: the mock frames the body itself) and the standard reason phrase. A
+   * `Set-Cookie` recorded as `***` replays as `***` (no usable cookie; replayed requests are not
+   * matched on their `Cookie` header, so only code that reads the cookie itself sees the difference).
+   *
+   * @example
+   * const mock = MockBackend.fromHar('fixtures/users.har');
+   * const http = HttpBuilder.configure((c) => { c.request.uri = 'https://localhost:8443'; c.client.backend = mock; });
+   * await http.get((c) => void (c.request.uri.path = '/users/42'));
+   * mock.assertDone();
+   */
+  static fromHar(file: string): MockBackend {
+    const mock = new MockBackend();
+    for (const entry of readHar(file, 'MockBackend.fromHar').log.entries) {
+      const { method, url, requestBody, status, body, headers } = replayOf(entry);
+      const expectation = mock.on(method, url);
+      if (requestBody !== undefined) expectation.withBody(requestBody);
+      expectation.reply(status, body, headers);
+    }
+    return mock;
+  }
 
   /**
    * Expects a request: `url` is an absolute URL (exact, query included), a path with its query

@@ -173,7 +173,7 @@ function bodyMatches(match: MockBodyMatch, call: MockCall): boolean {
   } catch {
     if (typeof match !== 'function') return false; // a value is compared with JSON only
   }
-  return typeof match === 'function' ? match(parsed) === true : isDeepStrictEqual(parsed, match);
+  return typeof match === 'function' ? (match as (body: unknown) => unknown)(parsed) === true : isDeepStrictEqual(parsed, match);
 }
 
 function preview(body: Buffer): string {

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { HEADERS_TIMEOUT, type WireRequest, type WireResponse } from '../model/backend.js';
 import { ConfigError, NetworkError, type NetworkErrorReason } from '../core/errors.js';
 import { standardReason } from '../core/reason-phrase.js';
@@ -52,8 +53,9 @@ function encoded(body: unknown): [Uint8Array, string | undefined] {
   return [Buffer.from(JSON.stringify(body), 'utf8'), 'application/json'];
 }
 
-async function* oneChunk(bytes: Uint8Array): AsyncIterable<Uint8Array> {
-  if (bytes.length > 0) yield bytes;
+/** The body as a response stream: one chunk, or none. */
+function oneChunk(bytes: Uint8Array): AsyncIterable<Uint8Array> {
+  return Readable.from(bytes.length > 0 ? [bytes] : []);
 }
 
 /**

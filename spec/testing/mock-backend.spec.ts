@@ -174,6 +174,13 @@ describe('MockBackend: failures, delays, retries', () => {
     expect(mock.calls).toHaveLength(1);
   });
 
+  it("fail('reset') on a GET is final: no silent resend (the mock's connections are never reused ones)", async () => {
+    const mock = new MockBackend();
+    mock.on('GET', '/reset').persist().fail('reset');
+    await expect(clientOf(mock).get(path('/reset'))).rejects.toMatchObject({ name: 'NetworkError', reason: 'reset' });
+    expect(mock.calls).toHaveLength(1);
+  });
+
   it('a retry policy sends again after a 503 and after a network failure', async () => {
     const mock = new MockBackend();
     mock.on('GET', '/flaky').reply(503, 'busy', { 'retry-after': '0' });
