@@ -8,10 +8,11 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as net from 'node:net';
 import { dirname, join, relative } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { format, inspect } from 'node:util';
 import ts from 'typescript';
 import type { DocSample } from './doc-samples.js';
+import { runCollected } from './sample-test-shim.js';
 
 /** A placeholder origin a sample may use, and where its requests really go. */
 export interface OriginMapping {
@@ -26,6 +27,9 @@ export interface SampleOutcome {
   /** Everything written with console.log/info/warn/error, one call a line, with target origins shown as their placeholders. */
   readonly output: string;
 }
+
+/** What a sample's `@jest/globals` and `node:test` imports become (see that file). */
+const TEST_SHIM = fileURLToPath(new URL('./sample-test-shim.ts', import.meta.url));
 
 /** Hosts a sample may connect to: the local test server only. */
 const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost', '::1']);
@@ -75,7 +79,8 @@ export class SampleRunner {
       const timeout = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new Error(`the sample did not complete within ${options.timeoutMs} ms`)), options.timeoutMs);
       });
-      await Promise.race([import(pathToFileURL(file).href), timeout]);
+      // a sample written as tests (jest, node:test) defines them as it runs: they run after it
+      await Promise.race([import(pathToFileURL(file).href).then(runCollected), timeout]);
     } catch (error) {
       throw new Error(`${where(sample)} failed: ${describeError(error)}${blockedNote(blocked)}\n--- output ---\n${shown(lines, origins)}`, { cause: error });
     } finally {
@@ -154,6 +159,10 @@ export class SampleRunner {
       if (!path.startsWith('.')) path = `./${path}`;
       return `${quote}${path}${quote}`;
     });
+    // tests for jest or node's test runner: collected by a stand-in, run by run()
+    let shim = relative(dirname(file), TEST_SHIM).replace(/\\/g, '/');
+    if (!shim.startsWith('.')) shim = `./${shim}`;
+    code = code.replace(/(['"])(@jest\/globals|node:test)\1/g, (_, quote: string) => `${quote}${shim.replace(/\.ts$/, '.js')}${quote}`);
     for (const { placeholder, target } of origins) {
       const { protocol, host } = new URL(target);
       const pattern = new RegExp(`https?://((?:[^\\s/'"\`@]*@)?)${placeholder.replace(/[.]/g, '\\.')}(?![\\w.-])`, 'g');
