@@ -5,7 +5,7 @@
  * 1. the tarball holds the compiled package, its docs and LICENSE, and nothing of spec/, bench/, lib/, ...;
  *    package.json names its license, repository, homepage, bugs and keywords (the npm page shows
  *    them), and every relative link of the README and CHANGELOG points at a file of the repository;
- * 2. `import` of `httpbuilder-ts`, `/download` and `/mapping`, and `require()` of the same;
+ * 2. `import` of `httpbuilder-ts`, `/download`, `/mapping` and `/testing` (a request through a MockBackend), and `require()` of the same;
  * 3. a TypeScript consumer compiles against the installed types (`module: nodenext`, no skipLibCheck);
  * 4. a real request with the native backend (and a download) runs while axios, got and undici are
  *    not installed, picking `got` then fails naming the package to install, and the `fetch` backend
@@ -114,8 +114,14 @@ const ESM_CHECK = `
 import { HttpBuilder, multipart, HttpException, ConfigError, VERSION } from 'httpbuilder-ts';
 import { Download } from 'httpbuilder-ts/download';
 import { Mapping } from 'httpbuilder-ts/mapping';
+import { MockBackend } from 'httpbuilder-ts/testing';
 import pkg from 'httpbuilder-ts/package.json' with { type: 'json' };
+const mock = new MockBackend();
+mock.on('GET', '/users/1').reply(200, { id: 1 });
+const viaMock = HttpBuilder.configure((c) => { c.request.uri = 'https://api.example.test'; c.client.backend = mock; });
+const mocked = await viaMock.get((c) => { c.request.uri.path = '/users/1'; });
 const checks = {
+  'MockBackend': mocked?.id === 1,
   'HttpBuilder.configure': typeof HttpBuilder.configure === 'function',
   multipart: typeof multipart === 'function',
   HttpException: typeof HttpException === 'function' && new ConfigError('x').code === 'ERR_CONFIG',
@@ -132,8 +138,9 @@ const CJS_CHECK = `
 const { HttpBuilder, multipart, HttpException } = require('httpbuilder-ts');
 const { Download } = require('httpbuilder-ts/download');
 const { Mapping } = require('httpbuilder-ts/mapping');
+const { MockBackend } = require('httpbuilder-ts/testing');
 const ok = typeof HttpBuilder.configure === 'function' && typeof multipart === 'function' && typeof HttpException === 'function'
-  && typeof Download.toTempFile === 'function' && typeof Mapping.mapper === 'function';
+  && typeof Download.toTempFile === 'function' && typeof Mapping.mapper === 'function' && typeof MockBackend.fromHar === 'function';
 if (!ok) throw new Error('require: wrong or missing exports');
 console.log('require ok');
 `;
@@ -192,6 +199,7 @@ const TS_CONSUMER = `
 import { HttpBuilder, HttpException, multipart, type FromServer } from 'httpbuilder-ts';
 import { Download } from 'httpbuilder-ts/download';
 import { Mapping } from 'httpbuilder-ts/mapping';
+import { MockBackend } from 'httpbuilder-ts/testing';
 
 class User {
   id = 0;
@@ -223,6 +231,12 @@ export async function use(): Promise<number> {
     if (error instanceof HttpException) return error.statusCode;
   }
   await http.close();
+  // a mock is a backend: it is set where a backend name goes
+  const mock = new MockBackend();
+  mock.on('GET', '/users/1').reply(200, { id: 1 });
+  const mocked = HttpBuilder.configure((c) => void (c.client.backend = mock));
+  await mocked.get(User);
+  mock.assertDone();
   return user.id + text.length + bytes.length + String(wrong).length;
 }
 `;

@@ -113,7 +113,7 @@ export class MockBackend implements Backend {
     this.calls.length = 0;
   }
 
-  /** @internal The transport: the first open expectation that matches answers. */
+  /** The transport (called by the pipeline): the first open expectation that matches answers. */
   async send(request: WireRequest): Promise<WireResponse> {
     const call = await receive(request);
     this.calls.push(call);

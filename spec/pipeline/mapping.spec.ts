@@ -2,7 +2,7 @@ import { expect, it } from '@jest/globals';
 import { z } from 'zod';
 import { ConfigError, ResultTypeError, type StandardSchemaV1 } from '../../lib/index.js';
 import { Mapping, type ClassType, type Mapper } from '../../lib/mapping.js';
-import { conformance } from './kit.js';
+import { pipeline } from './kit.js';
 
 const FIELDS = '{"alpha":"bravo","charlie":42}';
 const ACME = 'application/vnd.acme+json';
@@ -44,10 +44,10 @@ function recordingMapper(): Mapper & { reads: Array<[unknown, ClassType]>; write
   };
 }
 
-conformance('mapping module', (kit) => {
+pipeline('mapping module', (kit) => {
   const routes = () => {
-    kit.server.expect({ method: 'GET', path: '/json', respond: { headers: { 'Content-Type': 'application/json' }, body: FIELDS } });
-    kit.server.expect({ method: 'GET', path: '/jackson', respond: { headers: { 'Content-Type': ACME }, body: FIELDS } });
+    kit.mock.on('GET', '/json').persist().reply(200, FIELDS, { 'Content-Type': 'application/json' });
+    kit.mock.on('GET', '/jackson').persist().reply(200, FIELDS, { 'Content-Type': ACME });
   };
 
   it('Mapping.use: /json and /jackson resolve to Widget instances', async () => {
@@ -68,7 +68,7 @@ conformance('mapping module', (kit) => {
   });
 
   it('Mapping.use parses a type the built-in parsers read as bytes as JSON', async () => {
-    kit.server.expect({ method: 'GET', path: '/acme', respond: { headers: { 'Content-Type': 'application/x-acme' }, body: FIELDS } });
+    kit.mock.on('GET', '/acme').reply(200, FIELDS, { 'Content-Type': 'application/x-acme' });
     const widget = await kit.client().get(Widget, (c) => {
       c.request.uri.path = '/acme';
       Mapping.use(c, 'application/x-acme');
@@ -123,7 +123,8 @@ conformance('mapping module', (kit) => {
   });
 
   it("Mapping.use writes request bodies with the mapper's write", async () => {
-    const seen = kit.server.expect({ method: 'POST', path: '/echo', respond: { headers: { 'Content-Type': 'application/json' }, body: FIELDS } });
+    const seen = kit.mock.on('POST', '/echo');
+    seen.reply(200, FIELDS, { 'Content-Type': 'application/json' });
     const mapper = recordingMapper();
     const http = kit.client((c) => {
       Mapping.use(c);
@@ -137,7 +138,7 @@ conformance('mapping module', (kit) => {
     expect(widget.label).toBe('bravo:42');
     expect(seen.calls).toBe(1);
     expect(mapper.writes).toEqual([{ one: 1 }]);
-    expect(kit.server.requests.at(-1)?.body.toString()).toBe('{"mapped":{"one":1}}');
+    expect(kit.mock.calls.at(-1)?.body.toString()).toBe('{"mapped":{"one":1}}');
   });
 
   it('a Standard Schema (zod) result type validates a mapped response', async () => {
@@ -176,7 +177,7 @@ conformance('mapping module', (kit) => {
   });
 
   it('the default mapper rejects what cannot become an instance with ResultTypeError', async () => {
-    kit.server.expect({ method: 'GET', path: '/array', respond: { headers: { 'Content-Type': 'application/json' }, body: '[1,2]' } });
+    kit.mock.on('GET', '/array').reply(200, '[1,2]', { 'Content-Type': 'application/json' });
     const http = kit.client((c) => Mapping.mapper(c, Mapping.defaultMapper));
     await expect(http.get(Widget, (c) => void (c.request.uri.path = '/array'))).rejects.toThrow(ResultTypeError);
   });

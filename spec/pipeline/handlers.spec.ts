@@ -1,15 +1,15 @@
 import { expect, it } from '@jest/globals';
 import { HttpException, type FromServer } from '../../lib/index.js';
-import { conformance } from './kit.js';
+import { ORIGIN, pipeline } from './kit.js';
 
-const text = (status: number) => ({ status, headers: { 'Content-Type': 'text/plain' }, body: 'ok-text' });
+const text = (status: number) => [status, 'ok-text', { 'Content-Type': 'text/plain' }] as const;
 
-conformance('response handlers', (kit) => {
+pipeline('response handlers', (kit) => {
   for (const status of [200, 300, 400, 500]) {
     const expected = status < 400 ? `Success: ${status}, Text: ok-text` : `Failure: ${status}, Error: ok-text`;
 
     it(`success/failure as two-argument functions for ${status}`, async () => {
-      kit.server.expect({ method: 'GET', path: '/handlers', respond: text(status) });
+      kit.mock.on('GET', '/handlers').reply(...text(status));
       const result = await kit.client().get((c) => {
         c.request.uri.path = '/handlers';
         c.response.success((fromServer, body) => `Success: ${fromServer.statusCode}, Text: ${String(body)}`);
@@ -19,7 +19,7 @@ conformance('response handlers', (kit) => {
     });
 
     it(`success/failure in closure style (this = fromServer) for ${status}`, async () => {
-      kit.server.expect({ method: 'GET', path: '/handlers', respond: text(status) });
+      kit.mock.on('GET', '/handlers').reply(...text(status));
       const result = await kit.client().get(function () {
         this.request.uri.path = '/handlers';
         this.response.success(function (this: FromServer, _fs, body) {
@@ -36,11 +36,7 @@ conformance('response handlers', (kit) => {
   for (const code of [205, '210', 211] as const) {
     it(`when(${JSON.stringify(code)}) runs for exactly that status, before success`, async () => {
       const status = Number(code);
-      kit.server.expect({
-        method: 'GET',
-        path: '/when',
-        respond: { status, headers: { 'Content-Type': 'text/plain' }, body: status === 205 ? undefined : 'ok-text' },
-      });
+      kit.mock.on('GET', '/when').reply(status, status === 205 ? undefined : 'ok-text', { 'Content-Type': 'text/plain' });
       const result = await kit.client().get((c) => {
         c.request.uri.path = '/when';
         c.response.success(() => 'success ran');
@@ -51,7 +47,7 @@ conformance('response handlers', (kit) => {
   }
 
   it("when('success') and when('failure') are success and failure", async () => {
-    kit.server.expect({ method: 'GET', path: '/named', respond: text(404) });
+    kit.mock.on('GET', '/named').reply(...text(404));
     const result = await kit.client().get((c) => {
       c.request.uri.path = '/named';
       c.response.when('success', () => 'success');
@@ -61,8 +57,8 @@ conformance('response handlers', (kit) => {
   });
 
   it('request-level handlers win over client-level ones; client-level when() beats the default', async () => {
-    kit.server.expect({ method: 'GET', path: '/levels', respond: text(404) });
-    kit.server.expect({ method: 'GET', path: '/client-level', respond: text(404) });
+    kit.mock.on('GET', '/levels').reply(...text(404));
+    kit.mock.on('GET', '/client-level').reply(...text(404));
     const client = kit.client((c) => {
       c.response.failure(() => 'client failure');
       c.response.when(404, () => 'client 404');
@@ -78,11 +74,7 @@ conformance('response handlers', (kit) => {
   });
 
   it('the default failure rejects with HttpException: reason phrase, status, headers and parsed body', async () => {
-    kit.server.expect({
-      method: 'GET',
-      path: '/missing',
-      respond: { status: 404, headers: { 'Content-Type': 'application/json', 'X-Request-Id': 'r-1' }, body: '{"error":"nope"}' },
-    });
+    kit.mock.on('GET', '/missing').reply(404, '{"error":"nope"}', { 'Content-Type': 'application/json', 'X-Request-Id': 'r-1' });
     const error = await kit
       .client()
       .get((c) => {
@@ -97,12 +89,12 @@ conformance('response handlers', (kit) => {
   });
 
   it('401 rejects with message Unauthorized', async () => {
-    kit.server.expect({ method: 'GET', path: '/private', respond: { status: 401 } });
+    kit.mock.on('GET', '/private').reply(401);
     await expect(kit.client().get((c) => void (c.request.uri.path = '/private'))).rejects.toMatchObject({ message: 'Unauthorized', statusCode: 401 });
   });
 
   it('exception() turns an HttpException into a result', async () => {
-    kit.server.expect({ method: 'GET', path: '/broken', respond: text(500) });
+    kit.mock.on('GET', '/broken').reply(...text(500));
     const result = await kit.client().get((c) => {
       c.request.uri.path = '/broken';
       c.response.exception((error) => `recovered from ${(error as HttpException).statusCode}`);
@@ -111,7 +103,7 @@ conformance('response handlers', (kit) => {
   });
 
   it('a handler that throws rejects the call with that error', async () => {
-    kit.server.expect({ method: 'GET', path: '/throws', respond: text(200) });
+    kit.mock.on('GET', '/throws').reply(...text(200));
     await expect(
       kit.client().get((c) => {
         c.request.uri.path = '/throws';
@@ -123,9 +115,9 @@ conformance('response handlers', (kit) => {
   });
 });
 
-conformance('interceptors', (kit) => {
+pipeline('interceptors', (kit) => {
   it("interceptor('GET', ...) wraps the call and its return value is the result", async () => {
-    kit.server.expect({ method: 'GET', path: '/alpha', respond: text(200) });
+    kit.mock.on('GET', '/alpha').reply(...text(200));
     const client = kit.client((c) => {
       c.execution.interceptor('GET', async (request, next) => `Response: ${String(await next(request))}`);
     });
@@ -133,7 +125,7 @@ conformance('interceptors', (kit) => {
   });
 
   it('several interceptors compose, first registered outermost, and only for their verbs', async () => {
-    kit.server.expect({ method: 'POST', path: '/alpha', respond: text(200) });
+    kit.mock.on('POST', '/alpha').reply(...text(200));
     const client = kit.client((c) => {
       c.execution.interceptor(['post', 'PUT'], async (request, next) => `outer(${String(await next(request))})`);
       c.execution.interceptor('GET', () => 'never: GET only');
@@ -143,12 +135,15 @@ conformance('interceptors', (kit) => {
   });
 
   it('an interceptor changes the request by passing a modified copy to next()', async () => {
-    kit.server.expect({ method: 'GET', path: '/alpha', headers: { 'X-Trace': 't-1' }, respond: text(200) });
+    kit.mock
+      .on('GET', '/alpha')
+      .withHeaders({ 'X-Trace': 't-1' })
+      .reply(...text(200));
     const client = kit.client((c) => {
       c.execution.interceptor('GET', (request, next) => {
         expect(Object.isFrozen(request)).toBe(true);
         expect(request.method).toBe('GET');
-        expect(request.url).toBe(`${kit.server.url(kit.secure)}/alpha`);
+        expect(request.url).toBe(`${ORIGIN}/alpha`);
         return next({ ...request, headers: { ...request.headers, 'X-Trace': 't-1' } });
       });
     });

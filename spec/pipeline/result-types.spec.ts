@@ -1,9 +1,10 @@
 import { expect, it } from '@jest/globals';
 import { z } from 'zod';
+import { gzipSync } from 'node:zlib';
 import { ResultTypeError } from '../../lib/index.js';
-import { conformance } from './kit.js';
+import { pipeline } from './kit.js';
 
-const JSON_BODY = { headers: { 'Content-Type': 'application/json' }, body: '{"alpha":"bravo","charlie":42}' };
+const JSON_BODY = ['{"alpha":"bravo","charlie":42}', { 'Content-Type': 'application/json' }] as const;
 
 class Widget {
   alpha = '';
@@ -20,9 +21,8 @@ class Money {
   }
 }
 
-conformance('result types', (kit) => {
-  const respond = (path: string, body: string, contentType = 'text/plain') =>
-    kit.server.expect({ method: 'GET', path, respond: { headers: { 'Content-Type': contentType }, body } });
+pipeline('result types', (kit) => {
+  const respond = (path: string, body: string, contentType = 'text/plain') => kit.mock.on('GET', path).reply(200, body, { 'Content-Type': contentType });
   const get = <T>(type: T, path: string) => kit.client().get(type as never, (c) => void (c.request.uri.path = path)) as Promise<unknown>;
 
   it('String gives the body as text and skips the JSON parser', async () => {
@@ -37,7 +37,7 @@ conformance('result types', (kit) => {
   });
 
   it('Buffer and Uint8Array give the raw decompressed bytes', async () => {
-    kit.server.expect({ method: 'GET', path: '/bytes', respond: { headers: { 'Content-Type': 'application/json' }, body: '{"a":1}', encoding: 'gzip' } });
+    kit.mock.on('GET', '/bytes').persist().reply(200, gzipSync('{"a":1}'), { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' });
     const buffer = await get(Buffer, '/bytes');
     const bytes = await get(Uint8Array, '/bytes');
     expect(Buffer.isBuffer(buffer)).toBe(true);
@@ -47,7 +47,7 @@ conformance('result types', (kit) => {
   });
 
   it('Object gives the parsed body as is', async () => {
-    kit.server.expect({ method: 'GET', path: '/json', respond: JSON_BODY });
+    kit.mock.on('GET', '/json').reply(200, ...JSON_BODY);
     expect(await get(Object, '/json')).toEqual({ alpha: 'bravo', charlie: 42 });
   });
 
@@ -66,7 +66,7 @@ conformance('result types', (kit) => {
   });
 
   it('a class gets an instance with the JSON fields', async () => {
-    kit.server.expect({ method: 'GET', path: '/json', respond: JSON_BODY });
+    kit.mock.on('GET', '/json').reply(200, ...JSON_BODY);
     const widget = await kit.client().get(Widget, (c) => void (c.request.uri.path = '/json'));
     expect(widget).toBeInstanceOf(Widget);
     expect(widget.describe()).toBe('bravo/42');
@@ -80,14 +80,14 @@ conformance('result types', (kit) => {
   });
 
   it('a Standard Schema (zod) validates and types the result', async () => {
-    kit.server.expect({ method: 'GET', path: '/json', respond: JSON_BODY });
+    kit.mock.on('GET', '/json').reply(200, ...JSON_BODY);
     const schema = z.object({ alpha: z.string(), charlie: z.number().int() });
     const value = await kit.client().get(schema, (c) => void (c.request.uri.path = '/json'));
     expect(value).toEqual({ alpha: 'bravo', charlie: 42 });
   });
 
   it('a failing schema rejects with ResultTypeError listing the issues', async () => {
-    kit.server.expect({ method: 'GET', path: '/json', respond: JSON_BODY });
+    kit.mock.on('GET', '/json').reply(200, ...JSON_BODY);
     const schema = z.object({ alpha: z.number(), missing: z.string() });
     const error = await kit
       .client()
@@ -112,7 +112,7 @@ conformance('result types', (kit) => {
   });
 
   it('HEAD with a result type resolves to null', async () => {
-    kit.server.expect({ method: 'HEAD', path: '/head', respond: { headers: { 'Content-Type': 'application/json' } } });
+    kit.mock.on('HEAD', '/head').reply(200, undefined, { 'Content-Type': 'application/json' });
     expect(await kit.client().head(Widget, (c) => void (c.request.uri.path = '/head'))).toBeNull();
   });
 });
