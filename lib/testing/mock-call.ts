@@ -15,7 +15,7 @@ export interface MockCall {
   readonly url: string;
   /** Path and query, as they would go on the request line. */
   readonly target: string;
-  /** Headers sent, names in lower case. */
+  /** Headers sent, names in lower case (read in any case: `headers['Content-Type']` works too). */
   readonly headers: Readonly<Record<string, string>>;
   /** The body bytes (empty without a body). */
   readonly body: Buffer;
@@ -30,5 +30,13 @@ export async function receive(request: WireRequest): Promise<MockCall> {
     if (request.body.bytes !== undefined) chunks.push(request.body.bytes);
     else for await (const chunk of request.body) chunks.push(chunk);
   }
-  return { method: request.method, url: request.url, target: request.target, headers, body: Buffer.concat(chunks) };
+  return { method: request.method, url: request.url, target: request.target, headers: anyCase(headers), body: Buffer.concat(chunks) };
+}
+
+/** `headers` (names in lower case) readable by a name in any case, as HTTP header names are. */
+function anyCase(headers: Record<string, string>): Record<string, string> {
+  return new Proxy(headers, {
+    get: (target, name) => (typeof name === 'string' && !(name in target) ? target[name.toLowerCase()] : (Reflect.get(target, name) as unknown)),
+    has: (target, name) => typeof name === 'string' && name.toLowerCase() in target,
+  });
 }

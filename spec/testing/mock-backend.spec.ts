@@ -217,3 +217,23 @@ describe('MockBackend: failures, delays, retries', () => {
     expect(received.at(-1)).toBe(1000);
   });
 });
+
+describe('MockBackend: calls', () => {
+  it('records method, url, target, headers (read in any case) and body bytes of every request', async () => {
+    const mock = new MockBackend();
+    mock.on('PUT', '/notes/1').reply(204);
+    await clientOf(mock)
+      .put((c) => {
+        c.request.uri.path = '/notes/1';
+        c.request.uri.query = { draft: 'yes' };
+        c.request.headers['X-Trace'] = 't-1';
+        c.request.body = 'remember';
+      })
+      .catch(() => undefined); // unmatched (the query): recorded all the same
+    const [call] = mock.calls;
+    expect([call.method, call.url, call.target]).toEqual(['PUT', `${ORIGIN}/notes/1?draft=yes`, '/notes/1?draft=yes']);
+    expect([call.headers['x-trace'], call.headers['X-Trace'], 'X-TRACE' in call.headers]).toEqual(['t-1', 't-1', true]);
+    expect(call.headers).toMatchObject({ 'content-type': 'text/plain', 'content-length': '8' });
+    expect(call.body).toEqual(Buffer.from('remember'));
+  });
+});
