@@ -174,7 +174,7 @@ export interface Backend {
   /**
    * Send one request; reject with the transport's own error when it fails (the pipeline maps
    * it). When the request went out on a kept-alive connection reused for it, mark the error
-   * `reusedConnection: true` (see {@link onReusedConnection}): a server may close such a
+   * `reusedConnection: true`: a server may close such a
    * connection just as a request goes out, so an idempotent request is then sent once more at
    * once. Without the mark a failure is final, unless `execution.retry` says otherwise.
    */
