@@ -42,6 +42,26 @@ export interface EntriesOptions {
 }
 
 /**
+ * The entries of `log` tagged `tag`, in order: after `log.settle()`, once there are at least
+ * `atLeast` and their count held still for a moment (or the timeout passed).
+ */
+export async function taggedOnceQuiet<E extends { readonly target: string }>(
+  log: { read(): Promise<E[]>; settle(timeoutMs: number): Promise<void> },
+  tag: string,
+  { atLeast = 0, timeoutMs = 10_000 }: EntriesOptions = {},
+): Promise<E[]> {
+  const deadline = Date.now() + timeoutMs;
+  await log.settle(timeoutMs);
+  let previous = -1;
+  for (;;) {
+    const found = (await log.read()).filter((entry) => hasTag(entry.target, tag));
+    if ((found.length === previous && found.length >= atLeast) || Date.now() > deadline) return found;
+    previous = found.length;
+    await sleep(QUIET_MS);
+  }
+}
+
+/**
  * A server's access log. Requests of a test carry `?t=<tag>`; {@link AccessLog.entries} waits
  * until everything the server has answered so far is written before it reads them. Both servers
  * log a request after answering it (Apache once its CGI has been reaped, which can come after
@@ -66,16 +86,8 @@ export class AccessLog {
   }
 
   /** The entries of requests tagged `tag`, in order, once the log has caught up (see the class). */
-  async entries(tag: string, { atLeast = 0, timeoutMs = 10_000 }: EntriesOptions = {}): Promise<LogEntry[]> {
-    const deadline = Date.now() + timeoutMs;
-    await this.settle(timeoutMs);
-    let previous = -1;
-    for (;;) {
-      const found = (await this.read()).filter((entry) => hasTag(entry.target, tag));
-      if ((found.length === previous && found.length >= atLeast) || Date.now() > deadline) return found;
-      previous = found.length;
-      await sleep(QUIET_MS);
-    }
+  entries(tag: string, options?: EntriesOptions): Promise<LogEntry[]> {
+    return taggedOnceQuiet(this, tag, options);
   }
 
   /** How many requests tagged `tag` the server answered with 401 (waits for the log as {@link AccessLog.entries} does). */

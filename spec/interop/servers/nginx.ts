@@ -2,10 +2,9 @@ import { createHash } from 'node:crypto';
 import { access, chmod, constants, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { selfSignedCertificate } from '../../support/tls-certificate.js';
-import { AccessLog, hasTag } from './access-log.js';
+import { AccessLog, taggedOnceQuiet, type EntriesOptions } from './access-log.js';
 import { Daemon, onFreePort } from './daemon.js';
 import { freePort } from './free-port.js';
-import { sleep } from './http-probe.js';
 import { MARKER, urlOf } from './peer.js';
 import { fillTemplate, makeSite, removeSite, writeSiteFile } from './site.js';
 
@@ -86,15 +85,6 @@ export function parseNginxLine(line: string): NginxLogEntry | undefined {
   };
 }
 
-export interface NginxEntriesOptions {
-  /** Keep waiting (up to `timeoutMs`) until at least this many tagged lines are there. */
-  readonly atLeast?: number;
-  readonly timeoutMs?: number;
-}
-
-/** How long the tagged lines must stay unchanged before {@link NginxLog.entries} trusts them. */
-const QUIET_MS = 60;
-
 /**
  * nginx's access log. Requests of a test carry `?t=<tag>` (`newTag()`); nginx writes a line
  * as soon as it has answered (one worker: in the order of the answers), so once the line of a
@@ -140,20 +130,12 @@ export class NginxLog {
   }
 
   /** The entries of requests tagged `tag`, in order, once the log has caught up: at least `atLeast` and unchanged for a moment (or the timeout passed). */
-  async entries(tag: string, { atLeast = 0, timeoutMs = 10_000 }: NginxEntriesOptions = {}): Promise<NginxLogEntry[]> {
-    const deadline = Date.now() + timeoutMs;
-    await this.settle(timeoutMs);
-    let previous = -1;
-    for (;;) {
-      const found = (await this.read()).filter((entry) => hasTag(entry.target, tag));
-      if ((found.length === previous && found.length >= atLeast) || Date.now() > deadline) return found;
-      previous = found.length;
-      await sleep(QUIET_MS);
-    }
+  entries(tag: string, options?: EntriesOptions): Promise<NginxLogEntry[]> {
+    return taggedOnceQuiet(this, tag, options);
   }
 
   /** How many connections the requests tagged `tag` came on (waits for the log as {@link NginxLog.entries} does). */
-  async connections(tag: string, options?: NginxEntriesOptions): Promise<number> {
+  async connections(tag: string, options?: EntriesOptions): Promise<number> {
     return new Set((await this.entries(tag, options)).map((entry) => entry.connection)).size;
   }
 
