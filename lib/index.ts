@@ -17,11 +17,12 @@ export { withResponse, type WithResponse, type ResponseOf, type BodyOf } from '.
 export type { HttpConfig, ConfigBlock } from './config/http-config.js';
 export type { RequestConfig, Headers, Cookies } from './config/request-config.js';
 export type { UriConfig, Query, QueryValue } from './config/uri-config.js';
-export type { AuthConfig, AuthOptions } from './config/auth-config.js';
+export type { AuthConfig, AuthOptions, BearerToken, BearerOptions } from './config/auth-config.js';
 export type { ResponseConfig } from './config/response-config.js';
 export type { ResponseHandler, ExceptionHandler } from './config/handlers.js';
 export type { ExecutionConfig, Progress, ProgressListener, Interceptor, Next } from './config/execution-config.js';
 export type { Timeouts, RetryOptions, RedirectOptions, Backoff } from './config/execution-options.js';
+export type { Hooks, Attempt, AttemptResponse, RetryInfo, RedirectTarget } from './config/hooks.js';
 export type { Logger } from './config/logger.js';
 export type { ClientConfig, BackendChoice, BackendName, CookiesChoice, ProxyChoice } from './config/client-config.js';
 

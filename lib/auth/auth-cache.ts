@@ -1,3 +1,4 @@
+import type { BearerState } from './bearer.js';
 import type { DigestChallenge } from './digest.js';
 
 /** What a protection space asked for last: Basic, or Digest with its challenge. */
@@ -22,6 +23,14 @@ const MAX_NONCES = 256;
 export class AuthCache {
   readonly #spaces: Space[] = [];
   readonly #nonceCounts = new Map<string, number>();
+  readonly #bearers = new WeakMap<object, BearerState>();
+
+  /** What the client's requests share about a bearer token's `refresh` (one refresh at a time, its token). */
+  bearer(refresh: object): BearerState {
+    let state = this.#bearers.get(refresh);
+    if (state === undefined) this.#bearers.set(refresh, (state = { token: undefined, refreshing: undefined }));
+    return state;
+  }
 
   /** The space `url` falls in; the one with the longest matching `domain` prefix when several do. */
   find(url: URL): Space | undefined {

@@ -8,15 +8,16 @@ import { parseChallenges } from './challenges.js';
 import { digestAuthorization, pickDigest } from './digest.js';
 import { sameOrigin } from '../pipeline/build-url.js';
 import { headerValues } from '../model/response-headers.js';
-import { type Credentials } from '../config/auth-config.js';
+import { type UserCredentials } from '../config/auth-config.js';
+import { sendWithBearer } from './bearer.js';
 
 function isAuthorizationName(name: string): boolean {
   return name.toLowerCase() === 'authorization';
 }
 
 /**
- * The authorization stage: answers a `401` challenge with the request's credentials — Basic,
- * or Digest with the strongest algorithm offered. A protection space that challenged before
+ * The authorization stage: sends a bearer token (`bearer.ts`), or answers a `401` challenge
+ * with the request's user and password — Basic, or Digest with the strongest algorithm offered. A protection space that challenged before
  * is answered up front. One try per fresh challenge (wrong credentials get the 401 back, never
  * a loop), plus one more when the server says the nonce was `stale`.
  */
@@ -28,11 +29,12 @@ export function authorization(next: Send): Send {
     if (!credentials || !sameOrigin(wire, target) || Object.keys(wire.headers).some(isAuthorizationName)) {
       return next(wire, call); // not async: no extra promise when there is nothing to answer
     }
+    if (credentials.scheme === 'bearer') return sendWithBearer(next, wire, call, credentials);
     return answerChallenges(next, wire, call, credentials);
   };
 }
 
-async function answerChallenges(next: Send, wire: WireRequest, call: WireCall, credentials: Credentials): Promise<WireResponse> {
+async function answerChallenges(next: Send, wire: WireRequest, call: WireCall, credentials: UserCredentials): Promise<WireResponse> {
   call.unanswered = undefined; // what an earlier hop or attempt could not answer is not this one's
   const cache = call.plan.pool.authCache;
   const url = new URL(wire.url);
@@ -77,7 +79,7 @@ async function answerChallenges(next: Send, wire: WireRequest, call: WireCall, c
  * Why no challenge could be answered, when the reason is ours (a Digest algorithm or qop we do
  * not support), so the 401's HttpException says so instead of looking like wrong credentials.
  */
-function unanswerable(challenges: ReturnType<typeof parseChallenges>, credentials: Credentials): Error | undefined {
+function unanswerable(challenges: ReturnType<typeof parseChallenges>, credentials: UserCredentials): Error | undefined {
   if (credentials.scheme === 'basic') return undefined;
   const digests = challenges.filter((c) => c.scheme === 'digest');
   if (digests.length === 0) return undefined;
@@ -95,7 +97,7 @@ function whyNot(challenge: ReturnType<typeof parseChallenges>[number]): string {
 }
 
 /** The state to remember for a challenge we can answer with these credentials, if any. */
-function stateFor(challenges: ReturnType<typeof parseChallenges>, credentials: Credentials): SpaceState | undefined {
+function stateFor(challenges: ReturnType<typeof parseChallenges>, credentials: UserCredentials): SpaceState | undefined {
   if (credentials.scheme !== 'basic') {
     const challenge = pickDigest(challenges);
     if (challenge) return { scheme: 'digest', challenge };
@@ -104,7 +106,13 @@ function stateFor(challenges: ReturnType<typeof parseChallenges>, credentials: C
   return undefined;
 }
 
-function answer(state: SpaceState, credentials: Credentials, wire: WireRequest, cache: AuthCache, url: URL): { header: string | undefined; expected?: string } {
+function answer(
+  state: SpaceState,
+  credentials: UserCredentials,
+  wire: WireRequest,
+  cache: AuthCache,
+  url: URL,
+): { header: string | undefined; expected?: string } {
   if (state.scheme === 'basic') return { header: basicAuthorization(credentials) };
   // auth-int hashes the body: a stream's bytes are not known up front, so wait for the challenge
   if (state.challenge.qop === 'auth-int' && isStreamed(wire.body)) return { header: undefined };

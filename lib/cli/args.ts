@@ -6,6 +6,7 @@ import { parseNoProxy } from '../proxy/no-proxy.js';
 import { parseProxyUrl } from '../proxy/proxy-url.js';
 import { redactUserInfo } from '../core/redact.js';
 import { MAX_TIMER_MS } from '../config/execution-options.js';
+import { checkToken } from '../config/auth-config.js';
 
 /** The verbs `hb` knows, lower case (the command line accepts any case). */
 export const VERBS = ['get', 'head', 'post', 'put', 'delete', 'patch', 'options'] as const;
@@ -39,8 +40,11 @@ export interface CliRequest {
   readonly form: readonly Pair[];
   /** `--file name=@path`, in order. */
   readonly files: ReadonlyArray<{ readonly name: string; readonly path: string }>;
-  /** `--basic user:pass` or `--digest user:pass`. */
-  readonly auth: { readonly scheme: 'basic' | 'digest'; readonly user: string; readonly password: string } | undefined;
+  /** `--basic user:pass`, `--digest user:pass` or `--bearer token`. */
+  readonly auth:
+    | { readonly scheme: 'basic' | 'digest'; readonly user: string; readonly password: string }
+    | { readonly scheme: 'bearer'; readonly token: string }
+    | undefined;
   readonly backend: (typeof BACKENDS)[number] | undefined;
   /** `--insecure`: certificate checks off. */
   readonly insecure: boolean;
@@ -75,6 +79,7 @@ const OPTIONS = {
   file: { type: 'string', multiple: true },
   basic: { type: 'string', multiple: true },
   digest: { type: 'string', multiple: true },
+  bearer: { type: 'string', multiple: true },
   backend: { type: 'string', multiple: true },
   insecure: { type: 'boolean', multiple: true },
   proxy: { type: 'string', multiple: true },
@@ -121,7 +126,8 @@ export function parseCommandLine(argv: readonly string[]): Command {
   if (json !== undefined && (form.length > 0 || files.length > 0)) throw new UsageError('--json cannot be combined with --form or --file');
   const basic = single(values.basic, '--basic');
   const digest = single(values.digest, '--digest');
-  if (basic !== undefined && digest !== undefined) throw new UsageError('--basic and --digest cannot be combined');
+  const bearer = single(values.bearer, '--bearer');
+  if ([basic, digest, bearer].filter((given) => given !== undefined).length > 1) throw new UsageError('--basic, --digest and --bearer cannot be combined');
   const headers = (values.header ?? []).map(header);
   if ((form.length > 0 || files.length > 0) && headers.some(([name]) => name.toLowerCase() === 'content-type')) {
     throw new UsageError('--form and --file set the Content-Type themselves: drop -H Content-Type');
@@ -137,7 +143,14 @@ export function parseCommandLine(argv: readonly string[]): Command {
       data,
       form,
       files,
-      auth: basic !== undefined ? credentials('basic', basic) : digest !== undefined ? credentials('digest', digest) : undefined,
+      auth:
+        basic !== undefined
+          ? credentials('basic', basic)
+          : digest !== undefined
+            ? credentials('digest', digest)
+            : bearer !== undefined
+              ? { scheme: 'bearer', token: bearerToken(bearer) }
+              : undefined,
       backend: backend(single(values.backend, '--backend')),
       insecure: values.insecure !== undefined,
       proxy: proxyUrl(single(values.proxy, '--proxy')),
@@ -234,6 +247,12 @@ function credentials(scheme: 'basic' | 'digest', text: string): { scheme: 'basic
   // the text holds the password: never echo it
   if (colon < 0) throw new UsageError(`--${scheme} expects user:password (no ':' found)`);
   return { scheme, user: text.slice(0, colon), password: text.slice(colon + 1) };
+}
+
+/** `--bearer`, checked now so a bad token is a usage error (its message does not echo it). */
+function bearerToken(text: string): string {
+  usage(() => checkToken(text, '--bearer'));
+  return text;
 }
 
 /** `--proxy`, checked now so a typo is a usage error (its message hides the credentials). */

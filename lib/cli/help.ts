@@ -20,6 +20,7 @@ Options:
       --file name=@path       send a file as multipart/form-data (repeatable)
       --basic user:pass       Basic authentication (sent with the first request)
       --digest user:pass      Digest authentication (answers the server's challenge)
+      --bearer <token>        send Authorization: Bearer <token>
       --backend <name>        native (default), undici, axios, got or fetch
       --insecure              do not verify the server's TLS certificate
       --proxy <url>           send requests through this proxy: http://[user:pass@]host:port

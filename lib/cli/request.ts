@@ -129,6 +129,7 @@ export function applyRequest(c: HttpConfig, request: CliRequest, body: CliBody |
 
   if (request.auth?.scheme === 'basic') c.request.auth.basic(request.auth.user, request.auth.password, { preemptive: true });
   if (request.auth?.scheme === 'digest') c.request.auth.digest(request.auth.user, request.auth.password);
+  if (request.auth?.scheme === 'bearer') c.request.auth.bearer(request.auth.token);
 }
 
 /** Header pairs by lower-cased name: the name as first written, and the values joined with `, `. */

@@ -135,9 +135,11 @@ export function isBrokenPipe(error: unknown): boolean {
   return (error as { code?: unknown } | null)?.code === 'EPIPE';
 }
 
-/** The passwords of this command line, kept out of every message. */
+/** The passwords and tokens of this command line, kept out of every message. */
 function secretsOf(request: CliRequest): string[] {
-  const secrets = [request.auth?.password ?? '', request.url.password, safeDecode(request.url.password)];
+  const auth = request.auth;
+  const secret = auth === undefined ? '' : auth.scheme === 'bearer' ? auth.token : auth.password;
+  const secrets = [secret, request.url.password, safeDecode(request.url.password)];
   return secrets.filter((s) => s !== '');
 }
 

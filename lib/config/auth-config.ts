@@ -2,14 +2,37 @@ import { ConfigError } from '../core/errors.js';
 import { describeValue } from '../core/describe-value.js';
 import { isRecord } from '../core/scalar.js';
 
-/** Credentials for one client or request, and how to use them. */
-export interface Credentials {
+/** Credentials for one client or request, and how to use them: a user and password, or a bearer token. */
+export type Credentials = UserCredentials | BearerCredentials;
+
+/** A user and password for Basic or Digest. */
+export interface UserCredentials {
   /** `basic` or `digest`: answer only that scheme (URL credentials are Basic). */
   readonly scheme: 'basic' | 'digest';
   readonly user: string;
   readonly password: string;
   /** Basic: send with the first request, before any challenge. */
   readonly preemptive: boolean;
+}
+
+/** A bearer token, sent with every request (`auth.bearer()`). */
+export interface BearerCredentials {
+  readonly scheme: 'bearer';
+  readonly token: BearerToken;
+  readonly refresh: (() => string | Promise<string>) | undefined;
+}
+
+/** What `auth.bearer()` takes: the token, or a function (sync or async) that gives it, called per request. */
+export type BearerToken = string | (() => string | Promise<string>);
+
+/** Options of `auth.bearer()`. */
+export interface BearerOptions {
+  /**
+   * Gives a new token (sync or async) when the server answers 401: the request is sent once
+   * more with it, and later requests of the client use it (unless `token` is a function, which
+   * is asked again each time). Requests that get a 401 while a refresh runs wait for that one.
+   */
+  readonly refresh?: () => string | Promise<string>;
 }
 
 /** Options of `auth.basic()` and `auth.digest()`. */
@@ -48,6 +71,39 @@ export class AuthConfig {
     checkCredentials('digest', user, password);
     this.credentials = { scheme: 'digest', user, password, preemptive: preemptiveOf(options, 'auth.digest()') };
   }
+
+  /**
+   * Send `Authorization: Bearer <token>` with every request (to this origin: a redirect to
+   * another drops it). `token` is a string, or a function (sync or async) called per request.
+   * With `refresh`, a 401 gets one more try with a new token; requests of the client that get a
+   * 401 while a refresh runs share it. Never loops: a second 401 goes to the handlers.
+   *
+   * @example
+   * c.request.auth.bearer(() => tokens.current(), { refresh: () => tokens.renew() });
+   */
+  bearer(token: BearerToken, options?: BearerOptions): void {
+    if (typeof token === 'string') checkToken(token, 'auth.bearer(): the token');
+    else if (typeof token !== 'function')
+      throw new ConfigError(`auth.bearer(): the token must be a string or a function that gives one, not ${describeValue(token)}`);
+    if (options !== undefined && !isRecord(options))
+      throw new ConfigError(`auth.bearer(): the options must be an object ({ refresh }), not ${describeValue(options)}`);
+    const refresh: unknown = options?.refresh;
+    if (refresh !== undefined && typeof refresh !== 'function')
+      throw new ConfigError(`auth.bearer(): refresh must be a function that gives a new token, not ${describeValue(refresh)}`);
+    const unknown = Object.keys(options ?? {}).filter((key) => key !== 'refresh');
+    if (unknown.length > 0) throw new ConfigError(`auth.bearer(): unknown option ${unknown.map((key) => `'${key}'`).join(', ')} (known: refresh)`);
+    this.credentials = { scheme: 'bearer', token, refresh: refresh as BearerCredentials['refresh'] };
+  }
+}
+
+/**
+ * A token as it can go in `Authorization: Bearer` (RFC 6750 b64token, and any other visible
+ * ASCII a gateway may use): non-empty, no spaces or control characters. The value stays out of the message.
+ */
+export function checkToken(token: unknown, what: string): asserts token is string {
+  if (typeof token !== 'string') throw new ConfigError(`${what} must be a string, not ${describeValue(token)}`);
+  if (!/^[\x21-\x7e]+$/.test(token))
+    throw new ConfigError(`${what} must be visible ASCII without spaces (${token === '' ? 'it is empty' : 'it has another character'})`);
 }
 
 /** `options.preemptive`, a boolean: `'no'` would be truthy, and send the credentials up front. */

@@ -57,7 +57,7 @@ export class ProxyAuthorization {
   /** @internal `Proxy-Authorization` for `state`, for `method` on `uri`. */
   header(state: SpaceState, method: string, uri: string): string {
     const login = this.#login!;
-    if (state.scheme === 'basic') return basicAuthorization({ scheme: 'basic', user: login.user, password: login.password, preemptive: true });
+    if (state.scheme === 'basic') return basicAuthorization(login);
     // no body hashing: pickDigest prefers qop=auth, and a proxy that offers only auth-int gets an empty body's hash
     return digestAuthorization(state.challenge, {
       user: login.user,

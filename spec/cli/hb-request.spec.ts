@@ -191,6 +191,15 @@ describe('hb: authentication', () => {
     expect({ authorized: route.authorized, challenges: route.challenges }).toEqual({ authorized: 1, challenges: 0 });
   });
 
+  it('--bearer sends Authorization: Bearer <token>, and -v shows it as ***', async () => {
+    holder.server.expect({ method: 'GET', path: '/token', respond: { headers: { 'Content-Type': 'text/plain' }, body: 'in' } });
+    const result = await hb('get', `${holder.server.httpUrl}/token`, '--bearer', 'tok.en-1~', '-v');
+    expect([result.code, result.stdout.toString()]).toEqual([0, 'in']);
+    expect(holder.server.requests[0].headers.authorization).toBe('Bearer tok.en-1~');
+    expect(result.stderr).toContain('Authorization: ***');
+    expect(result.stderr).not.toContain('tok.en-1~');
+  });
+
   it('credentials in the URL are used as Basic credentials', async () => {
     const route = basicRoute(holder.server, { user: 'ada', password: 'secret' });
     expectOk(await hb('get', holder.server.httpUrl.replace('//', '//ada:secret@') + '/basic'), OK_TEXT);

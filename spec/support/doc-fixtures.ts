@@ -64,6 +64,12 @@ export function installDocFixtures(server: TestServer): void {
   // authentication
   digestRoute(server, { path: '/private/report', user: 'alice', password: 'wonderland', realm: 'reports' });
   basicRoute(server, { path: '/admin', user: 'bob', password: 's3cret', realm: 'admin' });
+  // a bearer token that has expired, and the one a refresh gives
+  route('GET', '/profile', (req) =>
+    req.headers.authorization === 'Bearer fresh-token'
+      ? json({ name: 'Ada Lovelace' })
+      : { status: 401, headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"', 'Content-Type': 'text/plain' }, body: 'token expired' },
+  );
 
   // timeouts, retries, redirects, cookies
   const later = (ms: number, spec: ResponseSpec) => (_req: RecordedRequest, res: ServerResponse) => void setTimeout(() => writeResponse(res, spec), ms);
