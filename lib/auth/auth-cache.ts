@@ -1,5 +1,10 @@
-import type { BearerState } from './bearer.js';
 import type { DigestChallenge } from './digest.js';
+
+/** What a client's requests share about one bearer `refresh`: the token it gave last, and the refresh running now. */
+export interface BearerState {
+  token: string | undefined;
+  refreshing: Promise<string> | undefined;
+}
 
 /** What a protection space asked for last: Basic, or Digest with its challenge. */
 export type SpaceState = { readonly scheme: 'basic' } | { readonly scheme: 'digest'; readonly challenge: DigestChallenge };

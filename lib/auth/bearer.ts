@@ -1,12 +1,8 @@
 import { isStreamed, type WireRequest, type WireResponse } from '../model/backend.js';
 import { checkToken, type BearerCredentials, type BearerToken } from '../config/auth-config.js';
 import type { Send, WireCall } from '../pipeline/plan.js';
-
-/** What a client's requests share about one `refresh`: the token it gave last, and the refresh running now. */
-export interface BearerState {
-  token: string | undefined;
-  refreshing: Promise<string> | undefined;
-}
+import { carriedThrow } from '../pipeline/progress.js';
+import type { BearerState } from './auth-cache.js';
 
 /**
  * Sends with `Authorization: Bearer <token>`. With `refresh`, a 401 gets one more try with a
@@ -28,16 +24,25 @@ export async function sendWithBearer(next: Send, wire: WireRequest, call: WireCa
 
 async function tokenOf(token: BearerToken): Promise<string> {
   if (typeof token === 'string') return token;
-  const given = await token();
+  const given = await callersOwn(token, "auth.bearer()'s token function");
   checkToken(given, "the token auth.bearer()'s function gave");
   return given;
+}
+
+/** What the caller's function gives; what it throws comes back to the caller as it was thrown, never taken for a network failure (and retried). */
+async function callersOwn(fn: () => string | Promise<string>, source: string): Promise<unknown> {
+  try {
+    return await fn();
+  } catch (error) {
+    throw carriedThrow(error, source);
+  }
 }
 
 /** The refresh running for the client, or a new one: concurrent 401s share one call. */
 function refreshed(state: BearerState, refresh: () => string | Promise<string>): Promise<string> {
   state.refreshing ??= (async () => {
     try {
-      const token = await refresh();
+      const token = await callersOwn(refresh, "auth.bearer()'s refresh");
       checkToken(token, "the token auth.bearer()'s refresh gave");
       state.token = token;
       return token;

@@ -19,6 +19,7 @@ import type { Plan, WireCall } from './plan.js';
 import { countedBody, countedUpload, listenerThrown, reportSent } from './progress.js';
 import type { ProgressListener } from '../config/execution-config.js';
 import { toWireRequest } from './wire-request.js';
+import type { Attempt } from '../config/hooks.js';
 
 /**
  * The core of a call, inside the interceptors: one {@link Call} run, its errors given to the
@@ -30,8 +31,10 @@ export function exchange(record: RequestRecord, plan: Plan): Promise<unknown> {
   const done = call.control ? call.runControlled(call.control) : call.run();
   const handle = plan.handlers.find(hasExceptionHandler)?.exception;
   const handled = handle ? done.catch(handledException.bind(undefined, handle, plan)) : done;
-  // a progress listener's throw comes back as it was thrown (it travels wrapped, past the transport's error mapping)
-  return plan.onUploadProgress || plan.onDownloadProgress ? handled.catch(rethrowListenerError) : handled;
+  // what the caller's own code threw (a progress listener, a hook, a bearer token function or refresh) comes back as it
+  // was thrown: it travels wrapped, past the transport's error mapping
+  const callersCode = plan.onUploadProgress || plan.onDownloadProgress || plan.execution.hooks || plan.credentials?.scheme === 'bearer';
+  return callersCode ? handled.catch(rethrowListenerError) : handled;
 }
 
 function hasExceptionHandler(tier: HandlerTier): boolean {
@@ -39,7 +42,7 @@ function hasExceptionHandler(tier: HandlerTier): boolean {
 }
 
 async function handledException(handle: ExceptionHandler, plan: Plan, error: unknown): Promise<unknown> {
-  // bad input, or a progress listener's throw, is the caller's bug, not an outcome of the exchange: it always propagates
+  // bad input, or a progress listener's or a hook's throw, is the caller's bug, not an outcome of the exchange: it always propagates
   if (error instanceof ConfigError || error instanceof EncodeError || listenerThrown(error) !== error) throw error;
   const result = await handle(error);
   // with withResponse() there is no response to wrap: the handler's value is the result as it is
@@ -64,6 +67,8 @@ export class Call implements WireCall {
   last: WireRequest | undefined;
   /** A challenge the auth stage could not answer: the cause of the HttpException for its 401. */
   unanswered: Error | undefined;
+  /** The last attempt the hooks saw (only with `execution.hooks`). */
+  attempt: Attempt | undefined;
   /** The response as handlers see it, once its head is in. */
   #fromServer: FromServer | undefined;
   /** A call an interceptor starts on a closed pool is refused as such (ConfigError), not cut (AbortError). */

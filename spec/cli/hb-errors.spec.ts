@@ -189,7 +189,11 @@ describe('hb: bad command-line input exits 2 with one line, before anything is s
     ['--json with --form', (url) => ['post', url, '--json', '{}', '--form', 'a=1'], /^hb: --json cannot be combined with --form or --file/],
     ['--basic with --digest', (url) => ['get', url, '--basic', 'a:b', '--digest', 'a:b'], /^hb: --basic, --digest and --bearer cannot be combined/],
     ['--bearer with --basic', (url) => ['get', url, '--bearer', 't', '--basic', 'a:b'], /^hb: --basic, --digest and --bearer cannot be combined/],
-    ['--bearer with a space in the token', (url) => ['get', url, '--bearer', 'two words'], /^hb: --bearer must be visible ASCII without spaces \(it has another character\);/],
+    [
+      '--bearer with a space in the token',
+      (url) => ['get', url, '--bearer', 'two words'],
+      /^hb: --bearer must be visible ASCII without spaces \(it has another character\);/,
+    ],
     ['-H Content-Type with --form', (url) => ['post', url, '--form', 'a=1', '-H', 'Content-Type: text/plain'], /^hb: --form and --file set the Content-Type/],
     ['an unknown backend', (url) => ['get', url, '--backend', 'curl'], /^hb: unknown backend 'curl'/],
     ['an unknown option', (url) => ['get', url, '--no-such-option'], /^hb: unknown option '--no-such-option'/],
