@@ -6,6 +6,7 @@ import { stringList } from '../core/scalar.js';
 import { ConfigError } from '../core/errors.js';
 import { escape } from '../core/text.js';
 import { type Logger } from './logger.js';
+import type { Hooks } from './hooks.js';
 import type { RequestRecord } from '../model/request-record.js';
 
 /**
@@ -47,6 +48,7 @@ const VERBS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELET
  * c.execution.timeout = { connect: 2_000, total: 30_000 };
  * c.execution.retry = { limit: 3 };
  * c.execution.logger = (line) => console.error(line);   // → GET https://…, ← 200 GET https://… 12.3 ms 97 B
+ * c.execution.hooks = { beforeAttempt: (attempt) => void (attempt.headers['X-Signature'] = sign(attempt)) };
  */
 export class ExecutionConfig {
   /** @internal */
@@ -75,6 +77,15 @@ export class ExecutionConfig {
    * A function or an object with `debug()`; `false` turns it off (also `DEBUG=httpbuilder`'s).
    */
   logger: Logger | false | undefined;
+  /**
+   * Called for every wire exchange (each redirect hop, retry and authentication round):
+   * `beforeAttempt`, `afterAttempt`, `beforeRetry`, `beforeRedirect`, sync or async. A request's
+   * hooks run in addition to its client's, the client's first. See {@link Hooks} and docs/hooks.md.
+   *
+   * @example
+   * c.execution.hooks = { beforeAttempt: (attempt) => void (attempt.headers['X-Signature'] = sign(attempt)) };
+   */
+  hooks: Hooks | undefined;
 
   constructor(private readonly scope: Scope) {}
 

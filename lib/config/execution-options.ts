@@ -3,6 +3,7 @@ import { describeValue } from '../core/describe-value.js';
 import { ConfigError } from '../core/errors.js';
 import { isRecord } from '../core/scalar.js';
 import { toLogLine, type LogLine, type Logger } from './logger.js';
+import { mergeHooks, type HookLists, type Hooks } from './hooks.js';
 
 /**
  * `execution.timeout`, in milliseconds. `response` and `read` are 5 minutes unless set (so a
@@ -77,6 +78,8 @@ export interface ExecutionOptions {
   readonly maxResponseSize: number | undefined;
   /** where a debug line per wire request and response goes; none by default (`DEBUG=httpbuilder` sets stderr) */
   readonly logger: LogLine | undefined;
+  /** every level's hooks, the client's first; `undefined` when there is none (the hook stages pass the call on) */
+  readonly hooks: HookLists | undefined;
 }
 
 /** ≈ 300 ms × 2^(attempt−1), capped at 10 s, each wait between half and all of that (jitter spreads clients out). */
@@ -98,6 +101,7 @@ export const DEFAULT_EXECUTION: ExecutionOptions = Object.freeze({
   signal: undefined,
   maxResponseSize: undefined,
   logger: undefined,
+  hooks: undefined,
 });
 
 /** What one level set. */
@@ -108,12 +112,21 @@ export interface ExecutionLayer {
   readonly signal: AbortSignal | undefined;
   readonly maxResponseSize: number | undefined;
   readonly logger: Logger | false | undefined;
+  readonly hooks: Hooks | undefined;
 }
 
 /** `layer` over `base`, each option field by field, checked so a typo fails before anything is sent. */
 export function mergeExecution(base: ExecutionOptions, layer: ExecutionLayer): ExecutionOptions {
-  const { timeout, retry, redirects, signal, maxResponseSize, logger } = layer;
-  if (timeout === undefined && retry === undefined && redirects === undefined && signal === undefined && maxResponseSize === undefined && logger === undefined)
+  const { timeout, retry, redirects, signal, maxResponseSize, logger, hooks } = layer;
+  if (
+    timeout === undefined &&
+    retry === undefined &&
+    redirects === undefined &&
+    signal === undefined &&
+    maxResponseSize === undefined &&
+    logger === undefined &&
+    hooks === undefined
+  )
     return base;
   return {
     timeout: timeout === undefined ? base.timeout : { ...base.timeout, ...checkTimeouts(timeout) },
@@ -122,6 +135,8 @@ export function mergeExecution(base: ExecutionOptions, layer: ExecutionLayer): E
     signal: signal === undefined ? base.signal : checkSignal(signal),
     maxResponseSize: maxResponseSize === undefined ? base.maxResponseSize : checkWhole(maxResponseSize, 'execution.maxResponseSize', 1),
     logger: logger === undefined ? base.logger : toLogLine(logger),
+    // added to the outer levels' hooks, as interceptors are, not replacing them
+    hooks: hooks === undefined ? base.hooks : mergeHooks(base.hooks, hooks),
   };
 }
 

@@ -89,9 +89,13 @@ export class CallControl {
 
 /** Waits `ms` when no control exists (no abort to listen to). */
 export function sleep(ms: number, control: CallControl | undefined): Promise<void> {
-  // a backoff's answer, held to what a timer can wait (longer fires at once, NaN too)
-  const wait = ms > 0 ? Math.min(ms, MAX_TIMER_MS) : 0;
+  const wait = timerWait(ms);
   return control ? control.sleep(wait) : new Promise((resolve) => setTimeout(resolve, wait));
+}
+
+/** A backoff's answer, held to what a timer can wait (longer fires at once, NaN too): what {@link sleep} really waits. */
+export function timerWait(ms: number): number {
+  return ms > 0 ? Math.min(ms, MAX_TIMER_MS) : 0;
 }
 
 /** `TimeoutError` for `phase`, naming the limit and where. */

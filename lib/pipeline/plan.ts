@@ -11,6 +11,7 @@ import type { Backend, WireRequest, WireResponse } from '../model/backend.js';
 import type { ResultType } from '../result/result-type.js';
 import type { Target } from './build-url.js';
 import type { CallControl } from './call-control.js';
+import type { Attempt } from '../config/hooks.js';
 
 /** What the pipeline needs besides the record: resolved once per request, never shown to interceptors. */
 export interface Plan {
@@ -56,6 +57,8 @@ export interface WireCall {
   last: WireRequest | undefined;
   /** Why a stage left the final response as it came (a challenge it could not answer): the `HttpException`'s cause. */
   unanswered: Error | undefined;
+  /** The last attempt the hook stage made (with `execution.hooks` only): what `beforeRetry` and `beforeRedirect` are told about. */
+  attempt: Attempt | undefined;
 }
 
 /** One wire exchange: a request in, the response it ended with out (its body not read yet). */

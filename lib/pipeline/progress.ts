@@ -3,26 +3,35 @@ import { HttpBuilderError } from '../core/errors.js';
 import type { Progress, ProgressListener } from '../config/execution-config.js';
 
 /**
- * @internal What a progress listener threw, carried through the transport's error mapping (as
- * an HttpBuilderError it passes unchanged) and handed back to the caller as it was thrown
- * ({@link listenerThrown}): the caller's own bug, not a network failure that would invite a retry.
+ * @internal What a caller's callback (a progress listener, a hook) threw, carried through the
+ * transport's error mapping (as an HttpBuilderError it passes unchanged) and handed back to the
+ * caller as it was thrown ({@link listenerThrown}): the caller's own bug, not a network failure
+ * that would invite a retry.
  */
 class ListenerFailure extends HttpBuilderError {
-  constructor(readonly thrown: unknown) {
-    super('a progress listener threw');
+  constructor(
+    readonly thrown: unknown,
+    source: string,
+  ) {
+    super(`${source} threw`);
   }
 }
 
-/** `error`, or what a progress listener threw when that is what `error` carries. */
+/** `error`, or what a progress listener or a hook threw when that is what `error` carries. */
 export function listenerThrown(error: unknown): unknown {
   return error instanceof ListenerFailure ? error.thrown : error;
+}
+
+/** What `source` (a caller's callback) threw, wrapped to travel as a {@link ListenerFailure}; one already wrapped stays as it is. */
+export function carriedThrow(thrown: unknown, source: string): HttpBuilderError {
+  return thrown instanceof ListenerFailure ? thrown : new ListenerFailure(thrown, source);
 }
 
 function notify(listener: ProgressListener, transferred: number, total: number | undefined): void {
   try {
     listener(progress(transferred, total));
   } catch (error) {
-    throw new ListenerFailure(error);
+    throw new ListenerFailure(error, 'a progress listener');
   }
 }
 

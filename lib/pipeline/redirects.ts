@@ -5,6 +5,7 @@ import { sameOrigin } from './build-url.js';
 import { firstHeader } from '../model/response-headers.js';
 import { targetOfUrl } from './wire-request.js';
 import { urlForMessage } from '../core/redact.js';
+import { beforeRedirect } from './hooks-stage.js';
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 /** Dropped on every hop to another origin, besides `execution.redirects.sensitiveHeaders`. */
@@ -17,6 +18,7 @@ const BODY_HEADERS = new Set(['content-type', 'content-length', 'transfer-encodi
  * to another origin (scheme, host or port) drops credentials, cookies and the sensitive
  * headers; a 307/308 that would carry a body there, or a body that cannot be sent again, is not
  * followed (the 3xx is the response). Each hop is recorded as the call's `last` request.
+ * `beforeRedirect` hooks are called once a hop is known to be followed, the 3xx released.
  */
 export function redirects(next: Send): Send {
   return function followRedirects(wire: WireRequest, call: WireCall): Promise<WireResponse> {
@@ -50,6 +52,7 @@ async function hopOn(next: Send, first: WireRequest, firstResponse: WireResponse
     if (hops >= options.max) {
       throw new RedirectError(`more than ${options.max} redirects (the last one from ${urlForMessage(wire.url)} to ${urlForMessage(hop.url)})`);
     }
+    if (call.plan.execution.hooks) hop = await beforeRedirect(call, wire, hop, response.statusCode);
     wire = call.last = hop;
     response = await next(wire, call);
     location = redirectLocation(response);

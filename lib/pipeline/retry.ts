@@ -2,7 +2,8 @@ import { isStreamed, onReusedConnection, type WireRequest, type WireResponse } f
 import { IDEMPOTENT_METHODS } from '../config/execution-options.js';
 import { firstHeader } from '../model/response-headers.js';
 import { NetworkError, TimeoutError, type HttpBuilderError } from '../core/errors.js';
-import { sleep } from './call-control.js';
+import { sleep, timerWait } from './call-control.js';
+import { beforeRetry } from './hooks-stage.js';
 import type { Send, WireCall } from './plan.js';
 import { toTransportError } from '../model/transport-error.js';
 
@@ -12,7 +13,8 @@ import { toTransportError } from '../model/transport-error.js';
  * `Retry-After` (capped at `maxRetryAfter`) or the backoff. Only a body that is in memory can be
  * sent again. Apart from that policy, an idempotent request whose reused keep-alive connection
  * was reset before any response (the server had closed it) is sent again once, at once; on a
- * fresh connection a reset is final.
+ * fresh connection a reset is final (that resend is no retry of the policy: `beforeRetry` hooks are
+ * not called for it, though each attempt passes the hook stage).
  */
 export function retries(next: Send): Send {
   return function sendWithRetries(wire: WireRequest, call: WireCall): Promise<WireResponse> {
@@ -50,7 +52,9 @@ async function retryLoop(next: Send, wire: WireRequest, call: WireCall, start: L
       const typed = toTransportError(error, wire.url);
       if (control?.reason === typed) throw typed; // aborted, or out of total time
       if (retried < limit && retriable(typed)) {
-        await sleep(policy.backoff(retried + 1), control);
+        const delay = timerWait(policy.backoff(retried + 1));
+        if (plan.execution.hooks) await beforeRetry(call, wire, { error: typed, retryCount: retried + 1, delay });
+        await sleep(delay, control);
         continue;
       }
       if (!staleRetried && typed instanceof NetworkError && typed.reason === 'reset' && onReusedConnection(error)) {
@@ -61,8 +65,9 @@ async function retryLoop(next: Send, wire: WireRequest, call: WireCall, start: L
       throw typed;
     }
     if (retried >= limit || !policy.statusCodes.has(response.statusCode)) return response;
-    const wait = retryAfter(response, policy.maxRetryAfter) ?? policy.backoff(retried + 1);
-    response.discard();
+    const wait = timerWait(retryAfter(response, policy.maxRetryAfter) ?? policy.backoff(retried + 1));
+    response.discard(); // before the hooks: one that throws leaves no connection checked out
+    if (plan.execution.hooks) await beforeRetry(call, wire, { statusCode: response.statusCode, retryCount: retried + 1, delay: wait });
     await sleep(wait, control);
   }
 }

@@ -2,6 +2,7 @@ import { authorization } from '../auth/auth-stage.js';
 import { cookies } from '../cookies/cookie-stage.js';
 import { proxies } from '../proxy/proxy-stage.js';
 import { sendAttempt } from './attempt.js';
+import { hooks } from './hooks-stage.js';
 import type { Send, Stage } from './plan.js';
 import { redirects } from './redirects.js';
 import { logging } from './request-log.js';
@@ -16,13 +17,17 @@ import { retries } from './retry.js';
  * - `authorization`: each attempt answers `401` challenges (Basic, Digest) with the credentials;
  * - `proxies`: each attempt goes direct or through the client's proxy (`client.proxy`, `no_proxy`),
  *   and answers the proxy's `407` to an absolute-form request;
- * - `logging`: every wire exchange gets its pair of debug lines (`execution.logger`);
  * - `cookies`: the client's jar adds its cookies to each exchange and stores what comes back;
+ * - `hooks`: `execution.hooks` see each exchange with its final headers (signing goes here, so
+ *   it runs after every stage that sets a header: authorization, proxies, cookies);
+ * - `logging`: every wire exchange gets its pair of debug lines (`execution.logger`) — innermost,
+ *   so a line is written only for a request that goes out as the hooks left it, and its time is
+ *   the round trip's, not a hook's;
  * - then {@link sendAttempt}: one round trip through the backend, under the call's timeouts and signal.
  *
- * A stage with nothing to do for a call (no credentials, no logger, no jar) passes it on.
+ * A stage with nothing to do for a call (no credentials, no logger, no jar, no hooks) passes it on.
  */
-export const WIRE_STAGES: readonly Stage[] = [redirects, retries, authorization, proxies, logging, cookies];
+export const WIRE_STAGES: readonly Stage[] = [redirects, retries, authorization, proxies, cookies, hooks, logging];
 
 /** The wire stages folded over the backend's round trip: composed once per client, called once per request. */
 export function wirePipeline(stages: readonly Stage[] = WIRE_STAGES): Send {

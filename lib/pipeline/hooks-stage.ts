@@ -1,0 +1,145 @@
+import type { WireRequest, WireResponse } from '../model/backend.js';
+import type { Attempt, AttemptResponse, HookLists, RedirectTarget, RetryInfo } from '../config/hooks.js';
+import { ConfigError } from '../core/errors.js';
+import { isThenable } from '../core/maybe-promise.js';
+import { ResponseHeaders } from '../model/response-headers.js';
+import type { CallControl } from './call-control.js';
+import { checkHeaders } from './check-headers.js';
+import type { Send, WireCall } from './plan.js';
+import { carriedThrow } from './progress.js';
+
+/**
+ * The hook stage: with `execution.hooks` set, each wire exchange that reaches it (every redirect
+ * hop, retry, authentication and proxy round) is an {@link Attempt}: `beforeAttempt` hooks see
+ * and may change its final headers — the authorization, proxy and cookie stages are outside,
+ * so theirs are set — and `afterAttempt` hooks see its response head before anything reads the
+ * body. The logging stage is inside: its lines are of the request as the hooks left it, and
+ * time the round trip only. `beforeRetry` and `beforeRedirect` are called from the retry and
+ * redirect stages ({@link beforeRetry}, {@link beforeRedirect}).
+ *
+ * A hook's throw fails the call with what it threw: it travels wrapped (progress.ts), so the
+ * transport's error mapping and the retry rules never take it for a network failure.
+ */
+export function hooks(next: Send): Send {
+  return function sendWithHooks(wire: WireRequest, call: WireCall): Promise<WireResponse> {
+    const lists = call.plan.execution.hooks;
+    // no hooks (the usual call): no copy, no extra promise
+    return lists ? hooked(next, lists, wire, call) : next(wire, call);
+  };
+}
+
+async function hooked(next: Send, lists: HookLists, wire: WireRequest, call: WireCall): Promise<WireResponse> {
+  const attempt = (call.attempt = attemptOf(wire));
+  let sent = wire;
+  if (lists.beforeAttempt.length > 0) {
+    for (const hook of lists.beforeAttempt) await callHook(call.control, 'an execution.hooks.beforeAttempt hook', hook, attempt);
+    sent = { ...wire, headers: checkedHeaders(attempt.headers, wire.headers, 'beforeAttempt') };
+  }
+  const response = await next(sent, call);
+  if (lists.afterAttempt.length === 0) return response;
+  const head: AttemptResponse = { statusCode: response.statusCode, message: response.message, headers: new ResponseHeaders(response.headers) };
+  try {
+    for (const hook of lists.afterAttempt) await callHook(call.control, 'an execution.hooks.afterAttempt hook', hook, attempt, head);
+  } catch (error) {
+    response.discard(); // never read: its connection goes back or is closed
+    throw error;
+  }
+  return response;
+}
+
+/** `wire` as hooks see it: its headers a copy of their own, its body's bytes when it is in memory. */
+function attemptOf(wire: WireRequest): Attempt {
+  return { method: wire.method, url: wire.url, target: wire.target, headers: { ...wire.headers }, body: wire.body?.bytes };
+}
+
+/**
+ * The `beforeRetry` hooks, before the retry stage waits: `wire` is the request retried, the
+ * attempt the one the hook stage last saw of it (with the headers it went out with).
+ */
+export async function beforeRetry(call: WireCall, wire: WireRequest, retry: RetryInfo): Promise<void> {
+  const lists = call.plan.execution.hooks;
+  if (!lists) return;
+  const attempt = call.attempt ?? attemptOf(wire);
+  for (const hook of lists.beforeRetry) await callHook(call.control, 'an execution.hooks.beforeRetry hook', hook, attempt, retry);
+}
+
+/**
+ * The `beforeRedirect` hooks, before the redirect stage sends `hop` (the request for the
+ * `Location`, credentials already dropped for another origin): the hop with the headers they
+ * left in `to.headers`.
+ */
+export async function beforeRedirect(call: WireCall, from: WireRequest, hop: WireRequest, statusCode: number): Promise<WireRequest> {
+  const lists = call.plan.execution.hooks;
+  if (!lists || lists.beforeRedirect.length === 0) return hop;
+  const to: RedirectTarget = { url: hop.url, method: hop.method, headers: { ...hop.headers }, statusCode };
+  const attempt = call.attempt ?? attemptOf(from);
+  for (const hook of lists.beforeRedirect) await callHook(call.control, 'an execution.hooks.beforeRedirect hook', hook, attempt, to);
+  return { ...hop, headers: checkedHeaders(to.headers, hop.headers, 'beforeRedirect') };
+}
+
+/**
+ * Runs one hook; what it throws or rejects with travels wrapped (see progress.ts). A hook still
+ * pending when the call is stopped (abort, `total` timeout) is waited for no longer.
+ */
+async function callHook<A extends unknown[]>(control: CallControl | undefined, source: string, hook: (...args: A) => unknown, ...args: A): Promise<void> {
+  let returned: unknown;
+  try {
+    returned = hook(...args);
+  } catch (error) {
+    throw carriedThrow(error, source);
+  }
+  if (!isThenable(returned)) return;
+  try {
+    await untilStopped(returned, control);
+  } catch (error) {
+    if (control !== undefined && error === control.reason) throw error;
+    throw carriedThrow(error, source);
+  }
+}
+
+function untilStopped(pending: PromiseLike<unknown>, control: CallControl | undefined): Promise<unknown> {
+  if (control === undefined) return Promise.resolve(pending);
+  return new Promise((resolve, reject) => {
+    const signal = control.signal;
+    const onStop = () => reject(control.reason!);
+    if (signal.aborted) return onStop();
+    signal.addEventListener('abort', onStop, { once: true });
+    Promise.resolve(pending).then(
+      (value) => {
+        signal.removeEventListener('abort', onStop);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onStop);
+        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the hook's own rejection, as it is (wrapped by the caller)
+        reject(error);
+      },
+    );
+  });
+}
+
+/**
+ * The headers a hook left, held to the rules the request's own were (toWireRequest): valid
+ * names and values, and the framing untouched — `Content-Length` and `Transfer-Encoding`
+ * follow the body, which hooks cannot change.
+ */
+function checkedHeaders(headers: Record<string, string>, before: Readonly<Record<string, string>>, hook: string): Record<string, string> {
+  try {
+    checkHeaders(headers);
+  } catch (error) {
+    throw new ConfigError(`execution.hooks.${hook} left a header the request cannot carry: ${(error as Error).message}`);
+  }
+  if (framing(headers) !== framing(before)) {
+    throw new ConfigError(`execution.hooks.${hook} changed Content-Length or Transfer-Encoding: they follow the body, which a hook cannot change`);
+  }
+  return headers;
+}
+
+function framing(headers: Readonly<Record<string, string>>): string {
+  let framing = '';
+  for (const name in headers) {
+    const lower = name.toLowerCase();
+    if (lower === 'content-length' || lower === 'transfer-encoding') framing += `${lower}:${headers[name]}\n`;
+  }
+  return framing;
+}
