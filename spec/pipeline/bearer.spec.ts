@@ -23,7 +23,10 @@ pipeline('bearer tokens (auth.bearer)', (kit) => {
     release();
     expect(await Promise.all(calls)).toEqual(Array(8).fill({ me: true }));
     expect(refreshes).toBe(1);
-    expect(kit.mock.calls.map((call) => call.headers.authorization).sort()).toEqual([...Array<string>(8).fill('Bearer fresh'), ...Array<string>(8).fill('Bearer stale')]);
+    expect(kit.mock.calls.map((call) => call.headers.authorization).sort()).toEqual([
+      ...Array<string>(8).fill('Bearer fresh'),
+      ...Array<string>(8).fill('Bearer stale'),
+    ]);
   });
 
   it('a refresh that fails fails each call waiting for it; the next 401 tries a new refresh', async () => {
