@@ -111,7 +111,7 @@ export interface Hooks {
   beforeRedirect?(from: Attempt, to: RedirectTarget): unknown;
 }
 
-/** @internal Every level's hooks of each kind, the client's first; each bound to the object it was set on. */
+/** Every level's hooks of each kind, the client's first; each bound to the object it was set on (the pipeline's, not for callers). */
 export interface HookLists {
   readonly beforeAttempt: ReadonlyArray<NonNullable<Hooks['beforeAttempt']>>;
   readonly afterAttempt: ReadonlyArray<NonNullable<Hooks['afterAttempt']>>;
