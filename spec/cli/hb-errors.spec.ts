@@ -1,7 +1,6 @@
 // Failures of the `hb` binary: HTTP errors, network errors, bad input, secrets, interrupts.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { basicRoute, digestRoute } from '../support/auth/index.js';
@@ -9,6 +8,7 @@ import { rawServer } from '../support/raw-server.js';
 import { useTestServer } from '../support/use-test-server.js';
 import { builtCli } from './support/built-cli.js';
 import { runHb, type HbResult } from './support/run-hb.js';
+import { closedPort } from '../support/closed-port.js';
 
 const holder = useTestServer();
 let cli = '';
@@ -30,15 +30,6 @@ function oneErrorLine(result: HbResult): string {
   expect(result.stderr).toMatch(/^hb: [^\n]+\n$/);
   expect(result.stderr).not.toMatch(/\bat .+:\d+:\d+/);
   return result.stderr.trimEnd();
-}
-
-/** A local port with nothing listening on it. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 describe('hb: exit codes for HTTP statuses', () => {

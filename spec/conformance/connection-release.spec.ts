@@ -1,51 +1,31 @@
 import { expect, it } from '@jest/globals';
 import { PassThrough } from 'node:stream';
 import zlib from 'node:zlib';
-import { ConfigError, NetworkError, ParseError, type HttpBuilder } from '../../lib/index.js';
+import { ConfigError, NetworkError, ParseError } from '../../lib/index.js';
 import { TestServer } from '../support/test-server.js';
-import { untilClosed } from '../support/until-closed.js';
 import { conformance } from './kit.js';
+import { expectNoLeak } from './no-leak.js';
 
 const BIG = 'y'.repeat(4 * 1024 * 1024);
-const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
 
 conformance('connections are released after every outcome', (kit) => {
-  /**
-   * After `failing`, good requests in a row: they must find the pool as a fresh client would,
-   * so a leaked (forever busy) socket shows as one connection more than the pool ever uses;
-   * then close() must end every connection, which a request still holding one would block.
-   */
-  async function expectNoLeak(client: HttpBuilder, failing: () => Promise<unknown>): Promise<unknown> {
-    kit.server.expect({ method: 'GET', path: '/after', respond: { headers: { 'Content-Type': 'text/plain' }, body: 'ok' } });
-    // connections an earlier test left to a transport's keep-alive timer are not this test's
-    const before = kit.server.openConnections;
-    const outcome = await failing().catch((e: unknown) => e);
-    for (let i = 0; i < 4; i++) expect(await client.get((c) => void (c.request.uri.path = '/after'))).toBe('ok');
-    await settle();
-    const lingering = before + (kit.traits.closesAbandonedAtOnce ? 0 : 1);
-    expect(kit.server.openConnections).toBeLessThanOrEqual(kit.traits.sequentialSockets + lingering);
-    await client.close();
-    await untilClosed(kit.server, lingering);
-    return outcome;
-  }
-
   it('after an unsupported Content-Encoding', async () => {
     kit.server.expect({ method: 'GET', path: '/compress', respond: { headers: { 'Content-Type': 'text/plain', 'Content-Encoding': 'compress' }, body: BIG } });
     const client = kit.client();
-    const error = await expectNoLeak(client, () => client.get((c) => void (c.request.uri.path = '/compress')));
+    const error = await expectNoLeak(kit, client, () => client.get((c) => void (c.request.uri.path = '/compress')));
     expect(error).toBeInstanceOf(ParseError);
   });
 
   it('after six stacked codings', async () => {
     kit.server.expect({ method: 'GET', path: '/stacked', respond: { headers: { 'Content-Encoding': 'gzip, gzip, gzip, gzip, gzip, gzip' }, body: BIG } });
     const client = kit.client();
-    expect(await expectNoLeak(client, () => client.get((c) => void (c.request.uri.path = '/stacked')))).toBeInstanceOf(ParseError);
+    expect(await expectNoLeak(kit, client, () => client.get((c) => void (c.request.uri.path = '/stacked')))).toBeInstanceOf(ParseError);
   });
 
   it('after a large body that is not the gzip it claims', async () => {
     kit.server.expect({ method: 'GET', path: '/bad-gzip', respond: { headers: { 'Content-Type': 'text/plain', 'Content-Encoding': 'gzip' }, body: BIG } });
     const client = kit.client();
-    expect(await expectNoLeak(client, () => client.get((c) => void (c.request.uri.path = '/bad-gzip')))).toBeInstanceOf(ParseError);
+    expect(await expectNoLeak(kit, client, () => client.get((c) => void (c.request.uri.path = '/bad-gzip')))).toBeInstanceOf(ParseError);
   });
 
   it('after a chunked body that the parser never reads', async () => {
@@ -59,7 +39,7 @@ conformance('connections are released after every outcome', (kit) => {
       },
     });
     const client = kit.client();
-    const result = await expectNoLeak(client, () =>
+    const result = await expectNoLeak(kit, client, () =>
       client.get((c) => {
         c.request.uri.path = '/unread';
         c.response.parser('text/date', () => 'not read');
@@ -75,7 +55,7 @@ conformance('connections are released after every outcome', (kit) => {
       respond: { headers: { 'Content-Type': 'text/plain', 'Content-Encoding': 'gzip' }, body: zlib.gzipSync(BIG) },
     });
     const client = kit.client();
-    const result = await expectNoLeak(client, () =>
+    const result = await expectNoLeak(kit, client, () =>
       client.get((c) => {
         c.request.uri.path = '/partial';
         c.response.parser('text/plain', async (fromServer) => {
@@ -90,7 +70,7 @@ conformance('connections are released after every outcome', (kit) => {
   it('after a plain body whose parser reads only the start of the stream', async () => {
     kit.server.expect({ method: 'GET', path: '/plain-partial', respond: { headers: { 'Content-Type': 'text/plain' }, body: BIG } });
     const client = kit.client();
-    const result = await expectNoLeak(client, () =>
+    const result = await expectNoLeak(kit, client, () =>
       client.get((c) => {
         c.request.uri.path = '/plain-partial';
         c.response.parser('text/plain', async (fromServer) => {
@@ -106,7 +86,7 @@ conformance('connections are released after every outcome', (kit) => {
     kit.server.expect({ method: 'GET', path: '/plain-untouched', respond: { headers: { 'Content-Type': 'text/plain' }, body: BIG } });
     const client = kit.client();
     let taken: NodeJS.ReadableStream | undefined;
-    const result = await expectNoLeak(client, () =>
+    const result = await expectNoLeak(kit, client, () =>
       client.get((c) => {
         c.request.uri.path = '/plain-untouched';
         c.response.parser('text/plain', (fromServer) => {

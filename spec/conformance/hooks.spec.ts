@@ -1,16 +1,15 @@
 import { expect, it } from '@jest/globals';
 import { createHmac } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import { HttpException, type Attempt, type AttemptResponse, type HttpBuilder, type RetryInfo } from '../../lib/index.js';
+import { HttpException, type Attempt, type AttemptResponse, type RetryInfo } from '../../lib/index.js';
 import { digestRoute } from '../support/auth/index.js';
 import type { RecordedRequest } from '../support/test-server.js';
-import { untilClosed } from '../support/until-closed.js';
 import { conformance } from './kit.js';
+import { expectNoLeak } from './no-leak.js';
 
 const QUICK = { backoff: () => 5 };
 const SECRET = 'hook-secret';
 const BIG = 'y'.repeat(4 * 1024 * 1024);
-const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
 
 /** HMAC-SHA256 over method, request-target and body: what the client's hook and the server's check compute alike. */
 function hmac(secret: string, method: string, target: string, body: Uint8Array | undefined): string {
@@ -153,20 +152,6 @@ conformance('execution.hooks', (kit) => {
     expect(headers).toEqual({ 'X-Fixed': 'kept' });
   });
 
-  /** After `failing`, good requests in a row find the pool as a fresh client would, and close() ends every connection (connection-release.spec.ts). */
-  async function expectNoLeak(client: HttpBuilder, failing: () => Promise<unknown>): Promise<unknown> {
-    kit.server.expect({ method: 'GET', path: '/after', respond: { headers: { 'Content-Type': 'text/plain' }, body: 'ok' } });
-    const before = kit.server.openConnections;
-    const outcome = await failing().catch((e: unknown) => e);
-    for (let i = 0; i < 4; i++) expect(await client.get((c) => void (c.request.uri.path = '/after'))).toBe('ok');
-    await settle();
-    const lingering = before + (kit.traits.closesAbandonedAtOnce ? 0 : 1);
-    expect(kit.server.openConnections).toBeLessThanOrEqual(kit.traits.sequentialSockets + lingering);
-    await client.close();
-    await untilClosed(kit.server, lingering);
-    return outcome;
-  }
-
   for (const hook of ['beforeAttempt', 'afterAttempt'] as const) {
     it(`a throwing ${hook} rejects with that very error, nothing retried, the connection released`, async () => {
       let calls = 0;
@@ -177,7 +162,7 @@ conformance('execution.hooks', (kit) => {
       });
       const thrown = new Error(`${hook} says no`);
       const client = kit.client((c) => void (c.execution.retry = { limit: 3, ...QUICK }));
-      const outcome = await expectNoLeak(client, () =>
+      const outcome = await expectNoLeak(kit, client, () =>
         client.get((c) => {
           c.request.uri.path = '/big-503';
           // on this request only: the leak check's requests run without it

@@ -7,11 +7,11 @@
 // on), through a `client.connection.lookup` that also records which requests really connected.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import nock from 'nock';
-import { createServer } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { fetch as undiciFetch, getGlobalDispatcher, MockAgent, request as undiciRequest, setGlobalDispatcher } from 'undici';
 import { ConfigError, HttpBuilder, NetworkError, TimeoutError, withResponse, type BackendChoice, type HttpConfig } from '../../lib/index.js';
 import { MockBackend } from '../../lib/testing.js';
+import { closedPort } from '../support/closed-port.js';
 
 const HOST = 'api.example.test';
 const SCHEMES = ['http', 'https'] as const;
@@ -29,15 +29,6 @@ function loopback(hostname: string, options: { all?: boolean }, callback: (...ar
   resolved.push(hostname);
   if (options.all) callback(null, [{ address: '127.0.0.1', family: 4 }]);
   else callback(null, '127.0.0.1', 4);
-}
-
-/** A local port with nothing listening on it. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 const open: HttpBuilder[] = [];
