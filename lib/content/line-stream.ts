@@ -1,0 +1,123 @@
+import { ResponseTooLargeError } from '../core/errors.js';
+// Splitting works on bytes, not text: `\n` and `\r` never occur inside a multi-byte UTF-8
+// character, so a line's bytes are decoded whole (a character split across chunks included) and
+// limits count bytes exactly, as the server sent them.
+
+const LF = 0x0a;
+const CR = 0x0d;
+// slack over the limit while a line is still open: its `\r` (lines()) and a leading BOM
+const SLACK = 4;
+
+/**
+ * Splits chunks into lines of bytes, keeping only (a copy of) the open line between chunks:
+ * never more than one line plus one chunk. Shared with event-stream.ts.
+ * With `cr`, a lone `\r` ends a line too and `\r\n` is one line end (event streams); without,
+ * lines end at `\n` and one `\r` before it is dropped. A leading UTF-8 BOM is dropped.
+ * @internal
+ */
+export class LineSplitter {
+  private open: Uint8Array[] = [];
+  private openBytes = 0;
+  private first = true;
+  private skipLF = false;
+
+  constructor(
+    private readonly cr: boolean,
+    private readonly max: number,
+    private readonly tooLarge: () => Error,
+  ) {}
+
+  /** The lines this chunk completes; views of it, to use before the next chunk comes. */
+  push(chunk: Uint8Array): Uint8Array[] {
+    const done: Uint8Array[] = [];
+    let start = 0;
+    if (this.skipLF && chunk.length > 0) {
+      // a `\r` ended the last chunk: its `\n` belongs to the same line end
+      this.skipLF = false;
+      if (chunk[0] === LF) start = 1;
+    }
+    // next positions of each byte, cached: indexOf beats a byte loop, and caching keeps it linear
+    let lf = -1;
+    let cr = this.cr ? -1 : chunk.length;
+    while (start < chunk.length) {
+      if (lf < start) lf = find(chunk, LF, start);
+      if (cr < start) cr = find(chunk, CR, start);
+      const end = Math.min(lf, cr);
+      if (end === chunk.length) break;
+      done.push(this.finish(chunk.subarray(start, end)));
+      start = end + 1;
+      if (end === cr) {
+        if (start === chunk.length) this.skipLF = true;
+        else if (chunk[start] === LF) start++;
+      }
+    }
+    if (start < chunk.length) {
+      // a copy: a view would keep the whole chunk alive, the lines before this one included
+      this.open.push(chunk.slice(start));
+      this.openBytes += chunk.length - start;
+      if (this.openBytes > this.max + SLACK) throw this.tooLarge();
+    }
+    return done;
+  }
+
+  /** The last line, when the body does not end with a line end. */
+  end(): Uint8Array | undefined {
+    if (this.openBytes === 0) return undefined;
+    const line = this.finish(new Uint8Array(0));
+    return line.length > 0 ? line : undefined;
+  }
+
+  private finish(tail: Uint8Array): Uint8Array {
+    let line = tail;
+    if (this.openBytes > 0) {
+      line = new Uint8Array(this.openBytes + tail.length);
+      let at = 0;
+      for (const part of [...this.open, tail]) {
+        line.set(part, at);
+        at += part.length;
+      }
+      this.open = [];
+      this.openBytes = 0;
+    }
+    if (this.first) {
+      this.first = false;
+      if (line[0] === 0xef && line[1] === 0xbb && line[2] === 0xbf) line = line.subarray(3);
+    }
+    if (!this.cr && line[line.length - 1] === CR) line = line.subarray(0, -1);
+    if (line.length > this.max) throw this.tooLarge();
+    return line;
+  }
+}
+
+function find(chunk: Uint8Array, byte: number, from: number): number {
+  const at = chunk.indexOf(byte, from);
+  return at === -1 ? chunk.length : at;
+}
+
+/**
+ * The body's lines as UTF-8 text, without their line ends. A line ends at `\n`; one `\r` right
+ * before it is dropped too (so `\r\n` works), but a lone `\r` is kept as text: unlike an event
+ * stream, a line-delimited body (NDJSON, logs) does not end lines with it. The last line counts
+ * even without a line end (and loses a trailing `\r` like the others); an empty piece after the
+ * final line end is not a line, empty lines before it are. A leading UTF-8 BOM is dropped;
+ * malformed UTF-8 becomes U+FFFD. A line longer than `maxLineBytes` bytes (without its line end)
+ * throws {@link ResponseTooLargeError}, at the latest one chunk after the limit: memory stays
+ * bounded by one line plus one chunk. Stopping early (`break`) stops reading the body.
+ *
+ * @example
+ * for await (const line of lines(response.body, { maxLineBytes: 1 << 20 })) {
+ *   if (line !== '') console.log(JSON.parse(line));
+ * }
+ */
+export async function* lines(body: AsyncIterable<Uint8Array>, options: { maxLineBytes?: number } = {}): AsyncIterable<string> {
+  const max = options.maxLineBytes ?? Infinity;
+  const splitter = new LineSplitter(false, max, () => new ResponseTooLargeError(`a line of the response body is longer than maxLineBytes (${max} bytes)`));
+  // ignoreBOM: each line is decoded on its own, only the body's first BOM may go (done above)
+  const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+  // for await closes the body (return()) on break, on throw and on a limit error
+  for await (const chunk of body) {
+    for (const line of splitter.push(chunk)) yield decoder.decode(line);
+  }
+  const last = splitter.end();
+  if (last !== undefined) yield decoder.decode(last);
+}
