@@ -1,3 +1,6 @@
+import { HeaderLexer } from '../core/header-lexer.js';
+import { setOwn } from '../core/own-property.js';
+
 /** One link of a `Link` header: its target (resolved against `base`), and its parameters (names lower case; `rel` split into lower-case relation types). */
 export interface Link {
   readonly url: string;
@@ -21,7 +24,7 @@ export interface Link {
 export function parseLinks(values: readonly string[], base: string): Link[] {
   const links: Link[] = [];
   for (const value of values) {
-    const lexer = new Lexer(value);
+    const lexer = new HeaderLexer(value);
     for (;;) {
       lexer.take(/[\s,]*/y);
       if (lexer.done()) break;
@@ -46,7 +49,7 @@ export function linkTo(values: readonly string[], rel: string, base: string): st
 }
 
 /** One link from the lexer's position up to (not including) its comma, or undefined when it is malformed. */
-function readLink(lexer: Lexer, base: string): Link | undefined {
+function readLink(lexer: HeaderLexer, base: string): Link | undefined {
   const target = lexer.take(/<[^<>]*>/y);
   if (target === undefined) return undefined;
   const params: Record<string, string> = {};
@@ -72,36 +75,5 @@ function resolve(target: string, base: string): string | undefined {
     return new URL(target, base).href;
   } catch {
     return undefined;
-  }
-}
-
-/** `params[name] = value` as an own property: a `__proto__` param from the server is a param, never the object's prototype. */
-function setOwn(params: Record<string, string>, name: string, value: string): void {
-  Object.defineProperty(params, name, { value, writable: true, enumerable: true, configurable: true });
-}
-
-/** A tiny sticky-regex reader over one header value. */
-class Lexer {
-  position = 0;
-  constructor(private readonly text: string) {}
-
-  done(): boolean {
-    return this.position >= this.text.length;
-  }
-
-  /** The match at the position (possibly ''), consumed; undefined when the pattern does not match here. */
-  take(pattern: RegExp): string | undefined {
-    pattern.lastIndex = this.position;
-    const match = pattern.exec(this.text);
-    if (!match) return undefined;
-    this.position += match[0].length;
-    return match[0];
-  }
-
-  /** A closed quoted-string with its backslash escapes undone, or undefined (nothing consumed) when none is here. */
-  quoted(): string | undefined {
-    return this.take(/"(?:[^"\\]|\\.)*"/sy)
-      ?.slice(1, -1)
-      .replace(/\\(.)/gs, '$1');
   }
 }

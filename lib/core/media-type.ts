@@ -1,3 +1,5 @@
+import { setOwn } from './own-property.js';
+
 /** A `Content-Type` value split into its media type (lower case) and parameters. */
 export interface MediaType {
   /** `type/subtype`, lower case, no parameters. */
@@ -50,13 +52,8 @@ function parsed(value: string): MediaType {
     const next = value.indexOf(';', paramValue === undefined ? start : end);
     at = next < 0 ? value.length : next;
     paramValue ??= value.slice(start, at).trim();
-    // defined, not assigned: a `__proto__` parameter is kept as one instead of being dropped
-    Object.defineProperty(params, name, {
-      value: name === 'charset' ? paramValue.toLowerCase() : paramValue,
-      writable: true,
-      enumerable: true,
-      configurable: true,
-    });
+    // a `__proto__` parameter is kept as one (setOwn)
+    setOwn(params, name, name === 'charset' ? paramValue.toLowerCase() : paramValue);
   }
   return Object.freeze({ type, params: Object.freeze(params) });
 }

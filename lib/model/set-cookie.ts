@@ -1,3 +1,5 @@
+import { setOwn } from '../core/own-property.js';
+
 /** One `Set-Cookie` header, parsed. */
 export interface ResponseCookie {
   readonly name: string;
@@ -13,10 +15,10 @@ export function parseSetCookie(header: string): ResponseCookie {
   const attributes: Record<string, string | true> = {};
   for (const attribute of rest) {
     const at = attribute.indexOf('=');
-    // defined, not assigned: an attribute named `__proto__` is kept as one instead of being dropped
+    // an attribute named `__proto__` is kept as one (setOwn)
     const name = (at < 0 ? attribute : attribute.slice(0, at)).trim().toLowerCase();
     const value = at < 0 ? true : attribute.slice(at + 1).trim();
-    Object.defineProperty(attributes, name, { value, writable: true, enumerable: true, configurable: true });
+    setOwn(attributes, name, value);
   }
   return {
     name: (eq < 0 ? '' : pair.slice(0, eq)).trim(),

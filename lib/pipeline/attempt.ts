@@ -1,6 +1,6 @@
 import { clientClosed, type Backend, type WireRequest, type WireResponse } from '../model/backend.js';
 import type { HttpBuilderError } from '../core/errors.js';
-import { timeoutError, type CallControl } from './call-control.js';
+import { timeoutError, untilSignal, type CallControl } from './call-control.js';
 import type { WireCall } from './plan.js';
 
 /**
@@ -33,7 +33,9 @@ async function controlledAttempt(backend: Backend, wire: WireRequest, control: C
   const headersTimer = !responseMs ? undefined : setTimeout(() => stop(timeoutError('response', responseMs, wire.url)), responseMs);
   let response: WireResponse;
   try {
-    response = await untilAborted(backend.send({ ...wire, signal: attempt.signal, connectTimeout: connect || undefined }), attempt.signal);
+    // the transport may never settle (a socket node closed in silence after a 101 no one asked for): the signal ends the wait
+    const sending = backend.send({ ...wire, signal: attempt.signal, connectTimeout: connect || undefined });
+    response = await untilSignal(sending, attempt.signal, () => attempt.signal.reason, discardLate);
   } catch (error) {
     unlink();
     throw reason ?? error;
@@ -46,37 +48,6 @@ async function controlledAttempt(backend: Backend, wire: WireRequest, control: C
     throw reason;
   }
   return guardedResponse(response, attempt.signal, () => reason, !read ? undefined : () => stop(timeoutError('read', read, wire.url)), read, unlink);
-}
-
-/**
- * `sending`, or a rejection as soon as `signal` aborts: a timeout or the caller's signal ends the
- * call even when the transport never settles (a socket node closed in silence after a 101 no
- * one asked for). A response that still comes after that is given up.
- */
-function untilAborted(sending: Promise<WireResponse>, signal: AbortSignal): Promise<WireResponse> {
-  return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the abort's reason, as it is (the caller's catch prefers the attempt's own)
-      reject(signal.reason);
-      sending.then(
-        (late) => late.discard(),
-        () => {},
-      );
-    };
-    if (signal.aborted) return onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    sending.then(
-      (response) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(response);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the transport's failure, as it is (mapped later)
-        reject(error);
-      },
-    );
-  });
 }
 
 /**
@@ -133,4 +104,9 @@ function guardedResponse(
       response.discard();
     },
   };
+}
+
+/** A response that came after its attempt was given up. */
+function discardLate(response: WireResponse): void {
+  response.discard();
 }

@@ -109,3 +109,31 @@ const PHASE_TEXT: Readonly<Record<TimeoutError['phase'], string>> = {
   read: 'no more of the response body arrived',
   total: 'the call did not complete',
 };
+
+/**
+ * `pending`, or a rejection with `reason()` as soon as `signal` aborts: a timeout or the caller's
+ * signal ends the wait even when `pending` never settles. `late` gets what settles after that
+ * (a response to give up).
+ */
+export function untilSignal<T>(pending: PromiseLike<T>, signal: AbortSignal, reason: () => unknown, late?: (value: T) => void): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the abort's reason, as it is
+      reject(reason());
+      if (late) pending.then(late, () => {});
+    };
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    pending.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- what `pending` rejected with, as it is
+        reject(error);
+      },
+    );
+  });
+}

@@ -3,7 +3,7 @@ import type { Attempt, AttemptResponse, HookLists, RedirectTarget, RetryInfo } f
 import { ConfigError } from '../core/errors.js';
 import { isThenable } from '../core/maybe-promise.js';
 import { ResponseHeaders } from '../model/response-headers.js';
-import type { CallControl } from './call-control.js';
+import { untilSignal, type CallControl } from './call-control.js';
 import { checkHeaders } from './check-headers.js';
 import type { Send, WireCall } from './plan.js';
 import { carriedThrow } from './progress.js';
@@ -90,32 +90,11 @@ async function callHook<A extends unknown[]>(control: CallControl | undefined, s
   }
   if (!isThenable(returned)) return;
   try {
-    await untilStopped(returned, control);
+    await (control ? untilSignal(returned, control.signal, () => control.reason) : returned);
   } catch (error) {
     if (control !== undefined && error === control.reason) throw error;
     throw carriedThrow(error, source);
   }
-}
-
-function untilStopped(pending: PromiseLike<unknown>, control: CallControl | undefined): Promise<unknown> {
-  if (control === undefined) return Promise.resolve(pending);
-  return new Promise((resolve, reject) => {
-    const signal = control.signal;
-    const onStop = () => reject(control.reason!);
-    if (signal.aborted) return onStop();
-    signal.addEventListener('abort', onStop, { once: true });
-    Promise.resolve(pending).then(
-      (value) => {
-        signal.removeEventListener('abort', onStop);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onStop);
-        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the hook's own rejection, as it is (wrapped by the caller)
-        reject(error);
-      },
-    );
-  });
 }
 
 /**

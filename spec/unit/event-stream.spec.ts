@@ -2,30 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { ResponseTooLargeError } from '../../lib/core/errors.js';
 import { events, type ServerSentEvent } from '../../lib/content/event-stream.js';
 
-const encode = (text: string) => new TextEncoder().encode(text);
-
-async function* chunks(...parts: Uint8Array[]): AsyncGenerator<Uint8Array> {
-  for (const part of parts) {
-    await Promise.resolve(); // a real body awaits the network between chunks
-    yield part;
-  }
-}
-
-async function collect<T>(source: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const item of source) out.push(item);
-  return out;
-}
-
-/** Every way to cut `bytes` in two and in three pieces, and byte by byte. */
-function* splits(bytes: Uint8Array): Generator<Uint8Array[]> {
-  const n = bytes.length;
-  yield [bytes];
-  yield Array.from(bytes, (b) => Uint8Array.of(b));
-  for (let i = 0; i <= n; i++) {
-    for (let j = i; j <= n; j++) yield [bytes.subarray(0, i), bytes.subarray(i, j), bytes.subarray(j)];
-  }
-}
+import { chunks, collect, encode, splits } from '../support/chunk-sources.js';
 
 const ev = (data: string, more: Partial<ServerSentEvent> = {}): ServerSentEvent => ({ event: 'message', data, id: undefined, retry: undefined, ...more });
 
