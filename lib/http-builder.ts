@@ -16,7 +16,10 @@ import type { RequestRecord } from './model/request-record.js';
 import { loggerFromEnvironment } from './pipeline/request-log.js';
 import { verbArguments, type HeadResultFor, type ResultFor, type VerbArgument, type VerbArguments } from './verb-arguments.js';
 import { clientClosed } from './model/backend.js';
-import { DOWNLOADS } from './content/parsers.js';
+import { DOWNLOADS, STREAMS } from './content/parsers.js';
+import { paginate } from './paginate.js';
+import type { ResultOf, ResultType } from './result/result-type.js';
+import type { FromServer } from './model/from-server.js';
 
 /**
  * A verb: `verb()`, `verb(block)`, or `verb(Type, block?)` resolving to the result converted to `Type`.
@@ -130,6 +133,28 @@ export class HttpBuilder {
   /** OPTIONS. @example await http.options((c) => { c.response.success((fs) => fs.headers.get('allow')); }); */
   readonly options: Verb = this.#verb('OPTIONS');
 
+  /**
+   * The items of every page of a list, as an `AsyncIterable`: `paginate(block)`, or
+   * `paginate(Type, block)` to convert (or validate) each item. A page is requested only when the
+   * loop needs its items. Each page's body must be an array, and the next page is the
+   * `Link: <...>; rel="next"` target, unless `c.response.paginate({ items, next, maxPages, maxItems })`
+   * says otherwise. A failing page rejects the loop after the items already yielded.
+   *
+   * @example
+   * for await (const user of http.paginate(User, (c) => { c.request.uri.path = '/users'; c.request.uri.query = { per_page: 100 }; })) {
+   *   console.log(user.name);
+   * }
+   */
+  paginate<T extends ResultType>(type: T, block?: ConfigBlock): AsyncIterable<ResultOf<T>>;
+  paginate(block?: ConfigBlock): AsyncIterable<unknown>;
+  paginate(first?: unknown, block?: ConfigBlock): AsyncIterable<unknown> {
+    return paginate(this.#sendPage.bind(this), first, block, this.#settings.pagination);
+  }
+
+  #sendPage(layer: HttpConfig, onResponse: (fromServer: FromServer, record: RequestRecord) => void): Promise<unknown> {
+    return this.#send('GET', PAGE_ARGUMENTS, layer, onResponse);
+  }
+
   #verb(method: string): (first?: VerbArgument, block?: ConfigBlock) => Promise<never> {
     // the generic result type exists only in the signature: #call resolves to whatever Type produced
     const name = method.toLowerCase(); // for messages: once per verb, not per call
@@ -142,28 +167,34 @@ export class HttpBuilder {
     try {
       const args = verbArguments(name, first, second);
       const block = args.block;
-      if (!block) return this.#send(method, args, undefined);
+      if (!block) return this.#send(method, args, undefined, undefined);
       const layer = new HttpConfig('request');
       const returned: unknown = block.call(layer, layer);
-      if (isThenable(returned)) return Promise.resolve(returned).then(this.#send.bind(this, method, args, layer));
-      return this.#send(method, args, layer);
+      if (isThenable(returned)) return Promise.resolve(returned).then(this.#send.bind(this, method, args, layer, undefined));
+      return this.#send(method, args, layer, undefined);
     } catch (error) {
       // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- pass on exactly what the block threw
       return Promise.reject(error);
     }
   }
 
-  // also bound as the step after an async block, whose value then comes as a fourth argument: ignored
-  #send(method: string, args: VerbArguments, layer: HttpConfig | undefined): Promise<unknown> {
+  // also bound as the step after an async block, whose value then comes as a fifth argument: ignored
+  #send(
+    method: string,
+    args: VerbArguments,
+    layer: HttpConfig | undefined,
+    onResponse: ((fromServer: FromServer, record: RequestRecord) => void) | undefined,
+  ): Promise<unknown> {
     const base = this.#settings;
     let settings: Settings;
     let frozen: ReturnType<typeof freezeRecord>;
     try {
       if (this.#pool.closed) throw clientClosed();
       settings = layer ? mergeSettings(base, layer) : base;
-      if (args.type !== undefined && downloads(settings)) {
+      const taker = args.type === undefined ? undefined : bodyTaker(settings);
+      if (taker) {
         throw new ConfigError(
-          `${method.toLowerCase()}(): a Download writes the body to its target, so the call's result type must be the default one (drop the result type, or use withResponse() without one)`,
+          `${method.toLowerCase()}(): ${taker}, so the call's result type must be the default one (drop the result type, or use withResponse() without one)`,
         );
       }
       // the client's own header map when the block set no header: its requests share one frozen object
@@ -186,12 +217,16 @@ export class HttpBuilder {
       onUploadProgress: settings.onUploadProgress,
       execution: settings.execution,
       jar: settings.cookieJar ? ClientCookieJar.of(settings.cookieJar, this.#pool.cookies) : undefined,
+      onResponse,
     };
     // no interceptor (the usual case): no chain around the exchange
     if (settings.interceptors.length === 0) return exchange(record, plan);
     return chain(settings.interceptors, method, exchangeChecked.bind(undefined, plan))(record);
   }
 }
+
+/** A page of paginate(): its body as handlers leave it, without a result type (paginate converts each item). */
+const PAGE_ARGUMENTS: VerbArguments = { type: undefined, withResponse: false, block: undefined };
 
 /** The exchange of the record an interceptor passed on, checked first. */
 function exchangeChecked(plan: Plan, request: RequestRecord): Promise<unknown> {
@@ -219,8 +254,13 @@ function newPool(settings: Settings, cookies: Pool['cookies']): Pool {
   return { backend, send: wirePipeline(), authCache: new AuthCache(), router, cookies, closed: false };
 }
 
-/** Whether a level registered a Download (`httpbuilder-ts/download`): it takes the body itself. */
-function downloads(settings: Settings): boolean {
-  for (const level of settings.parsers) for (const parser of level.values()) if (DOWNLOADS in parser) return true;
-  return false;
+/** What takes the body itself, when a level registered a Download or a Stream: the result is its own. */
+function bodyTaker(settings: Settings): string | undefined {
+  for (const level of settings.parsers) {
+    for (const parser of level.values()) {
+      if (DOWNLOADS in parser) return 'a Download writes the body to its target';
+      if (STREAMS in parser) return 'a Stream makes the result (Stream.ndjson(c, Type) converts each value)';
+    }
+  }
+  return undefined;
 }

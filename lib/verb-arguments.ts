@@ -4,6 +4,7 @@ import { ConfigError, ResultTypeError } from './core/errors.js';
 import { hasConverter } from './result/convert.js';
 import type { ResultOf, ResultType } from './result/result-type.js';
 import { isStandardSchema } from './result/standard-schema.js';
+import type { StreamOf } from './result/stream-of.js';
 import { ResponseOf, type BodyOf, type WithResponse } from './result/with-response.js';
 
 /** A verb's first argument: a result type (or one wrapped in `withResponse()`), a configuration block, or nothing. */
@@ -11,9 +12,20 @@ export type VerbArgument = ResultType | ResponseOf<ResultType | undefined> | Con
 
 /**
  * The result of a verb called with `first`: `ResultOf<Type>` for a result type, the response
- * with its body for `withResponse(Type)`, `unknown` for a block or nothing.
+ * with its body for `withResponse(Type)`, `AsyncIterable<T>` for a block that returns
+ * `Stream.lines(c)` (`ndjson`, `events`: see `httpbuilder-ts/stream`), `unknown` for another block or nothing.
  */
-export type ResultFor<A> = A extends ResponseOf<infer T> ? WithResponse<BodyOf<T>> : A extends ResultType ? ResultOf<A> : unknown;
+export type ResultFor<A> =
+  A extends ResponseOf<infer T>
+    ? WithResponse<BodyOf<T>>
+    : A extends ResultType
+      ? ResultOf<A>
+      : A extends (...args: never[]) => infer R
+        ? StreamResult<Awaited<R>>
+        : unknown;
+
+/** What a block returning `R` makes the call resolve to: the items of a `Stream` it returns, else `unknown`. */
+export type StreamResult<R> = R extends StreamOf<infer T> ? AsyncIterable<T> : unknown;
 
 /** What HEAD resolves to: as {@link ResultFor}, but a body is always absent, so `null` is possible. */
 export type HeadResultFor<A> = A extends ResponseOf<infer T> ? WithResponse<BodyOf<T> | null> : ResultFor<A> | null;
@@ -71,7 +83,7 @@ export function verbArguments(verb: string, first: unknown, second: unknown): Ve
 }
 
 /** `value` as a result type: a Standard Schema, a built-in constructor with a converter, or a class. */
-function resultType(verb: string, value: unknown, where: string): ResultType {
+export function resultType(verb: string, value: unknown, where: string): ResultType {
   if (isStandardSchema(value)) {
     // a schema that cannot validate would fail only once the response is in
     const standard: unknown = value['~standard'];

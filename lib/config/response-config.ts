@@ -4,6 +4,7 @@ import type { ExceptionHandler, HandlerTier, ResponseHandler } from './handlers.
 import { NO_HANDLERS } from './handlers.js';
 import { checkFunction } from './callbacks.js';
 import { stringList } from '../core/scalar.js';
+import { checkPagination, type PaginationOptions } from './pagination.js';
 
 /**
  * How to handle the response: `c.response` inside a configuration block.
@@ -23,6 +24,8 @@ export class ResponseConfig {
   #exception: ExceptionHandler | undefined;
   /** @internal */
   parsers: Map<string, Parser> | undefined;
+  /** @internal */
+  pagination: PaginationOptions | undefined;
 
   /** Runs for status < 400. */
   success(handler: ResponseHandler): void {
@@ -55,6 +58,16 @@ export class ResponseConfig {
     checkFunction(parse, 'response.parser()');
     this.parsers ??= new Map();
     for (const type of stringList(contentType, 'response.parser(): the content type')) this.parsers.set(type.toLowerCase(), parse);
+  }
+
+  /**
+   * How `http.paginate()` finds each page's items and the next page (see {@link PaginationOptions}).
+   *
+   * @example
+   * c.response.paginate({ items: (body) => (body as { results: unknown[] }).results, maxPages: 5 });
+   */
+  paginate(options: PaginationOptions): void {
+    this.pagination = checkPagination(options);
   }
 
   /** @internal */

@@ -16,6 +16,7 @@ import { escape } from '../core/text.js';
 import { hideUserInfoIn } from '../core/redact.js';
 import { type Credentials } from './auth-config.js';
 import { type Interceptor, type ProgressListener } from './execution-config.js';
+import { mergePagination, type PaginationOptions } from './pagination.js';
 
 /** The URI as resolved from every level. */
 export interface UriParts {
@@ -46,6 +47,8 @@ export interface Settings {
   readonly encoders: ReadonlyArray<ReadonlyMap<string, Encoder>>;
   readonly parsers: ReadonlyArray<ReadonlyMap<string, Parser>>;
   readonly handlers: readonly HandlerTier[];
+  /** `response.paginate()`, merged option by option */
+  readonly pagination: PaginationOptions | undefined;
   readonly interceptors: ReadonlyArray<{ readonly methods: ReadonlySet<string>; readonly intercept: Interceptor }>;
   readonly context: ContextMap;
   readonly tls: TlsOptions | undefined;
@@ -79,6 +82,7 @@ export const DEFAULT_SETTINGS: Settings = Object.freeze({
   encoders: [],
   parsers: [],
   handlers: [],
+  pagination: undefined,
   interceptors: [],
   context: new Map(),
   tls: undefined,
@@ -114,6 +118,7 @@ export function mergeSettings(base: Settings, layer: HttpConfig): Settings {
     encoders: request.encoders ? [new Map(request.encoders), ...base.encoders] : base.encoders,
     parsers: response?.parsers ? [new Map(response.parsers), ...base.parsers] : base.parsers,
     handlers: tier === NO_HANDLERS ? base.handlers : [tier, ...base.handlers],
+    pagination: mergePagination(base.pagination, response?.pagination),
     interceptors: interceptors ? [...base.interceptors, ...interceptors] : base.interceptors,
     context: layer.contextSet ? mergeContext(base.context, layer.contextSet) : base.context,
     tls: execution?.tls ?? base.tls,

@@ -1,5 +1,5 @@
 import { ResponseTooLargeError } from '../core/errors.js';
-import { LineSplitter } from './line-stream.js';
+import { LineSplitter, type StreamLimit } from './line-stream.js';
 // WHATWG HTML §9.2.6 "Interpreting an event stream", on bytes: field names are ASCII, so the
 // colon and the space after it are found in the line's bytes and only values are decoded.
 
@@ -38,9 +38,9 @@ export interface ServerSentEvent {
  *   if (e.event === 'update') apply(JSON.parse(e.data));
  * }
  */
-export async function* events(body: AsyncIterable<Uint8Array>, options: { maxEventBytes?: number } = {}): AsyncIterable<ServerSentEvent> {
+export async function* events(body: AsyncIterable<Uint8Array>, options: StreamLimit & { maxEventBytes?: number } = {}): AsyncIterable<ServerSentEvent> {
   const max = options.maxEventBytes ?? Infinity;
-  const tooLarge = () => new ResponseTooLargeError(`an event of the response body is larger than maxEventBytes (${max} bytes)`);
+  const tooLarge = options.tooLarge ?? (() => new ResponseTooLargeError(`an event of the response body is larger than maxEventBytes (${max} bytes)`));
   const splitter = new LineSplitter(true, max, tooLarge);
   const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
   let type = '';

@@ -89,6 +89,11 @@ export class LineSplitter {
   }
 }
 
+/** What a decoder throws when a line or an event is too large (a message naming the setting and the URL). */
+export interface StreamLimit {
+  readonly tooLarge?: () => Error;
+}
+
 function find(chunk: Uint8Array, byte: number, from: number): number {
   const at = chunk.indexOf(byte, from);
   return at === -1 ? chunk.length : at;
@@ -109,9 +114,10 @@ function find(chunk: Uint8Array, byte: number, from: number): number {
  *   if (line !== '') console.log(JSON.parse(line));
  * }
  */
-export async function* lines(body: AsyncIterable<Uint8Array>, options: { maxLineBytes?: number } = {}): AsyncIterable<string> {
+export async function* lines(body: AsyncIterable<Uint8Array>, options: StreamLimit & { maxLineBytes?: number } = {}): AsyncIterable<string> {
   const max = options.maxLineBytes ?? Infinity;
-  const splitter = new LineSplitter(false, max, () => new ResponseTooLargeError(`a line of the response body is longer than maxLineBytes (${max} bytes)`));
+  const tooLarge = options.tooLarge ?? (() => new ResponseTooLargeError(`a line of the response body is longer than maxLineBytes (${max} bytes)`));
+  const splitter = new LineSplitter(false, max, tooLarge);
   // ignoreBOM: each line is decoded on its own, only the body's first BOM may go (done above)
   const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
   // for await closes the body (return()) on break, on throw and on a limit error

@@ -26,6 +26,13 @@ export const READS_EMPTY_BODIES: unique symbol = Symbol('httpbuilder-ts.readsEmp
  */
 export const DOWNLOADS: unique symbol = Symbol('httpbuilder-ts.downloads');
 
+/**
+ * Marks a parser whose value reads a 2xx body after the call resolved (the stream module's): the
+ * body is handed over unread (not even peeked at, which would wait for its first byte), and its
+ * reader frees the connection when it stops. A result type is refused for it too.
+ */
+export const STREAMS: unique symbol = Symbol('httpbuilder-ts.streams');
+
 function parseJson(fromServer: FromServer): Promise<unknown> {
   return fromServer.parsedText(parseJsonText);
 }

@@ -40,6 +40,13 @@ export class FromServer {
   readonly uri: string;
   #hasBody: boolean;
   #body: AsyncIterable<Uint8Array>;
+  /** the body decoded, before `maxResponseSize` counts it whole (a reader that outlives the call counts per item) */
+  readonly #decoded: AsyncIterable<Uint8Array>;
+  /** the body belongs to a reader that outlives the call ({@link detach}) */
+  #detached = false;
+  /** that reader stopped, and the connection was freed */
+  #released = false;
+  #onReleased: (() => void) | undefined;
   /** the wire body untouched (not decoded, not peeked): the transport may read it faster */
   #untouched: boolean;
   #bytes: Buffer | undefined;
@@ -48,6 +55,8 @@ export class FromServer {
   #complete = false;
   readonly #wire: WireResponse;
   readonly #lengthKnown: boolean;
+  /** `execution.maxResponseSize` */
+  readonly #maxSize: number | undefined;
   #cookies: ResponseCookie[] | undefined;
 
   /** Made by the pipeline for each response; `maxSize` is `execution.maxResponseSize`. */
@@ -61,6 +70,7 @@ export class FromServer {
     if (wire.headers.length > MAX_HEADERS)
       throw new ResponseTooLargeError(`the response of ${urlForMessage(uri)} has ${wire.headers.length} header lines; at most ${MAX_HEADERS} are accepted`);
     this.#wire = wire;
+    this.#maxSize = maxSize;
     this.statusCode = wire.statusCode;
     this.httpVersion = wire.httpVersion ?? '1.1';
     // so that an HttpException over HTTP/2 still reads `Not Found`, as over HTTP/1.1
@@ -77,7 +87,7 @@ export class FromServer {
     const encoded = codings.length > 0 && !wire.decoded;
     // a length with codings is the encoded one, whoever decodes: only reading tells if anything is left
     this.#lengthKnown = length !== null && codings.length === 0;
-    const decoded = encoded ? decompress(wire.body, codings) : wire.body;
+    const decoded = (this.#decoded = encoded ? decompress(wire.body, codings) : wire.body);
     if (maxSize === undefined || !this.#hasBody) {
       this.#untouched = !encoded;
       this.#body = decoded;
@@ -230,6 +240,48 @@ export class FromServer {
    */
   discard(): void {
     if (!this.#complete) this.#wire.discard();
+    if (!this.#detached || this.#released) return;
+    this.#released = true;
+    this.#onReleased?.();
+  }
+
+  /**
+   * @internal The body for a reader that outlives the call (`httpbuilder-ts/stream`): read as it
+   * comes, never counted whole against `maxResponseSize` (the reader limits each line or event),
+   * errors typed. When the reader stops (the end, an error, a `break`), the connection is freed;
+   * until then the call leaves it alone ({@link detached}).
+   */
+  detach(): AsyncIterable<Uint8Array> {
+    this.#claim();
+    this.#detached = true;
+    return this.#readByReader();
+  }
+
+  /** @internal `execution.maxResponseSize`, which a {@link detach}ed body's reader applies to each line or event. */
+  get maxSize(): number | undefined {
+    return this.#maxSize;
+  }
+
+  /** @internal Whether a reader that outlives the call owns the body (it frees the connection when it stops). */
+  get detached(): boolean {
+    return this.#detached;
+  }
+
+  /** @internal Runs `done` once the reader of a {@link detach}ed body stopped (at once when it has). */
+  whenReleased(done: () => void): void {
+    if (this.#released) done();
+    else this.#onReleased = done;
+  }
+
+  async *#readByReader(): AsyncIterable<Uint8Array> {
+    try {
+      if (this.#hasBody) yield* this.#decoded;
+      this.#complete = true;
+    } catch (error) {
+      throw this.#typed(error);
+    } finally {
+      this.discard();
+    }
   }
 
   #claim(): void {

@@ -80,6 +80,14 @@ export class CallControl {
     });
   }
 
+  /**
+   * The call resolved while its body is still to be read (a `Stream`): the total timeout, which
+   * bounds the call, is over; the signal still stops the reading until {@link dispose}.
+   */
+  resolved(): void {
+    clearTimeout(this.#timer);
+  }
+
   /** The call is over: timers and listeners go. */
   dispose(): void {
     clearTimeout(this.#timer);

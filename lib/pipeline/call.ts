@@ -3,7 +3,7 @@ import { urlForMessage } from '../core/redact.js';
 import { isThenable, type MaybePromise } from '../core/maybe-promise.js';
 import type { ExceptionHandler, HandlerTier } from '../config/handlers.js';
 import { encodeBody, type EncodedRequestBody } from '../content/encoders.js';
-import { parserFor, READS_EMPTY_BODIES } from '../content/parsers.js';
+import { parserFor, READS_EMPTY_BODIES, STREAMS } from '../content/parsers.js';
 import { releaseUpload } from '../content/raw-upload.js';
 import { isClientClosed, type WireRequest, type WireResponse } from '../model/backend.js';
 import { FromServer } from '../model/from-server.js';
@@ -102,7 +102,12 @@ export class Call implements WireCall {
       // whatever a stopped call failed with (a transport's abort error, a parser's), the reason is what it failed for
       throw control.reason ?? error;
     } finally {
-      control.dispose();
+      const fromServer = this.#fromServer;
+      // a body its reader still reads (a Stream) is stopped by the signal until that reader is done with it
+      if (fromServer?.detached) {
+        control.resolved();
+        fromServer.whenReleased(control.dispose.bind(control));
+      } else control.dispose();
     }
   }
 
@@ -152,6 +157,7 @@ export class Call implements WireCall {
       response.discard(); // e.g. an unsupported Content-Encoding: the body will never be read
       throw error;
     }
+    this.plan.onResponse?.(fromServer, this.record);
     let body;
     try {
       body = this.#body(fromServer);
@@ -170,8 +176,14 @@ export class Call implements WireCall {
    * answers at once, nor for no body).
    */
   #body(fromServer: FromServer): MaybePromise<unknown> {
-    if (fromServer.hasBody && fromServer.mayBeEmpty()) return fromServer.peekEmpty().then(this.#bodyOf.bind(this, fromServer));
+    if (fromServer.hasBody && fromServer.mayBeEmpty() && !this.#streamed(fromServer)) return fromServer.peekEmpty().then(this.#bodyOf.bind(this, fromServer));
     return this.#bodyOf(fromServer, !fromServer.hasBody);
+  }
+
+  /** A 2xx body a Stream reads after the call: handed over unread (its first byte may come much later). */
+  #streamed(fromServer: FromServer): boolean {
+    const status = fromServer.statusCode;
+    return status >= 200 && status <= 299 && STREAMS in parserFor(this.plan.parsers, fromServer.contentType);
   }
 
   #bodyOf(fromServer: FromServer, empty: boolean): MaybePromise<unknown> {
@@ -223,7 +235,7 @@ export class Call implements WireCall {
       throw error;
     }
     if (!isThenable(outcome)) {
-      fromServer.discard();
+      this.#release();
       return outcome;
     }
     return Promise.resolve(outcome).then(this.#releasedWith.bind(this), this.#releasedThrowing.bind(this));
@@ -245,8 +257,14 @@ export class Call implements WireCall {
   }
 
   #releasedWith(result: unknown): unknown {
-    this.#fromServer!.discard();
+    this.#release();
     return result;
+  }
+
+  /** The call succeeded: the connection goes back, unless the body's reader (a Stream) still reads it and frees it when done. */
+  #release(): void {
+    const fromServer = this.#fromServer!;
+    if (!fromServer.detached) fromServer.discard();
   }
 
   #releasedThrowing(error: unknown): never {

@@ -12,6 +12,8 @@ import type { ResultType } from '../result/result-type.js';
 import type { Target } from './build-url.js';
 import type { CallControl } from './call-control.js';
 import type { Attempt } from '../config/hooks.js';
+import type { FromServer } from '../model/from-server.js';
+import type { RequestRecord } from '../model/request-record.js';
 
 /** What the pipeline needs besides the record: resolved once per request, never shown to interceptors. */
 export interface Plan {
@@ -33,6 +35,8 @@ export interface Plan {
   readonly execution: ExecutionOptions;
   /** the client's cookie jar, when `client.cookies` is on */
   readonly jar: ClientCookieJar | undefined;
+  /** told of the response that ended the exchange, once its head is in (paginate() reads the next page from it) */
+  readonly onResponse?: (fromServer: FromServer, record: RequestRecord) => void;
 }
 
 /** What a client's requests share: made with the client, shared by the clients derived from it. */

@@ -1,0 +1,90 @@
+import { HttpConfig } from './config/http-config.js';
+import { mergePagination, type PaginationOptions } from './config/pagination.js';
+import { linkTo } from './content/link-header.js';
+import { describeValue } from './core/describe-value.js';
+import { ConfigError, ResultTypeError } from './core/errors.js';
+import { urlForMessage } from './core/redact.js';
+import type { FromServer } from './model/from-server.js';
+import type { RequestRecord } from './model/request-record.js';
+import { convertResult } from './result/convert.js';
+import { MAPPER_ID, type Mapper } from './result/result-type.js';
+import { verbArguments } from './verb-arguments.js';
+
+/** The response a page's exchange ended with, and its request (for the mapper of its content type). */
+export interface PageResponse {
+  readonly fromServer: FromServer;
+  readonly record: RequestRecord;
+}
+
+/**
+ * Sends the request `layer` configures as one page through the client's pipeline: resolves to
+ * the page's body (after the handlers), telling `onResponse` of the response it came in.
+ */
+export type PageSender = (layer: HttpConfig, onResponse: (fromServer: FromServer, record: RequestRecord) => void) => Promise<unknown>;
+
+/**
+ * The items of every page, one page requested at a time as the loop asks for more: the request
+ * the block configures, then the next page's (`next`, by default the `Link: rel="next"` target),
+ * on the same configuration changed for it. `client` is the client's own `response.paginate()`.
+ */
+export async function* paginate(
+  send: PageSender,
+  first: unknown,
+  second: unknown,
+  client: PaginationOptions | undefined,
+): AsyncGenerator<unknown, void, undefined> {
+  // checked when the loop starts (as a verb's arguments are, as a rejection): nothing is sent yet
+  const { type, withResponse, block } = verbArguments('paginate', first, second);
+  if (withResponse) throw new ResultTypeError('paginate(): withResponse() has no use here (each item is yielded alone); pass the item type itself');
+  const layer = new HttpConfig('request');
+  if (block) await block.call(layer, layer);
+  const options = mergePagination(client, layer.touched.response?.pagination) ?? {};
+  const { maxPages = Infinity, maxItems = Infinity } = options;
+  let yielded = 0;
+  for (let pages = 1; ; pages++) {
+    let response: PageResponse | undefined;
+    const body = await send(layer, (fromServer, record) => void (response = { fromServer, record }));
+    for (const item of await itemsOf(body, response, options)) {
+      yield type === undefined ? item : await convertResult(item, type, mapperOf(response));
+      if (++yielded >= maxItems) return;
+    }
+    // no response: an exception handler answered for the page, and there is nothing to find the next one in
+    if (pages >= maxPages || response === undefined) return;
+    const next = await (options.next ?? linkNext)(response.fromServer, body);
+    if (next === undefined || next === null) return;
+    if (typeof next === 'string') layer.request.uri = nextUrl(next, response.fromServer.uri);
+    else if (typeof next === 'function') await next.call(layer, layer);
+    else throw new ConfigError(`response.paginate({ next }) returned ${describeValue(next)}: return a URL string, a block, or undefined to stop`);
+  }
+}
+
+/** The `Link` header's `rel="next"` target (RFC 8288), resolved against the page's URL. */
+function linkNext(fromServer: FromServer): string | undefined {
+  return linkTo(fromServer.headers.getAll('link'), 'next', fromServer.uri);
+}
+
+async function itemsOf(body: unknown, response: PageResponse | undefined, options: PaginationOptions): Promise<readonly unknown[]> {
+  const where = response ? ` of ${urlForMessage(response.fromServer.uri)}` : '';
+  if (options.items && response) {
+    const items: unknown = await options.items(body, response.fromServer);
+    if (!Array.isArray(items)) throw new ResultTypeError(`response.paginate({ items }) returned ${describeValue(items)} for the page${where}, not an array`);
+    return items as unknown[];
+  }
+  if (body === null || body === undefined) return []; // no body: no items
+  if (Array.isArray(body)) return body as unknown[];
+  throw new ResultTypeError(
+    `paginate(): the page${where} is ${describeValue(body)}, not an array of items; say where they are with c.response.paginate({ items: (body) => ... })`,
+  );
+}
+
+function mapperOf(response: PageResponse | undefined): Mapper | undefined {
+  return response && (response.record.context(response.fromServer.contentType, MAPPER_ID) as Mapper | undefined);
+}
+
+function nextUrl(next: string, base: string): URL {
+  try {
+    return new URL(next, base);
+  } catch {
+    throw new ConfigError(`response.paginate({ next }) returned '${urlForMessage(next)}', which is not a URL (nor one relative to the page's)`);
+  }
+}

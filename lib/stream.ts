@@ -1,0 +1,132 @@
+import type { HttpConfig } from './config/http-config.js';
+import { events, type ServerSentEvent } from './content/event-stream.js';
+import { lines } from './content/line-stream.js';
+import { defaultParser, READS_EMPTY_BODIES, STREAMS, type Parser } from './content/parsers.js';
+import { ParseError, ResponseTooLargeError } from './core/errors.js';
+import { urlForMessage } from './core/redact.js';
+import type { FromServer } from './model/from-server.js';
+import type { RequestRecord } from './model/request-record.js';
+import { convertResult } from './result/convert.js';
+import { MAPPER_ID, type Mapper, type ResultOf, type ResultType } from './result/result-type.js';
+import { StreamOf } from './result/stream-of.js';
+import { resultType } from './verb-arguments.js';
+
+export { StreamOf } from './result/stream-of.js';
+export type { ServerSentEvent } from './content/event-stream.js';
+
+/** Turns a 2xx body, read as it comes, into the stream's items; `limit` bounds each line or event. */
+type Reader<T> = (body: AsyncIterable<Uint8Array>, fromServer: FromServer, request: RequestRecord, limit: Limit) => AsyncIterable<T>;
+
+interface Limit {
+  readonly max: number | undefined;
+  readonly tooLarge: () => Error;
+}
+
+/**
+ * Registers, for every content type, a parser that makes a 2xx response's value `read`'s items:
+ * the call resolves once the response head is in, and the body is read as the loop asks. Other
+ * statuses are parsed as usual, so the failure handlers see the error body.
+ */
+function streamWith<T>(config: HttpConfig, item: 'a line' | 'an event', read: Reader<T>): StreamOf<T> {
+  const parser: Parser = (fromServer, request) => {
+    if (fromServer.statusCode < 200 || fromServer.statusCode > 299) return defaultParser(fromServer.contentType)(fromServer, request);
+    const max = fromServer.maxSize;
+    const tooLarge = () =>
+      new ResponseTooLargeError(`${item} of the response of ${urlForMessage(fromServer.uri)} is larger than execution.maxResponseSize (${max} bytes)`);
+    return read(fromServer.detach(), fromServer, request, { max, tooLarge });
+  };
+  // an empty 2xx (a 204 too) is an empty stream, not `null`
+  config.response.parser('*/*', Object.assign(parser, { [READS_EMPTY_BODIES]: true, [STREAMS]: true }));
+  return new StreamOf<T>();
+}
+
+function readLines(body: AsyncIterable<Uint8Array>, _fromServer: FromServer, _request: RequestRecord, limit: Limit): AsyncIterable<string> {
+  return lines(body, { maxLineBytes: limit.max, tooLarge: limit.tooLarge });
+}
+
+function readEvents(body: AsyncIterable<Uint8Array>, _fromServer: FromServer, _request: RequestRecord, limit: Limit): AsyncIterable<ServerSentEvent> {
+  return events(body, { maxEventBytes: limit.max, tooLarge: limit.tooLarge });
+}
+
+/** Each non-blank line parsed as JSON, then converted to `type` (with the mapper of the response's content type, when one is set). */
+function ndjsonReader(type: ResultType | undefined): Reader<unknown> {
+  return async function* (body, fromServer, request, limit) {
+    const mapper = type && (request.context(fromServer.contentType, MAPPER_ID) as Mapper | undefined);
+    let number = 0;
+    for await (const line of lines(body, { maxLineBytes: limit.max, tooLarge: limit.tooLarge })) {
+      number++;
+      if (line.trim() === '') continue; // a blank line (a keep-alive, a trailing one) holds no value
+      const value = parseLine(line, number, fromServer);
+      yield type === undefined ? value : await convertResult(value, type, mapper);
+    }
+  };
+}
+
+function parseLine(line: string, number: number, fromServer: FromServer): unknown {
+  try {
+    return JSON.parse(line) as unknown;
+  } catch (error) {
+    throw new ParseError(
+      `line ${number} of the response of ${urlForMessage(fromServer.uri)} is not valid JSON (${fromServer.contentType}): ${(error as Error).message}`,
+      { statusCode: fromServer.statusCode, contentType: fromServer.contentType, text: line },
+      { cause: error },
+    );
+  }
+}
+
+/**
+ * The stream module (`httpbuilder-ts/stream`): a response read as it arrives, as lines, NDJSON
+ * values or server-sent events. Call it inside a request block; the call resolves as soon as a
+ * 2xx response head arrives (before any body byte is read) to an `AsyncIterable` of the items
+ * (a block that returns the `Stream.*` call types the result). Other statuses go to the
+ * handlers as usual (an `HttpException` by default). Memory stays bounded whatever the
+ * stream's length: `execution.maxResponseSize` bounds each line or event, not the whole body;
+ * `execution.timeout.read` bounds the silence between chunks and `execution.signal` stops the
+ * reading (the total timeout bounds the call, which ends when the head is in). Breaking out of
+ * the loop closes the response; iterate the stream, or the connection stays taken. Text is UTF-8.
+ *
+ * @example
+ * import { Stream } from 'httpbuilder-ts/stream';
+ * const feed = await http.get((c) => { c.request.uri.path = '/events'; return Stream.events(c); });
+ * for await (const event of feed) console.log(event.event, event.data);
+ */
+export const Stream = Object.freeze({
+  /**
+   * The body's lines, without their `\n` or `\r\n` (a leading BOM dropped).
+   *
+   * @example
+   * for await (const line of await http.get((c) => { c.request.uri.path = '/logs'; return Stream.lines(c); })) console.log(line);
+   */
+  lines(config: HttpConfig): StreamOf<string> {
+    return streamWith(config, 'a line', readLines);
+  },
+
+  /**
+   * One value per non-blank line of an NDJSON (JSON Lines) body, each converted to `type` (a
+   * class, a built-in like `Date`, or a Standard Schema) when given. A line that is not JSON
+   * fails the loop with a `ParseError` naming the line.
+   *
+   * @throws {ResultTypeError} at once when `type` cannot be a result type.
+   * @example
+   * for await (const change of await http.get((c) => { c.request.uri.path = '/changes'; return Stream.ndjson(c, Change); })) apply(change);
+   */
+  ndjson<T extends ResultType | undefined = undefined>(config: HttpConfig, type?: T): StreamOf<T extends ResultType ? ResultOf<T> : unknown> {
+    const checked = type === undefined ? undefined : resultType('Stream.ndjson()', type, 'the type');
+    return streamWith(config, 'a line', ndjsonReader(checked)) as StreamOf<T extends ResultType ? ResultOf<T> : unknown>;
+  },
+
+  /**
+   * The server-sent events of a `text/event-stream` body (WHATWG rules: multi-line `data`,
+   * comments, `event` defaulting to `'message'`, `id` and `retry` carried on). Asks for
+   * `Accept: text/event-stream` unless the block sets an `Accept` of its own.
+   *
+   * @example
+   * for await (const { event, data } of await http.get((c) => { c.request.uri.path = '/feed'; return Stream.events(c); })) console.log(event, data);
+   */
+  events(config: HttpConfig): StreamOf<ServerSentEvent> {
+    const request = config.request;
+    const ownAccept = request.accept !== undefined || Object.keys(request.headersSet ?? {}).some((name) => name.toLowerCase() === 'accept');
+    if (!ownAccept) request.headers.Accept = 'text/event-stream';
+    return streamWith(config, 'an event', readEvents);
+  },
+});
