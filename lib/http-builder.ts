@@ -145,8 +145,9 @@ export class HttpBuilder {
    *   console.log(user.name);
    * }
    */
-  paginate<T extends ResultType>(type: T, block?: ConfigBlock): AsyncIterable<ResultOf<T>>;
+  // the block overload first: an arrow tried against the typed one first would lose its parameter's type
   paginate(block?: ConfigBlock): AsyncIterable<unknown>;
+  paginate<T extends ResultType>(type: T, block?: ConfigBlock): AsyncIterable<ResultOf<T>>;
   paginate(first?: unknown, block?: ConfigBlock): AsyncIterable<unknown> {
     return paginate(this.#sendPage.bind(this), first, block, this.#settings.pagination);
   }

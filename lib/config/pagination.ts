@@ -58,7 +58,7 @@ const OPTION_NAMES = ['items', 'next', 'maxPages', 'maxItems'];
 function checkCount(value: unknown, name: string): void {
   if (value === undefined) return;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
-    throw new ConfigError(`response.paginate({ ${name} }) must be a whole number of at least 1, not ${describeValue(value)}`);
+    throw new ConfigError(`response.paginate({ ${name} }) must be a whole number of at least 1, not ${describeValue(value, true)}`);
   }
 }
 

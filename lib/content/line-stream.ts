@@ -27,9 +27,11 @@ export class LineSplitter {
     private readonly tooLarge: () => Error,
   ) {}
 
-  /** The lines this chunk completes; views of it, to use before the next chunk comes. */
-  push(chunk: Uint8Array): Uint8Array[] {
-    const done: Uint8Array[] = [];
+  /**
+   * The lines this chunk completes; views of it, to use before the next chunk comes. Lazily: a
+   * line that is too large throws only once the lines before it were taken.
+   */
+  *push(chunk: Uint8Array): Generator<Uint8Array, void, undefined> {
     let start = 0;
     if (this.skipLF && chunk.length > 0) {
       // a `\r` ended the last chunk: its `\n` belongs to the same line end
@@ -44,7 +46,7 @@ export class LineSplitter {
       if (cr < start) cr = find(chunk, CR, start);
       const end = Math.min(lf, cr);
       if (end === chunk.length) break;
-      done.push(this.finish(chunk.subarray(start, end)));
+      yield this.finish(chunk.subarray(start, end));
       start = end + 1;
       if (end === cr) {
         if (start === chunk.length) this.skipLF = true;
@@ -57,7 +59,6 @@ export class LineSplitter {
       this.openBytes += chunk.length - start;
       if (this.openBytes > this.max + SLACK) throw this.tooLarge();
     }
-    return done;
   }
 
   /** The last line, when the body does not end with a line end. */

@@ -1,7 +1,7 @@
 /**
- * Large transfers stay out of memory: a 128 MiB download with `Download.toFile` and a 128 MiB
- * multipart upload from a path, against a server on 127.0.0.1, must grow the client's RSS by
- * at most 64 MiB. A client that held the body would grow by at least its size.
+ * Large transfers stay out of memory: a 128 MiB download with `Download.toFile`, a 128 MiB
+ * multipart upload from a path and a 64 MiB stream of lines read with `Stream.lines`, against a
+ * server on 127.0.0.1, must grow the client's RSS by at most 64 MiB. A client that held the body would grow by at least its size.
  *
  * The client runs in a fresh process per transfer (`spec/support/transfer-client.ts`, with
  * `--expose-gc` for a clean baseline), since a jest worker's RSS moves with everything else it
@@ -34,6 +34,11 @@ let dir: string;
 function startServer(): Promise<http.Server> {
   const created = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (req.method === 'GET' && url.pathname === '/lines') {
+      res.writeHead(200, { 'Content-Type': 'application/x-ndjson' }); // chunked: a stream of unknown length
+      void writeLines(res, Number(url.searchParams.get('n')));
+      return;
+    }
     if (req.method === 'GET' && url.pathname === '/bytes') {
       const size = Number(url.searchParams.get('n'));
       res.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': size });
@@ -46,6 +51,17 @@ function startServer(): Promise<http.Server> {
     );
   });
   return new Promise((resolve) => created.listen(0, '127.0.0.1', () => resolve(created)));
+}
+
+/** 512 lines of 127 characters and a `\n`: 64 KiB. */
+const LINES = Buffer.from(`${'x'.repeat(127)}\n`.repeat(512));
+
+/** Writes `size` bytes of {@link LINES} (a multiple of 128), minding backpressure. */
+async function writeLines(res: http.ServerResponse, size: number): Promise<void> {
+  for (let left = size; left > 0 && !res.destroyed; left -= LINES.length) {
+    if (!res.write(left >= LINES.length ? LINES : LINES.subarray(0, left))) await new Promise((resolve) => res.once('drain', resolve));
+  }
+  res.end();
 }
 
 /** Runs one transfer in a fresh client process and parses what it prints. */
@@ -73,6 +89,15 @@ afterAll(async () => {
 });
 
 // fetch too: its backend sends streamed bodies with redirect 'error', so undici keeps no copy (nodejs/undici#4058)
+describe.each(['native', 'undici', 'axios', 'got', 'fetch'] as const)('a 64 MiB line stream on the %s backend stays out of memory', (backend) => {
+  it('Stream.lines grows RSS by at most 64 MiB', async () => {
+    const result = await runClient({ origin, backend, direction: 'lines', size: 64 * 2 ** 20, dir });
+    expect(result.problem).toBeUndefined();
+    expect(result.bytes).toBe(64 * 2 ** 20);
+    expect(result.memory.rssGrowth).toBeLessThanOrEqual(LIMIT);
+  }, 60_000);
+});
+
 describe.each(['native', 'axios', 'got', 'fetch'] as const)('128 MiB transfers on the %s backend stay out of memory', (backend) => {
   it('Download.toFile grows RSS by at most 64 MiB', async () => {
     const result = await runClient({ origin, backend, direction: 'download', size: SIZE, dir });

@@ -15,14 +15,19 @@ import { join } from 'node:path';
 import { measureTransfer, type MemoryGrowth } from '../../bench/measure.js';
 import { checkPatternFile } from '../../bench/pattern.js';
 import { Download } from '../../lib/download.js';
+import { Stream } from '../../lib/stream.js';
 import { HttpBuilder, multipart, type BackendChoice } from '../../lib/index.js';
 
 /** What the test asks for. */
 export interface TransferClientJob {
-  /** `http://127.0.0.1:PORT`: `GET /bytes?n=N` streams N pattern bytes, `POST /upload` answers `{ bytes }` for the file part. */
+  /**
+   * `http://127.0.0.1:PORT`: `GET /bytes?n=N` streams N pattern bytes, `GET /lines?n=N` N bytes
+   * of 128-byte lines, `POST /upload` answers `{ bytes }` for the file part.
+   */
   readonly origin: string;
   readonly backend: Extract<BackendChoice, string>;
-  readonly direction: 'download' | 'upload';
+  /** `lines` reads `/lines` with `Stream.lines` */
+  readonly direction: 'download' | 'upload' | 'lines';
   readonly size: number;
   /** Downloads go here (removed afterwards); uploads read `source-<size>.bin` from here (1 MiB and `size`). */
   readonly dir: string;
@@ -30,7 +35,7 @@ export interface TransferClientJob {
 
 /** What the process prints. */
 export interface TransferClientResult {
-  /** Bytes that arrived: the downloaded file's size, or the server's count of the uploaded part. */
+  /** Bytes that arrived: the downloaded file's size, the server's count of the uploaded part, or the lines' bytes (line ends counted). */
   readonly bytes: number;
   /** What is wrong with the downloaded file's content, if anything. */
   readonly problem?: string;
@@ -61,11 +66,25 @@ async function main(): Promise<void> {
     });
     return { bytes: (answer as { bytes: number }).bytes };
   };
-  const transfer = job.direction === 'download' ? download : upload;
+  const lines = async (size: number): Promise<Omit<TransferClientResult, 'memory'>> => {
+    const stream = await http.get((c) => {
+      c.request.uri.path = '/lines';
+      c.request.uri.query = { n: String(size) };
+      return Stream.lines(c);
+    });
+    let bytes = 0;
+    let misshapen = 0;
+    for await (const line of stream) {
+      bytes += line.length + 1;
+      if (line.length !== 127) misshapen++;
+    }
+    return { bytes, problem: misshapen === 0 ? undefined : `${misshapen} lines are not 127 characters long` };
+  };
+  const transfer = { download, upload, lines }[job.direction];
   try {
     await transfer(WARMUP);
     const { value, measurement } = await measureTransfer(() => transfer(job.size));
-    const problem = job.direction === 'download' ? await checkPatternFile(target, job.size) : undefined;
+    const problem = job.direction === 'download' ? await checkPatternFile(target, job.size) : value.problem;
     process.stdout.write(`${JSON.stringify({ ...value, problem, memory: measurement.memory } satisfies TransferClientResult)}\n`);
   } finally {
     await rm(target, { force: true });

@@ -5,6 +5,7 @@
 import { expect, it } from '@jest/globals';
 import { z } from 'zod';
 import { HttpBuilder, withResponse, type FromServer, type HttpConfig, type ResponseHeaders, type Verb } from '../../lib/index.js';
+import { Stream, type ServerSentEvent } from '../../lib/stream.js';
 
 type Equal<X, Y> = (<T>() => T extends X ? 1 : 2) extends <T>() => T extends Y ? 1 : 2 ? true : false;
 
@@ -64,6 +65,22 @@ async function inferred(http: HttpBuilder): Promise<void> {
   exact<number>()(await http[verb](Number));
   const { get }: { get: Verb } = http;
   exact<string>()(await get(String));
+  // paginate: the items, typed by the item type
+  for await (const user of http.paginate(User, (c) => void (c.request.uri.path = '/users'))) exact<User>()(user);
+  for await (const row of http.paginate(UserSchema)) exact<{ id: number; name: string }>()(row);
+  for await (const item of http.paginate((c) => void (c.request.uri.path = '/users'))) exact<unknown>()(item);
+  // a block that returns a Stream types the call's result as the stream's items
+  exact<AsyncIterable<string>>()(await http.get((c) => Stream.lines(c)));
+  exact<AsyncIterable<ServerSentEvent>>()(
+    await http.get((c) => {
+      c.request.uri.path = '/feed';
+      return Stream.events(c);
+    }),
+  );
+  exact<AsyncIterable<User>>()(await http.post((c) => Promise.resolve(Stream.ndjson(c, User))));
+  exact<AsyncIterable<{ id: number; name: string }>>()(await http.get((c) => Stream.ndjson(c, UserSchema)));
+  exact<AsyncIterable<unknown>>()(await http.get((c) => Stream.ndjson(c)));
+  exact<unknown>()(await http.get((c) => void Stream.lines(c))); // a block that does not return it: untyped
   // @ts-expect-error a number is neither a block nor a result type
   await http.get(42);
   // @ts-expect-error the second argument must be a block

@@ -1,0 +1,264 @@
+import { expect, it } from '@jest/globals';
+import type { ServerResponse } from 'node:http';
+import { ConfigError, HttpException, ParseError, ResponseTooLargeError, ResultTypeError } from '../../lib/index.js';
+import { Stream } from '../../lib/stream.js';
+import { conformance } from './kit.js';
+import { expectNoLeak } from './no-leak.js';
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Sends the head at once (node holds an HTTP/1.1 head back until the first write otherwise). */
+function head(res: ServerResponse, headers: Record<string, string>): void {
+  res.writeHead(200, headers);
+  res.flushHeaders();
+}
+
+/** Whether the client is still there: `false` once the response closed (a reset over HTTP/2 too). */
+function listening(res: ServerResponse): () => boolean {
+  let closed = false;
+  res.once('close', () => (closed = true));
+  return () => !closed;
+}
+
+/** Every item of `items`, in order. */
+async function all<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const seen: T[] = [];
+  for await (const item of items) seen.push(item);
+  return seen;
+}
+
+/** A class each NDJSON value is converted to. */
+class Change {
+  id = 0;
+  op = '';
+  get label(): string {
+    return `${this.op}#${this.id}`;
+  }
+}
+
+/** A Standard Schema accepting `{ n: number }` and doubling `n`. */
+const Doubled = {
+  '~standard': {
+    version: 1,
+    vendor: 'spec',
+    validate: (value: unknown) =>
+      typeof (value as { n?: unknown }).n === 'number' ? { value: { n: (value as { n: number }).n * 2 } } : { issues: [{ message: 'n must be a number' }] },
+  },
+} as const;
+
+conformance('Stream (httpbuilder-ts/stream)', (kit) => {
+  it('the call resolves once the head is in, before any body byte; lines then come as the server writes them', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    kit.server.expect({
+      method: 'GET',
+      path: '/log',
+      respond: async (_req, res) => {
+        head(res, { 'Content-Type': 'text/plain' });
+        await gate;
+        // a BOM, CRLF, an empty line, and a two-byte character split across writes
+        res.write(Buffer.from('\uFEFFone\r\ntwo\n\ncaf'));
+        await pause(20);
+        res.write(Buffer.from([0xc3]));
+        await pause(20);
+        res.end(Buffer.from([0xa9, 0x0a, 0x6c, 0x61, 0x73, 0x74])); // é\nlast
+      },
+    });
+    const lines = await kit.client().get((c) => {
+      c.request.uri.path = '/log';
+      return Stream.lines(c);
+    });
+    release();
+    expect(await all(lines)).toEqual(['one', 'two', '', 'café', 'last']);
+  });
+
+  it('ndjson: one value per non-blank line, each converted to a class', async () => {
+    kit.server.expect({
+      method: 'GET',
+      path: '/changes',
+      respond: async (_req, res) => {
+        head(res, { 'Content-Type': 'application/x-ndjson' });
+        res.write('{"id":1,"op":"add"}\n\n');
+        await pause(20);
+        res.write('{"id":2,');
+        await pause(20);
+        res.end('"op":"del"}\n');
+      },
+    });
+    const changes = await kit.client().get((c) => {
+      c.request.uri.path = '/changes';
+      return Stream.ndjson(c, Change);
+    });
+    const seen = await all(changes);
+    expect(seen.every((change) => change instanceof Change)).toBe(true);
+    expect(seen.map((change) => change.label)).toEqual(['add#1', 'del#2']);
+  });
+
+  it('ndjson validates each value with a Standard Schema, and a line that is no JSON fails the loop naming it', async () => {
+    kit.server.expect({ method: 'POST', path: '/complete', respond: { headers: { 'Content-Type': 'application/x-ndjson' }, body: '{"n":1}\n{"n":2}\n' } });
+    const doubled = await kit.client().post((c) => {
+      c.request.uri.path = '/complete';
+      c.request.contentType = 'application/json';
+      c.request.body = { prompt: 'hi' };
+      return Stream.ndjson(c, Doubled);
+    });
+    expect(await all(doubled)).toEqual([{ n: 2 }, { n: 4 }]);
+
+    kit.server.expect({ method: 'GET', path: '/broken', respond: { headers: { 'Content-Type': 'application/x-ndjson' }, body: '{"n":1}\n{oops\n' } });
+    const values: unknown[] = [];
+    const failure = await (async () => {
+      for await (const value of await kit.client().get((c) => {
+        c.request.uri.path = '/broken';
+        return Stream.ndjson(c);
+      }))
+        values.push(value);
+    })().catch((error: unknown) => error);
+    expect(values).toEqual([{ n: 1 }]);
+    expect(failure).toBeInstanceOf(ParseError);
+    expect((failure as ParseError).message).toMatch(/^line 2 of the response of .*\/broken is not valid JSON/);
+  });
+
+  it('events: server-sent events by the WHATWG rules, asking for text/event-stream', async () => {
+    const feed = '\uFEFF: a comment\r\nevent: update\r\ndata: one\r\ndata: two\r\nid: 7\r\n\r\nretry: 1500\ndata:plain\n\nevent: ignored\n\n';
+    kit.server.expect({
+      method: 'GET',
+      path: '/feed',
+      respond: async (_req, res) => {
+        head(res, { 'Content-Type': 'text/event-stream' });
+        for (const piece of [feed.slice(0, 30), feed.slice(30, 61), feed.slice(61)]) {
+          res.write(piece);
+          await pause(15);
+        }
+        res.end();
+      },
+    });
+    const events = await kit.client().get((c) => {
+      c.request.uri.path = '/feed';
+      return Stream.events(c);
+    });
+    expect(await all(events)).toEqual([
+      { event: 'update', data: 'one\ntwo', id: '7', retry: undefined },
+      { event: 'message', data: 'plain', id: '7', retry: 1500 },
+    ]);
+    expect(kit.server.requests.at(-1)?.headers.accept).toBe('text/event-stream');
+  });
+
+  it('a gzip-encoded stream is decoded; an empty 2xx is an empty stream', async () => {
+    kit.server.expect({ method: 'GET', path: '/zipped', respond: { headers: { 'Content-Type': 'text/plain' }, encoding: 'gzip', body: 'a\nb\n' } });
+    expect(await all(await kit.client().get((c) => ((c.request.uri.path = '/zipped'), Stream.lines(c))))).toEqual(['a', 'b']);
+    kit.server.expect({ method: 'GET', path: '/none', respond: { status: 204 } });
+    expect(await all(await kit.client().get((c) => ((c.request.uri.path = '/none'), Stream.lines(c))))).toEqual([]);
+  });
+
+  it('a failure status rejects the call as usual, with the error body', async () => {
+    kit.server.expect({ method: 'GET', path: '/gone', respond: { status: 404, headers: { 'Content-Type': 'text/plain' }, body: 'no such feed' } });
+    const error = await kit
+      .client()
+      .get((c) => ((c.request.uri.path = '/gone'), Stream.events(c)))
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HttpException);
+    expect((error as HttpException).body).toBe('no such feed');
+  });
+
+  it('maxResponseSize bounds each line, not the stream', async () => {
+    const line = 'x'.repeat(100);
+    kit.server.expect({ method: 'GET', path: '/long', respond: { headers: { 'Content-Type': 'text/plain' }, body: `${line}\n`.repeat(50) } });
+    const client = kit.client((c) => void (c.execution.maxResponseSize = 150));
+    expect(await all(await client.get((c) => ((c.request.uri.path = '/long'), Stream.lines(c))))).toHaveLength(50);
+
+    kit.server.expect({ method: 'GET', path: '/huge-line', respond: { headers: { 'Content-Type': 'text/plain' }, body: `short\n${'y'.repeat(400)}\n` } });
+    const seen: string[] = [];
+    const failure = await (async () => {
+      for await (const text of await client.get((c) => ((c.request.uri.path = '/huge-line'), Stream.lines(c)))) seen.push(text);
+    })().catch((e: unknown) => e);
+    expect(seen).toEqual(['short']);
+    expect(failure).toBeInstanceOf(ResponseTooLargeError);
+    expect((failure as Error).message).toMatch(/a line of the response of .*\/huge-line is larger than execution.maxResponseSize \(150 bytes\)/);
+  });
+
+  it('timeout.read ends a stream that falls silent; the total timeout bounds only the call', async () => {
+    kit.server.expect({
+      method: 'GET',
+      path: '/silent',
+      respond: async (_req, res) => {
+        head(res, { 'Content-Type': 'text/plain' });
+        res.write('first\n');
+        await pause(200);
+        if (!res.destroyed) res.write('second\n');
+        // then silence until the client gives up
+      },
+    });
+    const client = kit.client((c) => void (c.execution.timeout = { read: 400, total: 100 }));
+    const seen: string[] = [];
+    const failure = await (async () => {
+      for await (const text of await client.get((c) => ((c.request.uri.path = '/silent'), Stream.lines(c)))) seen.push(text);
+    })().catch((e: unknown) => e);
+    expect(seen).toEqual(['first', 'second']); // past the total timeout: the call had resolved
+    expect(failure).toMatchObject({ name: 'TimeoutError', phase: 'read' });
+  });
+
+  it('the signal stops the reading, with an AbortError', async () => {
+    kit.server.expect({
+      method: 'GET',
+      path: '/endless',
+      respond: async (_req, res) => {
+        head(res, { 'Content-Type': 'text/plain' });
+        const open = listening(res);
+        for (let i = 0; open() && i < 500; i++) {
+          res.write(`tick ${i}\n`);
+          await pause(10);
+        }
+        res.end();
+      },
+    });
+    const controller = new AbortController();
+    let count = 0;
+    const failure = await (async () => {
+      for await (const _ of await kit.client().get((c) => {
+        c.request.uri.path = '/endless';
+        c.execution.signal = controller.signal;
+        return Stream.lines(c);
+      }))
+        if (++count === 3) controller.abort();
+    })().catch((e: unknown) => e);
+    expect(failure).toMatchObject({ name: 'AbortError' });
+    expect(count).toBeLessThan(10);
+  });
+
+  it('breaking out of the loop releases the connection', async () => {
+    kit.server.expect({
+      method: 'GET',
+      path: '/endless',
+      respond: async (_req, res) => {
+        head(res, { 'Content-Type': 'application/x-ndjson' });
+        const open = listening(res);
+        for (let i = 0; open() && i < 500; i++) {
+          res.write(`{"i":${i}}\n`);
+          await pause(10);
+        }
+        res.end();
+      },
+    });
+    const client = kit.client();
+    const taken = await expectNoLeak(kit, client, async () => {
+      const values: unknown[] = [];
+      for await (const value of await client.get((c) => ((c.request.uri.path = '/endless'), Stream.ndjson(c)))) {
+        values.push(value);
+        if (values.length === 2) break;
+      }
+      return values;
+    });
+    expect(taken).toEqual([{ i: 0 }, { i: 1 }]);
+  });
+
+  it('a result type beside a Stream is refused before sending', async () => {
+    const error = await kit
+      .client()
+      .get(String, (c) => void Stream.lines(c))
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toMatch(/a Stream makes the result/);
+    expect(() => Stream.ndjson({} as never, 'User' as never)).toThrow(ResultTypeError);
+    expect(kit.server.requests).toHaveLength(0);
+  });
+});

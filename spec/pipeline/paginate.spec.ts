@@ -1,0 +1,204 @@
+// http.paginate() on the MockBackend: how pages are found, requested and turned into items.
+import { expect, it } from '@jest/globals';
+import { ConfigError, HttpException, ResultTypeError } from '../../lib/index.js';
+import { ORIGIN, pipeline } from './kit.js';
+
+/** Every item of `items`, in order. */
+async function all<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const seen: T[] = [];
+  for await (const item of items) seen.push(item);
+  return seen;
+}
+
+/** The rejection of iterating `items` to its end, and the items seen before it. */
+async function failure<T>(items: AsyncIterable<T>): Promise<{ seen: T[]; error: unknown }> {
+  const seen: T[] = [];
+  try {
+    for await (const item of items) seen.push(item);
+  } catch (error) {
+    return { seen, error };
+  }
+  throw new Error('the iteration did not fail');
+}
+
+class User {
+  id = 0;
+  get tag(): string {
+    return `user-${this.id}`;
+  }
+}
+
+/** A Standard Schema accepting `{ id: number }`. */
+const UserSchema = {
+  '~standard': {
+    version: 1,
+    vendor: 'spec',
+    validate: (value: unknown) => (typeof (value as { id?: unknown }).id === 'number' ? { value } : { issues: [{ message: 'id must be a number' }] }),
+  },
+} as const;
+
+pipeline('paginate()', (kit) => {
+  /** Three pages of users, linked GitHub-style: several links per header, quoted and bare params, relative and absolute targets. */
+  function githubPages(): void {
+    kit.mock
+      .on('GET', '/users?per_page=2')
+      .reply(200, [{ id: 1 }, { id: 2 }], { link: `<${ORIGIN}/users?per_page=2&page=2>; rel="next", </users?per_page=2&page=3>; rel=last` });
+    kit.mock
+      .on('GET', '/users?per_page=2&page=2')
+      .reply(200, [{ id: 3 }, { id: 4 }], { link: '</users?per_page=2&page=1>; rel="prev first", <?per_page=2&page=3>; title="more, later"; rel="next"' });
+    kit.mock.on('GET', '/users?per_page=2&page=3').reply(200, [{ id: 5 }], { link: '</users?per_page=2&page=2>; rel="prev"' });
+  }
+  const users = (c: { request: { uri: { path?: string; query: Record<string, unknown> } } }) => {
+    c.request.uri.path = '/users';
+    c.request.uri.query.per_page = 2;
+  };
+
+  it('follows Link rel="next" to the last page, yielding every item in order', async () => {
+    githubPages();
+    expect(await all(kit.client().paginate(users))).toEqual([{ id: 1 }, { id: 2 }, { id: 3 }, { id: 4 }, { id: 5 }]);
+    kit.mock.assertDone();
+  });
+
+  it('requests a page only when the loop needs its items, and nothing more after a break', async () => {
+    githubPages();
+    const iterator = kit.client().paginate(users)[Symbol.asyncIterator]();
+    expect(kit.mock.calls).toHaveLength(0); // nothing before the loop asks
+    await iterator.next();
+    await iterator.next();
+    expect(kit.mock.calls).toHaveLength(1);
+    await iterator.next();
+    expect(kit.mock.calls).toHaveLength(2);
+    await iterator.return?.();
+    expect(await iterator.next()).toEqual({ done: true, value: undefined });
+    expect(kit.mock.calls.map((call) => call.url)).toEqual([`${ORIGIN}/users?per_page=2`, `${ORIGIN}/users?per_page=2&page=2`]);
+  });
+
+  it('converts each item to the type: a class, or a Standard Schema whose failure ends the loop after the valid items', async () => {
+    githubPages();
+    const seen = await all(kit.client().paginate(User, users));
+    expect(seen.every((user) => user instanceof User)).toBe(true);
+    expect(seen.map((user) => user.tag)).toEqual(['user-1', 'user-2', 'user-3', 'user-4', 'user-5']);
+
+    kit.mock.on('GET', '/mixed').reply(200, [{ id: 1 }, { id: 'two' }]);
+    const { seen: valid, error } = await failure(kit.client().paginate(UserSchema, (c) => void (c.request.uri.path = '/mixed')));
+    expect(valid).toEqual([{ id: 1 }]);
+    expect(error).toBeInstanceOf(ResultTypeError);
+  });
+
+  it('a cursor: next returns a block that changes the previous request, which keeps what the first block set', async () => {
+    kit.mock
+      .on('GET', '/events?limit=2')
+      .withHeaders({ 'x-team': 'core' })
+      .reply(200, { data: ['a', 'b'], next_cursor: 'c2' });
+    kit.mock
+      .on('GET', '/events?limit=2&cursor=c2')
+      .withHeaders({ 'x-team': 'core' })
+      .reply(200, { data: ['c', 'd'], next_cursor: 'c3' });
+    kit.mock
+      .on('GET', '/events?limit=2&cursor=c3')
+      .withHeaders({ 'x-team': 'core' })
+      .reply(200, { data: ['e'], next_cursor: null });
+    const events = kit.client().paginate(String, (c) => {
+      c.request.uri.path = '/events';
+      c.request.uri.query = { limit: 2 };
+      c.request.headers['X-Team'] = 'core';
+      c.response.paginate({
+        items: (body) => (body as { data: string[] }).data,
+        next: (_fromServer, body) => {
+          const cursor = (body as { next_cursor: string | null }).next_cursor;
+          return cursor === null ? undefined : (next) => void (next.request.uri.query.cursor = cursor);
+        },
+      });
+    });
+    expect(await all(events)).toEqual(['a', 'b', 'c', 'd', 'e']);
+    kit.mock.assertDone();
+  });
+
+  it('next may return a URL relative to the page, and sees the response of the last redirect hop', async () => {
+    kit.mock.on('GET', '/v1/list').reply(302, '', { location: '/v2/list' });
+    kit.mock.on('GET', '/v2/list').reply(200, { results: [1, 2], more: 'list?after=2' });
+    kit.mock.on('GET', '/v2/list?after=2').reply(200, { results: [3], more: null });
+    const seen = await all(
+      kit.client().paginate(Number, (c) => {
+        c.request.uri.path = '/v1/list';
+        c.response.paginate({
+          items: (body) => (body as { results: number[] }).results,
+          next: (_fromServer, body) => (body as { more: string | null }).more ?? undefined,
+        });
+      }),
+    );
+    expect(seen).toEqual([1, 2, 3]);
+  });
+
+  it('maxPages and maxItems stop the walk without requesting another page', async () => {
+    githubPages();
+    expect(await all(kit.client().paginate((c) => (users(c), c.response.paginate({ maxPages: 2 }))))).toHaveLength(4);
+    expect(kit.mock.calls).toHaveLength(2);
+
+    kit.mock.reset();
+    githubPages();
+    expect(await all(kit.client().paginate((c) => (users(c), c.response.paginate({ maxItems: 2 }))))).toEqual([{ id: 1 }, { id: 2 }]);
+    expect(kit.mock.calls).toHaveLength(1); // the second page's items were not needed
+  });
+
+  it("options merge option by option: the client's items stay under a request's maxPages", async () => {
+    kit.mock.on('GET', '/a').reply(200, { items: [1, 2] }, { link: '</b>; rel=next' });
+    kit.mock.on('GET', '/b').reply(200, { items: [3] }, { link: '</c>; rel=next' });
+    const client = kit.client((c) => c.response.paginate({ items: (body) => (body as { items: number[] }).items }));
+    expect(await all(client.paginate((c) => ((c.request.uri.path = '/a'), c.response.paginate({ maxPages: 2 }))))).toEqual([1, 2, 3]);
+  });
+
+  it('a failing page rejects the loop after the items already yielded', async () => {
+    kit.mock.on('GET', '/p1').reply(200, ['x', 'y'], { link: '</p2>; rel="next"' });
+    kit.mock.on('GET', '/p2').reply(503, 'try later');
+    const { seen, error } = await failure(kit.client().paginate((c) => void (c.request.uri.path = '/p1')));
+    expect(seen).toEqual(['x', 'y']);
+    expect(error).toBeInstanceOf(HttpException);
+    expect(error).toMatchObject({ statusCode: 503 });
+  });
+
+  it("a handler's answer is the page's body: when(404) returning [] ends the walk quietly", async () => {
+    kit.mock.on('GET', '/p1').reply(200, ['x'], { link: '</p2>; rel="next"' });
+    kit.mock.on('GET', '/p2').reply(404);
+    const items = kit.client().paginate((c) => {
+      c.request.uri.path = '/p1';
+      c.response.when(404, () => []);
+    });
+    expect(await all(items)).toEqual(['x']);
+  });
+
+  it('a page without a body has no items; an async block is awaited first', async () => {
+    kit.mock.on('GET', '/empty').reply(204);
+    const items = kit.client().paginate(async (c) => {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      c.request.uri.path = '/empty';
+    });
+    expect(await all(items)).toEqual([]);
+  });
+
+  it('bad input is a clear error, before anything is sent', async () => {
+    const client = kit.client();
+    expect(() => client.paginate((c) => c.response.paginate({ maxPages: 0 }))).not.toThrow(); // a rejection of the loop, as verbs reject
+    await expect(all(client.paginate((c) => c.response.paginate({ maxPages: 0 })))).rejects.toThrow(
+      new ConfigError('response.paginate({ maxPages }) must be a whole number of at least 1, not a number (0)'),
+    );
+    await expect(all(client.paginate((c) => c.response.paginate({ nextPage: () => undefined } as never)))).rejects.toThrow(
+      /'nextPage' is no option \(items, next, maxPages, maxItems\)/,
+    );
+    await expect(all(client.paginate((c) => c.response.paginate({ items: [] as never })))).rejects.toThrow(/response.paginate\(\{ items \}\) needs a function/);
+    await expect(all(client.paginate('/users' as never))).rejects.toThrow(ConfigError);
+    expect(kit.mock.calls).toHaveLength(0);
+  });
+
+  it('a body that is no list, or a next that is neither URL nor block, names the problem', async () => {
+    kit.mock.on('GET', '/object').reply(200, { items: [1] });
+    await expect(all(kit.client().paginate((c) => void (c.request.uri.path = '/object')))).rejects.toThrow(
+      /^paginate\(\): the page of https:\/\/api.example.test\/object is an object, not an array of items; say where they are with c.response.paginate/,
+    );
+    kit.mock.on('GET', '/list').reply(200, [1]);
+    const items = kit.client().paginate((c) => ((c.request.uri.path = '/list'), c.response.paginate({ next: () => 42 as never })));
+    const { seen, error } = await failure(items);
+    expect(seen).toEqual([1]);
+    expect(error).toEqual(new ConfigError('response.paginate({ next }) returned a number: return a URL string, a block, or undefined to stop'));
+  });
+});
