@@ -22,11 +22,29 @@ export const NGINX_TEXT = Array.from(
 /** The size of `/big.bin` (`application/octet-stream`, never gzip'd): 2 MiB of pseudo-random bytes. */
 export const NGINX_BIG_SIZE = 2 * 1024 * 1024;
 
+/** How many values `/changes.ndjson` holds: `{"seq":N,"note":"..."}` for N = 1 to this (about 1.4 MB, gzip'd when the client accepts it). */
+export const NGINX_NDJSON_COUNT = 20_000;
+
+/** The value on line `seq` of `/changes.ndjson`. */
+export function nginxChange(seq: number): { seq: number; note: string } {
+  return { seq, note: `change ${seq}: über ${'·'.repeat(seq % 17)}` };
+}
+
+/** What `/feed.sse` holds (`text/event-stream`): three events, one with two data lines, an id and a retry. */
+export const NGINX_FEED = ': feed\nevent: created\nid: 1\ndata: {"n":1}\n\nevent: updated\nid: 2\nretry: 2500\ndata: line one\ndata: line two\n\ndata: bye\n\n';
+
+/** The pages of `/pages/N.json`: arrays of numbers, each page linking the next one (`Link: <...>; rel="next"`) but the last. */
+export const NGINX_PAGES = [[1, 2, 3], [4, 5, 6], [7]] as const;
+
 /** What nginx serves, by path (see nginx.conf.in). */
 export const NGINX_PATHS = {
   json: '/data.json',
   text: '/text.txt',
   big: '/big.bin',
+  ndjson: '/changes.ndjson',
+  feed: '/feed.sse',
+  /** the first of {@link NGINX_PAGES} */
+  pages: '/pages/1.json',
   /** `METHOD /echo?query` as text/plain, any method. */
   echo: '/echo',
   /** POST/PUT: `METHOD <bytes of the body>` once nginx has read the whole body (up to 10 MB). */
@@ -211,6 +229,11 @@ export async function startNginx(): Promise<NginxPeer> {
     await mkdir(join(root, 'tmp'), { mode: 0o755 });
     await writeSiteFile(root, `htdocs${NGINX_PATHS.json}`, `${JSON.stringify(NGINX_JSON)}\n`);
     await writeSiteFile(root, `htdocs${NGINX_PATHS.text}`, NGINX_TEXT);
+    const changes = Array.from({ length: NGINX_NDJSON_COUNT }, (_, index) => `${JSON.stringify(nginxChange(index + 1))}\n`).join('');
+    await writeSiteFile(root, `htdocs${NGINX_PATHS.ndjson}`, changes);
+    await writeSiteFile(root, `htdocs${NGINX_PATHS.feed}`, NGINX_FEED);
+    await mkdir(join(root, 'htdocs', 'pages'), { mode: 0o755 });
+    for (const [index, page] of NGINX_PAGES.entries()) await writeSiteFile(root, `htdocs/pages/${index + 1}.json`, JSON.stringify(page));
     const big = bigBytes();
     await writeFile(join(root, `htdocs${NGINX_PATHS.big}`), big);
     await chmod(join(root, `htdocs${NGINX_PATHS.big}`), 0o644);
