@@ -54,6 +54,10 @@ export interface CliRequest {
   readonly noProxy: readonly string[] | undefined;
   /** `-o <file>`: download the body to this file. */
   readonly output: string | undefined;
+  /** `--paginate` (GET): every item of every page (`Link: rel="next"`), one JSON line each. */
+  readonly paginate: boolean;
+  /** `--stream`: the body's lines, or its server-sent events as JSON lines, printed as they arrive. */
+  readonly stream: boolean;
   /** `-i`: print the status line and the response headers before the body. */
   readonly include: boolean;
   /** `-v`: each exchange's request and response head on stderr. */
@@ -85,6 +89,8 @@ const OPTIONS = {
   proxy: { type: 'string', multiple: true },
   noproxy: { type: 'string', multiple: true },
   output: { type: 'string', short: 'o', multiple: true },
+  paginate: { type: 'boolean', multiple: true },
+  stream: { type: 'boolean', multiple: true },
   include: { type: 'boolean', short: 'i', multiple: true },
   verbose: { type: 'boolean', short: 'v', multiple: true },
   timeout: { type: 'string', multiple: true },
@@ -132,6 +138,13 @@ export function parseCommandLine(argv: readonly string[]): Command {
   if ((form.length > 0 || files.length > 0) && headers.some(([name]) => name.toLowerCase() === 'content-type')) {
     throw new UsageError('--form and --file set the Content-Type themselves: drop -H Content-Type');
   }
+  const paginate = values.paginate !== undefined;
+  const stream = values.stream !== undefined;
+  if (paginate && verb !== 'get') throw new UsageError('--paginate walks the pages of a list: use it with get');
+  if (paginate && stream) throw new UsageError('--paginate and --stream cannot be combined');
+  const output = path(single(values.output, '-o'), '-o');
+  if ((paginate || stream) && output !== undefined) throw new UsageError(`${paginate ? '--paginate' : '--stream'} prints to stdout: drop -o`);
+  if (paginate && values.include !== undefined) throw new UsageError('--paginate prints items, not responses: drop -i');
   return {
     kind: 'request',
     request: {
@@ -155,7 +168,9 @@ export function parseCommandLine(argv: readonly string[]): Command {
       insecure: values.insecure !== undefined,
       proxy: proxyUrl(single(values.proxy, '--proxy')),
       noProxy: noProxyList(single(values.noproxy, '--noproxy')),
-      output: path(single(values.output, '-o'), '-o'),
+      output,
+      paginate,
+      stream,
       include: values.include !== undefined,
       verbose: values.verbose !== undefined,
       timeout: whole(single(values.timeout, '--timeout'), '--timeout', MAX_TIMER_MS) || undefined, // 0: no limit, as curl's --max-time 0

@@ -31,6 +31,10 @@ Options:
                               408, 413, 429, 500, 502, 503, 504 (Retry-After honoured)
       --session <file>        keep cookies across runs in this file (created if missing)
   -o, --output <file>         save the body to a file (progress bar on a terminal)
+      --paginate              get every page (Link: rel="next") and print each item of the
+                              pages' JSON arrays as one JSON line
+      --stream                print the body line by line as it arrives; server-sent events
+                              (text/event-stream) as one JSON line each
   -i, --include               print the status line and response headers before the body
   -v, --verbose               show each request and response head on stderr (credentials as ***)
   -h, --help                  show this help
@@ -55,4 +59,6 @@ Examples:
   hb get https://localhost:8443/report.csv --insecure -o report.csv
   hb head https://example.com -i
   hb get https://intranet.example.com/api --digest ada:secret --backend got | jq .
+  hb get https://api.github.com/repos/nodejs/node/issues --paginate | jq -r .title
+  hb get https://stream.example.com/events --stream
 `;

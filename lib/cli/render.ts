@@ -2,6 +2,8 @@ import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FromServer } from '../model/from-server.js';
+import { events } from '../content/event-stream.js';
+import { lines } from '../content/line-stream.js';
 import { prettyJson } from './json-pretty.js';
 
 /** How stdout is written: `pretty` when it is a terminal, `colour` when it is one and colours are allowed. */
@@ -59,4 +61,17 @@ export async function writeBody(fromServer: FromServer, out: Writable, style: Ou
     return;
   }
   await pipeline(fromServer.stream(), out, { end: false });
+}
+
+/**
+ * `--stream`: writes the body to `out` line by line as each line completes (without a `\r`
+ * before its `\n`), or, for `text/event-stream`, each server-sent event as one JSON line
+ * `{"event":...,"data":...,"id":...,"retry":...}`.
+ */
+export async function writeStreamed(fromServer: FromServer, out: Writable): Promise<void> {
+  if (fromServer.contentType === 'text/event-stream') {
+    for await (const event of events(fromServer.stream())) await writeText(out, `${JSON.stringify(event)}\n`);
+  } else {
+    for await (const line of lines(fromServer.stream())) await writeText(out, `${line}\n`);
+  }
 }

@@ -7,7 +7,8 @@ import { parseCommandLine, type CliRequest, type Command } from './args.js';
 import { describeError, EXIT, exitCodeForStatus, oneLine, UsageError } from './failure.js';
 import { HELP_TEXT, VERSION_TEXT } from './help.js';
 import { ProgressBar } from './progress-bar.js';
-import { formatHead, outputStyle, writeBody, writeText } from './render.js';
+import { formatHead, outputStyle, writeBody, writeStreamed, writeText } from './render.js';
+import { HttpException } from '../core/errors.js';
 import { applyRequest, checkFiles, checkTargets, createClient } from './request.js';
 import { loadBody, type CliBody } from './body.js';
 import { loadSession, saveSession } from './session.js';
@@ -51,7 +52,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     const session = request.session === undefined ? undefined : { file: request.session, jar: await loadSession(request.session) };
     http = createClient(request, session?.jar, io.stderr);
     try {
-      return await send(http, request, body, io, secrets);
+      return await (request.paginate ? paginate(http, request, body, io, secrets) : send(http, request, body, io, secrets));
     } finally {
       // what the server set before a failure is kept too, as a browser keeps it
       if (session !== undefined) await saveSession(session.file, session.jar);
@@ -94,10 +95,11 @@ async function send(http: HttpBuilder, request: CliRequest, body: CliBody | unde
       Download.toFile(c, request.output);
       if (bar !== undefined) c.execution.onDownloadProgress = (progress) => bar.update(progress);
     } else {
-      // every content type: the body goes to stdout as it arrives (JSON pretty on a terminal)
+      // every content type: the body goes to stdout as it arrives (JSON pretty on a terminal; with --stream, line by line)
       c.response.parser('*/*', async (fromServer) => {
         await writeHead(fromServer);
-        await writeBody(fromServer, io.stdout, style);
+        if (request.stream && fromServer.statusCode < 300) await writeStreamed(fromServer, io.stdout);
+        else await writeBody(fromServer, io.stdout, style);
         return null;
       });
     }
@@ -113,13 +115,28 @@ async function send(http: HttpBuilder, request: CliRequest, body: CliBody | unde
   }
   if (response === undefined) throw new Error('no response was handled');
   if (response.statusCode < 400) return EXIT.OK;
-  return failStatus(io, response, request, secrets);
+  return failStatus(io, response, response.uri, request, secrets);
+}
+
+/** `--paginate`: every item of every page as one JSON line; a failing page ends it as a failing status does. */
+async function paginate(http: HttpBuilder, request: CliRequest, body: CliBody | undefined, io: CliIo, secrets: readonly string[]): Promise<number> {
+  const block = (c: HttpConfig) => {
+    applyRequest(c, request, body);
+    if (io.signal !== undefined) c.execution.signal = io.signal;
+  };
+  try {
+    for await (const item of http.paginate(block)) await writeText(io.stdout, `${JSON.stringify(item) ?? 'null'}\n`);
+  } catch (error) {
+    if (!(error instanceof HttpException) || error.url === undefined) throw error;
+    return failStatus(io, error, error.url, request, secrets);
+  }
+  return EXIT.OK;
 }
 
 /** `hb: 404 Not Found (GET http://host/path)` (the URL that answered, after redirects) and the exit code for the status. */
-function failStatus(io: CliIo, response: FromServer, request: CliRequest, secrets: readonly string[]): number {
+function failStatus(io: CliIo, response: { statusCode: number; message: string }, url: string, request: CliRequest, secrets: readonly string[]): number {
   const reason = response.message === '' ? '' : ` ${response.message}`;
-  const line = `${response.statusCode}${reason} (${request.verb.toUpperCase()} ${displayUrl(new URL(response.uri))})`;
+  const line = `${response.statusCode}${reason} (${request.verb.toUpperCase()} ${displayUrl(new URL(url))})`;
   return fail(io, new Error(line), secrets, exitCodeForStatus(response.statusCode), false);
 }
 

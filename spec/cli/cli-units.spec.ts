@@ -78,6 +78,8 @@ describe('parseCommandLine', () => {
       proxy: 'http://pu:pp@127.0.0.1:3128',
       noProxy: ['localhost', '.internal'],
       output: 'out.bin',
+      paginate: false,
+      stream: false,
       include: true,
       verbose: true,
       timeout: 2500,
@@ -98,6 +100,8 @@ describe('parseCommandLine', () => {
       proxy: undefined,
       noProxy: undefined,
       output: undefined,
+      paginate: false,
+      stream: false,
       include: false,
       verbose: false,
       timeout: undefined,
@@ -114,6 +118,20 @@ describe('parseCommandLine', () => {
     expect(request(['post', 'h', '--json', '@-']).json).toEqual({ from: 'stdin' });
     expect(request(['post', 'h', '--data', 'a=1&b']).data).toEqual({ from: 'text', text: 'a=1&b' });
     expect(request(['post', 'h', '--data=@-']).data).toEqual({ from: 'stdin' });
+  });
+
+  it('--paginate is for get alone, and neither --paginate nor --stream goes with -o; --paginate not with -i', () => {
+    expect(request(['get', 'h', '--paginate'])).toMatchObject({ paginate: true, stream: false });
+    expect(request(['post', 'h', '--stream', '-i'])).toMatchObject({ paginate: false, stream: true, include: true });
+    for (const [argv, message] of [
+      [['post', 'h', '--paginate'], '--paginate walks the pages of a list: use it with get'],
+      [['get', 'h', '--paginate', '--stream'], '--paginate and --stream cannot be combined'],
+      [['get', 'h', '--paginate', '-o', 'out.json'], '--paginate prints to stdout: drop -o'],
+      [['get', 'h', '--stream', '-o', 'out.txt'], '--stream prints to stdout: drop -o'],
+      [['get', 'h', '--paginate', '-i'], '--paginate prints items, not responses: drop -i'],
+    ] as const) {
+      expect(() => parseCommandLine(argv)).toThrow(new UsageError(message));
+    }
   });
 
   it('--timeout 0 means no limit; --retry 0 is no retry', () => {

@@ -232,3 +232,61 @@ describe('hb: on a terminal (a real pseudo-terminal through script(1))', () => {
     expect(screen.endsWith('\r4.9 KiB received\x1b[K\r\n')).toBe(true);
   });
 });
+
+describe('hb: --paginate and --stream', () => {
+  it('--paginate prints every item of every page as one JSON line, following Link rel="next"', async () => {
+    const base = holder.server.httpUrl;
+    holder.server.expect({
+      method: 'GET',
+      path: '/items',
+      query: {},
+      respond: { headers: { 'Content-Type': 'application/json', Link: '</items?page=2>; rel="next"' }, body: '[{"id":1},{"id":2,"tags":["a"]}]' },
+    });
+    holder.server.expect({
+      method: 'GET',
+      path: '/items',
+      query: { page: '2' },
+      respond: { headers: { 'Content-Type': 'application/json' }, body: '["three"]' },
+    });
+    const result = await hb('get', `${base}/items`, '--paginate');
+    expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(result.stdout.toString('utf8')).toBe('{"id":1}\n{"id":2,"tags":["a"]}\n"three"\n');
+  });
+
+  it('--paginate: a failing page exits with its status, after the items already printed', async () => {
+    holder.server.expect({
+      method: 'GET',
+      path: '/list',
+      respond: { headers: { 'Content-Type': 'application/json', Link: '</list-2>; rel="next"' }, body: '[1,2]' },
+    });
+    holder.server.expect({ method: 'GET', path: '/list-2', respond: { status: 503, headers: { 'Content-Type': 'text/plain' }, body: 'later' } });
+    const result = await hb('get', `${holder.server.httpUrl}/list`, '--paginate');
+    expect(result.code).toBe(5);
+    expect(result.stdout.toString('utf8')).toBe('1\n2\n');
+    expect(result.stderr).toBe(`hb: 503 Service Unavailable (GET ${holder.server.httpUrl}/list-2)\n`);
+  });
+
+  it('--stream prints the lines of a body as they complete, and server-sent events as JSON lines', async () => {
+    holder.server.expect({
+      method: 'GET',
+      path: '/log',
+      respond: async (_req, res) => {
+        res.writeHead(200, { 'Content-Type': 'text/plain' });
+        res.write('one\r\ntw');
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        res.end('o\nthree');
+      },
+    });
+    const log = await hb('get', `${holder.server.httpUrl}/log`, '--stream');
+    expect({ code: log.code, stdout: log.stdout.toString('utf8') }).toEqual({ code: 0, stdout: 'one\ntwo\nthree\n' });
+
+    holder.server.expect({
+      method: 'GET',
+      path: '/feed',
+      respond: { headers: { 'Content-Type': 'text/event-stream' }, body: ': hello\nevent: tick\ndata: 1\nid: a\n\ndata: x\ndata: y\n\n' },
+    });
+    const feed = await hb('get', `${holder.server.httpUrl}/feed`, '--stream');
+    expect(feed.code).toBe(0);
+    expect(feed.stdout.toString('utf8')).toBe('{"event":"tick","data":"1","id":"a"}\n{"event":"message","data":"x\\ny","id":"a"}\n');
+  });
+});
