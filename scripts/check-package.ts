@@ -5,7 +5,8 @@
  * 1. the tarball holds the compiled package, its docs and LICENSE, and nothing of spec/, bench/, lib/, ...;
  *    package.json names its license, repository, homepage, bugs and keywords (the npm page shows
  *    them), and every relative link of the README and CHANGELOG points at a file of the repository;
- * 2. `import` of `httpbuilder-ts`, `/download`, `/mapping` and `/testing` (a request through a MockBackend), and `require()` of the same;
+ * 2. `import` of `httpbuilder-ts`, `/download`, `/mapping`, `/testing` (a request through a MockBackend) and `/stream` (a
+ *    stream of lines and a paginated list, through the mock), and `require()` of the same;
  * 3. a TypeScript consumer compiles against the installed types (`module: nodenext`, no skipLibCheck);
  * 4. a real request with the native backend (and a download) runs while axios, got and undici are
  *    not installed, picking `got` then fails naming the package to install, and the `fetch` backend
@@ -115,13 +116,23 @@ import { HttpBuilder, multipart, HttpException, ConfigError, VERSION } from 'htt
 import { Download } from 'httpbuilder-ts/download';
 import { Mapping } from 'httpbuilder-ts/mapping';
 import { MockBackend } from 'httpbuilder-ts/testing';
+import { Stream } from 'httpbuilder-ts/stream';
 import pkg from 'httpbuilder-ts/package.json' with { type: 'json' };
 const mock = new MockBackend();
 mock.on('GET', '/users/1').reply(200, { id: 1 });
+mock.on('GET', '/log').reply(200, 'a\\nb\\n');
+mock.on('GET', '/pages/1').reply(200, [1], { link: '</pages/2>; rel="next"' });
+mock.on('GET', '/pages/2').reply(200, [2]);
 const viaMock = HttpBuilder.configure((c) => { c.request.uri = 'https://api.example.test'; c.client.backend = mock; });
 const mocked = await viaMock.get((c) => { c.request.uri.path = '/users/1'; });
+const lines = [];
+for await (const line of await viaMock.get((c) => { c.request.uri.path = '/log'; return Stream.lines(c); })) lines.push(line);
+const items = [];
+for await (const item of viaMock.paginate((c) => { c.request.uri.path = '/pages/1'; })) items.push(item);
 const checks = {
   'MockBackend': mocked?.id === 1,
+  'Stream.lines': lines.join() === 'a,b',
+  paginate: items.join() === '1,2',
   'HttpBuilder.configure': typeof HttpBuilder.configure === 'function',
   multipart: typeof multipart === 'function',
   HttpException: typeof HttpException === 'function' && new ConfigError('x').code === 'ERR_CONFIG',
@@ -139,8 +150,10 @@ const { HttpBuilder, multipart, HttpException } = require('httpbuilder-ts');
 const { Download } = require('httpbuilder-ts/download');
 const { Mapping } = require('httpbuilder-ts/mapping');
 const { MockBackend } = require('httpbuilder-ts/testing');
+const { Stream } = require('httpbuilder-ts/stream');
 const ok = typeof HttpBuilder.configure === 'function' && typeof multipart === 'function' && typeof HttpException === 'function'
-  && typeof Download.toTempFile === 'function' && typeof Mapping.mapper === 'function' && typeof MockBackend.fromHar === 'function';
+  && typeof Download.toTempFile === 'function' && typeof Mapping.mapper === 'function' && typeof MockBackend.fromHar === 'function'
+  && typeof Stream.events === 'function';
 if (!ok) throw new Error('require: wrong or missing exports');
 console.log('require ok');
 `;
@@ -200,6 +213,7 @@ import { HttpBuilder, HttpException, multipart, type FromServer } from 'httpbuil
 import { Download } from 'httpbuilder-ts/download';
 import { Mapping } from 'httpbuilder-ts/mapping';
 import { MockBackend } from 'httpbuilder-ts/testing';
+import { Stream, type ServerSentEvent } from 'httpbuilder-ts/stream';
 
 class User {
   id = 0;
@@ -237,7 +251,13 @@ export async function use(): Promise<number> {
   const mocked = HttpBuilder.configure((c) => void (c.client.backend = mock));
   await mocked.get(User);
   mock.assertDone();
-  return user.id + text.length + bytes.length + String(wrong).length;
+  // typed end to end: a block returning a Stream types the result, paginate its items
+  const events: AsyncIterable<ServerSentEvent> = await http.get((c) => Stream.events(c));
+  const users: AsyncIterable<User> = await http.post((c) => Stream.ndjson(c, User));
+  for await (const listed of http.paginate(User, (c) => void (c.request.uri.path = 'users'))) listed.name.toUpperCase();
+  // @ts-expect-error the lines of a stream are strings
+  const notLines: AsyncIterable<number> = await http.get((c) => Stream.lines(c));
+  return user.id + text.length + bytes.length + String(wrong).length + String(events).length + String(users).length + String(notLines).length;
 }
 `;
 

@@ -102,6 +102,50 @@ export function installDocFixtures(server: TestServer): void {
         .filter((line) => line !== '').length,
     }),
   );
+
+  // pagination: GitHub-style Link headers, and a cursor API
+  const ISSUES = ['Crash on start', 'Typo in README', 'Slow search', 'Dark mode', 'Export to CSV'].map((title, index) => ({ number: index + 1, title }));
+  route('GET', '/repos/acme/widgets/issues', (req) => {
+    const perPage = Number(req.query.per_page?.[0] ?? 30);
+    const page = Number(req.query.page?.[0] ?? 1);
+    const last = Math.ceil(ISSUES.length / perPage);
+    const link = (n: number, rel: string) => `<${req.path}?per_page=${perPage}&page=${n}>; rel="${rel}"`;
+    const links = [...(page < last ? [link(page + 1, 'next'), link(last, 'last')] : []), ...(page > 1 ? [link(1, 'first'), link(page - 1, 'prev')] : [])];
+    return json(ISSUES.slice((page - 1) * perPage, page * perPage), 200, links.length > 0 ? { Link: links.join(', ') } : {});
+  });
+  const AUDIT = ['login', 'invite', 'role-change', 'logout', 'login'].map((action, index) => ({ id: `e${index + 1}`, action }));
+  route('GET', '/audit-log', (req) => {
+    const limit = Number(req.query.limit?.[0] ?? 2);
+    const start = req.query.cursor === undefined ? 0 : AUDIT.findIndex((entry) => entry.id === req.query.cursor?.[0]) + 1;
+    const entries = AUDIT.slice(start, start + limit);
+    return json({ entries, next_cursor: start + limit < AUDIT.length ? entries.at(-1)?.id : null });
+  });
+
+  // streams: a log that grows, and server-sent events that come one by one
+  const trickle = (contentType: string, pieces: readonly string[]) => async (_req: RecordedRequest, res: ServerResponse) => {
+    res.writeHead(200, { 'Content-Type': contentType });
+    for (const piece of pieces) {
+      res.write(piece);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    res.end();
+  };
+  for (const prefix of ['', '/v1']) {
+    server.expect({
+      method: 'GET',
+      path: `${prefix}/logs/tail`,
+      respond: trickle('text/plain; charset=utf-8', ['10:00 started\n10:01 ready', '\n10:02 request /health\n']),
+    });
+    server.expect({
+      method: 'GET',
+      path: `${prefix}/notifications`,
+      respond: trickle('text/event-stream', [
+        ': connected\n\n',
+        'event: mention\nid: 101\ndata: {"from":"grace","text":"see PR #7"}\n\n',
+        'event: build\nid: 102\ndata: {"status":"passed"}\n\n',
+      ]),
+    });
+  }
   route('GET', '/files/photo.jpg', { headers: { 'Content-Type': 'image/jpeg' }, body: Buffer.alloc(2048, 0xff) });
   route('GET', '/accounts/acme', text(JSON.stringify({ account_slug: 'acme', seat_count: 3 }), 'application/vnd.acme.account-v2'));
   route('GET', '/broken-json', text('{"id": 42,', 'application/json'));
