@@ -192,10 +192,11 @@ export class HttpBuilder {
     try {
       if (this.#pool.closed) throw clientClosed();
       settings = layer ? mergeSettings(base, layer) : base;
-      const taker = args.type === undefined ? undefined : bodyTaker(settings);
+      const taker = args.type === undefined && !onResponse ? undefined : bodyTaker(settings);
+      if (taker && onResponse) throw new ConfigError(`paginate(): ${TAKES_BODY[taker]}, but each page's body must be parsed for its items`);
       if (taker) {
         throw new ConfigError(
-          `${method.toLowerCase()}(): ${taker}, so the call's result type must be the default one (drop the result type, or use withResponse() without one)`,
+          `${method.toLowerCase()}(): ${TAKES_BODY[taker]}, so the call's result type must be the default one (drop the result type, or use withResponse() without one; Stream.ndjson(c, Type) converts each value)`,
         );
       }
       // the client's own header map when the block set no header: its requests share one frozen object
@@ -256,12 +257,14 @@ function newPool(settings: Settings, cookies: Pool['cookies']): Pool {
 }
 
 /** What takes the body itself, when a level registered a Download or a Stream: the result is its own. */
-function bodyTaker(settings: Settings): string | undefined {
+function bodyTaker(settings: Settings): keyof typeof TAKES_BODY | undefined {
   for (const level of settings.parsers) {
     for (const parser of level.values()) {
-      if (DOWNLOADS in parser) return 'a Download writes the body to its target';
-      if (STREAMS in parser) return 'a Stream makes the result (Stream.ndjson(c, Type) converts each value)';
+      if (DOWNLOADS in parser) return 'download';
+      if (STREAMS in parser) return 'stream';
     }
   }
   return undefined;
 }
+
+const TAKES_BODY = { download: 'a Download writes the body to its target', stream: 'a Stream reads the body as its result' } as const;

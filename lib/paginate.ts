@@ -48,11 +48,11 @@ export async function* paginate(
       yield type === undefined ? item : await convertResult(item, type, mapperOf(response));
       if (++yielded >= maxItems) return;
     }
-    // no response: an exception handler answered for the page, and there is nothing to find the next one in
+    // no response (an interceptor or an exception handler answered without one): nothing names a next page
     if (pages >= maxPages || response === undefined) return;
     const next = await (options.next ?? linkNext)(response.fromServer, body);
     if (next === undefined || next === null) return;
-    if (typeof next === 'string') layer.request.uri = nextUrl(next, response.fromServer.uri);
+    if (typeof next === 'string') layer.request.uri = nextUrl(next, response);
     else if (typeof next === 'function') await next.call(layer, layer);
     else throw new ConfigError(`response.paginate({ next }) returned ${describeValue(next)}: return a URL string, a block, or undefined to stop`);
   }
@@ -81,10 +81,23 @@ function mapperOf(response: PageResponse | undefined): Mapper | undefined {
   return response && (response.record.context(response.fromServer.contentType, MAPPER_ID) as Mapper | undefined);
 }
 
-function nextUrl(next: string, base: string): URL {
+/**
+ * The next page's URL, resolved against the page's (after redirects), and on the origin the page
+ * was asked of: a URL the server names is not followed to another origin, where the request's
+ * credentials and headers would go with it (a redirect hop drops them; a block can still move there).
+ */
+function nextUrl(next: string, { fromServer, record }: PageResponse): URL {
+  let url: URL;
   try {
-    return new URL(next, base);
+    url = new URL(next, fromServer.uri);
   } catch {
-    throw new ConfigError(`response.paginate({ next }) returned '${urlForMessage(next)}', which is not a URL (nor one relative to the page's)`);
+    throw new ConfigError(`the next page '${urlForMessage(next)}' is not a URL (nor one relative to the page's)`);
   }
+  const origin = new URL(record.url).origin;
+  if (url.origin !== origin) {
+    throw new ConfigError(
+      `the next page ${urlForMessage(url.href)} is on another origin than the page (${origin}): not followed, as the request's credentials would go along; to follow it, return a block from response.paginate({ next }) that sets c.request.uri`,
+    );
+  }
+  return url;
 }

@@ -1,7 +1,7 @@
 import type { HttpConfig } from './config/http-config.js';
 import { events, type ServerSentEvent } from './content/event-stream.js';
 import { lines } from './content/line-stream.js';
-import { defaultParser, READS_EMPTY_BODIES, STREAMS, type Parser } from './content/parsers.js';
+import { defaultParser, READS_EMPTY_BODIES, STREAMS, takesBodyUnread, type Parser } from './content/parsers.js';
 import { ParseError, ResponseTooLargeError } from './core/errors.js';
 import { urlForMessage } from './core/redact.js';
 import type { FromServer } from './model/from-server.js';
@@ -14,7 +14,7 @@ import { resultType } from './verb-arguments.js';
 export { StreamOf } from './result/stream-of.js';
 export type { ServerSentEvent } from './content/event-stream.js';
 
-/** Turns a 2xx body, read as it comes, into the stream's items; `limit` bounds each line or event. */
+/** Turns a body, read as it comes, into the stream's items; `limit` bounds each line or event. */
 type Reader<T> = (body: AsyncIterable<Uint8Array>, fromServer: FromServer, request: RequestRecord, limit: Limit) => AsyncIterable<T>;
 
 interface Limit {
@@ -23,19 +23,19 @@ interface Limit {
 }
 
 /**
- * Registers, for every content type, a parser that makes a 2xx response's value `read`'s items:
- * the call resolves once the response head is in, and the body is read as the loop asks. Other
- * statuses are parsed as usual, so the failure handlers see the error body.
+ * Registers, for every content type, a parser that makes a response's value `read`'s items: the
+ * call resolves once the response head is in, and the body is read as the loop asks. A failure
+ * (>= 400) is parsed as usual, so the failure handlers see the error body.
  */
 function streamWith<T>(config: HttpConfig, item: 'a line' | 'an event', read: Reader<T>): StreamOf<T> {
   const parser: Parser = (fromServer, request) => {
-    if (fromServer.statusCode < 200 || fromServer.statusCode > 299) return defaultParser(fromServer.contentType)(fromServer, request);
+    if (!takesBodyUnread(parser, fromServer.statusCode)) return defaultParser(fromServer.contentType)(fromServer, request);
     const max = fromServer.maxSize;
     const tooLarge = () =>
       new ResponseTooLargeError(`${item} of the response of ${urlForMessage(fromServer.uri)} is larger than execution.maxResponseSize (${max} bytes)`);
     return read(fromServer.detach(), fromServer, request, { max, tooLarge });
   };
-  // an empty 2xx (a 204 too) is an empty stream, not `null`
+  // a response without a body (a 204, a HEAD) is an empty stream, not `null`
   config.response.parser('*/*', Object.assign(parser, { [READS_EMPTY_BODIES]: true, [STREAMS]: true }));
   return new StreamOf<T>();
 }
@@ -78,8 +78,8 @@ function parseLine(line: string, number: number, fromServer: FromServer): unknow
  * The stream module (`httpbuilder-ts/stream`): a response read as it arrives, as lines, NDJSON
  * values or server-sent events. Call it inside a request block; the call resolves as soon as a
  * 2xx response head arrives (before any body byte is read) to an `AsyncIterable` of the items
- * (a block that returns the `Stream.*` call types the result). Other statuses go to the
- * handlers as usual (an `HttpException` by default). Memory stays bounded whatever the
+ * (a block that returns the `Stream.*` call types the result). Failures (>= 400) go to the
+ * handlers as usual (an `HttpException` by default); a response without a body is an empty stream. Memory stays bounded whatever the
  * stream's length: `execution.maxResponseSize` bounds each line or event, not the whole body;
  * `execution.timeout.read` bounds the silence between chunks and `execution.signal` stops the
  * reading (the total timeout bounds the call, which ends when the head is in). Breaking out of

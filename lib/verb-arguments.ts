@@ -27,8 +27,9 @@ export type ResultFor<A> =
 /** What a block returning `R` makes the call resolve to: the items of a `Stream` it returns, else `unknown`. */
 export type StreamResult<R> = R extends StreamOf<infer T> ? AsyncIterable<T> : unknown;
 
-/** What HEAD resolves to: as {@link ResultFor}, but a body is always absent, so `null` is possible. */
-export type HeadResultFor<A> = A extends ResponseOf<infer T> ? WithResponse<BodyOf<T> | null> : ResultFor<A> | null;
+/** What HEAD resolves to: as {@link ResultFor}, but a body is always absent, so `null` is possible (a Stream is empty instead). */
+export type HeadResultFor<A> =
+  A extends ResponseOf<infer T> ? WithResponse<BodyOf<T> | null> : ResultFor<A> extends AsyncIterable<unknown> ? ResultFor<A> : ResultFor<A> | null;
 
 /** What a function passed to a verb is: a built-in constructor (native code, `Buffer`), an ES class, or (`false`) a block. */
 type TokenKind = 'built-in' | 'class' | false;

@@ -27,11 +27,20 @@ export const READS_EMPTY_BODIES: unique symbol = Symbol('httpbuilder-ts.readsEmp
 export const DOWNLOADS: unique symbol = Symbol('httpbuilder-ts.downloads');
 
 /**
- * Marks a parser whose value reads a 2xx body after the call resolved (the stream module's): the
- * body is handed over unread (not even peeked at, which would wait for its first byte), and its
- * reader frees the connection when it stops. A result type is refused for it too.
+ * Marks a parser whose value reads the body after the call resolved (the stream module's): see
+ * {@link takesBodyUnread}. A result type is refused for it too.
  */
 export const STREAMS: unique symbol = Symbol('httpbuilder-ts.streams');
+
+/**
+ * Whether `parse` takes this response's body unread (not even peeked at, which would wait for its
+ * first byte), to read after the call resolved and free the connection when its reader stops: a
+ * stream module's parser does for every status below 400 (a failure's body is parsed as usual,
+ * for the failure handlers).
+ */
+export function takesBodyUnread(parse: Parser, status: number): boolean {
+  return STREAMS in parse && status < 400;
+}
 
 function parseJson(fromServer: FromServer): Promise<unknown> {
   return fromServer.parsedText(parseJsonText);

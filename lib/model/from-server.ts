@@ -47,6 +47,8 @@ export class FromServer {
   /** that reader stopped, and the connection was freed */
   #released = false;
   #onReleased: (() => void) | undefined;
+  /** @internal What a failure while the reader reads is thrown as, when it is no transport error (the call's own reasons). */
+  readerError: ((error: unknown) => unknown) | undefined;
   /** the wire body untouched (not decoded, not peeked): the transport may read it faster */
   #untouched: boolean;
   #bytes: Buffer | undefined;
@@ -278,7 +280,8 @@ export class FromServer {
       if (this.#hasBody) yield* this.#decoded;
       this.#complete = true;
     } catch (error) {
-      throw this.#typed(error);
+      // eslint-disable-next-line @typescript-eslint/only-throw-error -- the call's own reason, or the caller's own throw, as it was
+      throw this.readerError?.(error) ?? this.#typed(error);
     } finally {
       this.discard();
     }

@@ -3,7 +3,7 @@ import { urlForMessage } from '../core/redact.js';
 import { isThenable, type MaybePromise } from '../core/maybe-promise.js';
 import type { ExceptionHandler, HandlerTier } from '../config/handlers.js';
 import { encodeBody, type EncodedRequestBody } from '../content/encoders.js';
-import { parserFor, READS_EMPTY_BODIES, STREAMS } from '../content/parsers.js';
+import { parserFor, READS_EMPTY_BODIES, STREAMS, takesBodyUnread } from '../content/parsers.js';
 import { releaseUpload } from '../content/raw-upload.js';
 import { isClientClosed, type WireRequest, type WireResponse } from '../model/backend.js';
 import { FromServer } from '../model/from-server.js';
@@ -71,6 +71,8 @@ export class Call implements WireCall {
   attempt: Attempt | undefined;
   /** The response as handlers see it, once its head is in. */
   #fromServer: FromServer | undefined;
+  /** A Stream's body, handed to its reader (the call leaves its connection to that reader). */
+  #handedOver: unknown;
   /** A call an interceptor starts on a closed pool is refused as such (ConfigError), not cut (AbortError). */
   readonly #closedAtStart: boolean;
 
@@ -180,24 +182,39 @@ export class Call implements WireCall {
     return this.#bodyOf(fromServer, !fromServer.hasBody);
   }
 
-  /** A 2xx body a Stream reads after the call: handed over unread (its first byte may come much later). */
+  /** A body a Stream reads after the call: handed over unread (its first byte may come much later). */
   #streamed(fromServer: FromServer): boolean {
-    const status = fromServer.statusCode;
-    return status >= 200 && status <= 299 && STREAMS in parserFor(this.plan.parsers, fromServer.contentType);
+    return takesBodyUnread(parserFor(this.plan.parsers, fromServer.contentType), fromServer.statusCode);
   }
 
   #bodyOf(fromServer: FromServer, empty: boolean): MaybePromise<unknown> {
     const raw = rawBodyKind(this.plan.resultType);
     if (raw !== undefined) return empty ? null : raw === 'text' ? fromServer.text() : fromServer.bytes();
     const parse = parserFor(this.plan.parsers, fromServer.contentType);
-    // no body is null, except for a parser that asked for those too (a download's empty file)
-    if (empty && (this.record.method === 'HEAD' || !(READS_EMPTY_BODIES in parse))) return null;
+    // no body is null, except for a parser that asked for those too (a download's empty file, an empty stream)
+    if (empty && !(READS_EMPTY_BODIES in parse && (this.record.method !== 'HEAD' || STREAMS in parse))) return null;
     try {
       // a rejection is looked at by #read, in the step that dispatches the body
-      return parse(fromServer, this.record);
+      const body = parse(fromServer, this.record);
+      if (fromServer.detached) this.#handOver(fromServer, body);
+      return body;
     } catch (error) {
       return errorPageText(error, fromServer);
     }
+  }
+
+  /**
+   * A Stream's body, handed to its reader: what fails while it reads is thrown as this call would
+   * have thrown it (a progress listener's own error, an AbortError for a closed client).
+   */
+  #handOver(fromServer: FromServer, body: unknown): void {
+    this.#handedOver = body;
+    fromServer.readerError = this.#readerError.bind(this);
+  }
+
+  #readerError(error: unknown): unknown {
+    const own = listenerThrown(error);
+    return own !== error ? own : this.#closedUnder(error);
   }
 
   /**
@@ -235,7 +252,7 @@ export class Call implements WireCall {
       throw error;
     }
     if (!isThenable(outcome)) {
-      this.#release();
+      this.#release(outcome);
       return outcome;
     }
     return Promise.resolve(outcome).then(this.#releasedWith.bind(this), this.#releasedThrowing.bind(this));
@@ -257,14 +274,17 @@ export class Call implements WireCall {
   }
 
   #releasedWith(result: unknown): unknown {
-    this.#release();
+    this.#release(result);
     return result;
   }
 
-  /** The call succeeded: the connection goes back, unless the body's reader (a Stream) still reads it and frees it when done. */
-  #release(): void {
-    const fromServer = this.#fromServer!;
-    if (!fromServer.detached) fromServer.discard();
+  /**
+   * The call succeeded: the connection goes back, unless the result is a Stream's body, whose
+   * reader frees it when done (a handler that answered something else leaves the body unread).
+   */
+  #release(result: unknown): void {
+    const handed = this.#handedOver;
+    if (handed === undefined || (result !== handed && (result as WithResponse<unknown> | null)?.body !== handed)) this.#fromServer!.discard();
   }
 
   #releasedThrowing(error: unknown): never {

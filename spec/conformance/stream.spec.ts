@@ -251,13 +251,85 @@ conformance('Stream (httpbuilder-ts/stream)', (kit) => {
     expect(taken).toEqual([{ i: 0 }, { i: 1 }]);
   });
 
+  it('a handler that answers something else closes the stream; a progress listener that throws fails the loop with its own error', async () => {
+    kit.server.expect({
+      method: 'GET',
+      path: '/endless',
+      respond: async (_req, res) => {
+        head(res, { 'Content-Type': 'text/plain' });
+        const open = listening(res);
+        for (let i = 0; open() && i < 500; i++) {
+          res.write(`tick ${i}\n`);
+          await pause(10);
+        }
+        res.end();
+      },
+    });
+    const client = kit.client();
+    const answered = await expectNoLeak(kit, client, () =>
+      client.get((c) => {
+        c.request.uri.path = '/endless';
+        c.response.success(() => 'done');
+        return Stream.lines(c);
+      }),
+    );
+    expect(answered).toBe('done');
+
+    class Mine extends Error {}
+    const failure = await (async () => {
+      for await (const _ of await kit.client().get((c) => {
+        c.request.uri.path = '/endless';
+        c.execution.onDownloadProgress = (progress) => {
+          if (progress.transferred > 30) throw new Mine('enough');
+        };
+        return Stream.lines(c);
+      }));
+    })().catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(Mine);
+  });
+
+  it('close() of the client while a stream is read fails the loop with AbortError', async () => {
+    kit.server.expect({
+      method: 'GET',
+      path: '/endless',
+      respond: async (_req, res) => {
+        head(res, { 'Content-Type': 'text/plain' });
+        const open = listening(res);
+        for (let i = 0; open() && i < 500; i++) {
+          res.write(`tick ${i}\n`);
+          await pause(10);
+        }
+        res.end();
+      },
+    });
+    const client = kit.client();
+    let count = 0;
+    const failure = await (async () => {
+      for await (const _ of await client.get((c) => ((c.request.uri.path = '/endless'), Stream.lines(c)))) if (++count === 2) void client.close();
+    })().catch((e: unknown) => e);
+    expect(failure).toMatchObject({ name: 'AbortError' });
+  });
+
+  it('no body (HEAD, 304) is an empty stream; an unfollowed 3xx is streamed; a Stream in a paginate() block is refused', async () => {
+    kit.server.expect({ method: 'HEAD', path: '/feed', respond: { headers: { 'Content-Type': 'text/event-stream' } } });
+    expect(await all(await kit.client().head((c) => ((c.request.uri.path = '/feed'), Stream.events(c))))).toEqual([]);
+    kit.server.expect({ method: 'GET', path: '/cached', respond: { status: 304 } });
+    expect(await all(await kit.client().get((c) => ((c.request.uri.path = '/cached'), Stream.lines(c))))).toEqual([]);
+    kit.server.expect({ method: 'GET', path: '/moved', respond: { status: 302, headers: { Location: '/x', 'Content-Type': 'text/plain' }, body: 'see /x\n' } });
+    const moved = await kit.client((c) => void (c.execution.redirects = { follow: false })).get((c) => ((c.request.uri.path = '/moved'), Stream.lines(c)));
+    expect(await all(moved)).toEqual(['see /x']);
+
+    const refused = await all(kit.client().paginate((c) => void Stream.ndjson(c))).catch((e: unknown) => e);
+    expect(refused).toEqual(new ConfigError("paginate(): a Stream reads the body as its result, but each page's body must be parsed for its items"));
+  });
+
   it('a result type beside a Stream is refused before sending', async () => {
     const error = await kit
       .client()
       .get(String, (c) => void Stream.lines(c))
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfigError);
-    expect((error as Error).message).toMatch(/a Stream makes the result/);
+    expect((error as Error).message).toMatch(/a Stream reads the body as its result, so the call's result type must be the default one/);
     expect(() => Stream.ndjson({} as never, 'User' as never)).toThrow(ResultTypeError);
     expect(kit.server.requests).toHaveLength(0);
   });

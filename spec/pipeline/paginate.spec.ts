@@ -190,6 +190,29 @@ pipeline('paginate()', (kit) => {
     expect(kit.mock.calls).toHaveLength(0);
   });
 
+  it('a next page on another origin is not followed (the credentials would go along), unless a block moves there', async () => {
+    kit.mock.on('GET', '/mine').persist().reply(200, [1], { link: '<https://elsewhere.example.test/theirs>; rel="next"' });
+    kit.mock.on('GET', 'https://elsewhere.example.test/theirs').reply(200, [2]);
+    const secret = (c: { request: { uri: { path?: string }; auth: { basic(user: string, password: string): void } } }) => {
+      c.request.uri.path = '/mine';
+      c.request.auth.basic('ada', 'secret');
+    };
+    const { seen, error } = await failure(kit.client().paginate(secret));
+    expect(seen).toEqual([1]);
+    expect(error).toEqual(
+      new ConfigError(
+        "the next page https://elsewhere.example.test/theirs is on another origin than the page (https://api.example.test): not followed, as the request's credentials would go along; to follow it, return a block from response.paginate({ next }) that sets c.request.uri",
+      ),
+    );
+    const moved = kit.client().paginate((c) => {
+      secret(c);
+      c.response.paginate({
+        next: (fromServer) => (fromServer.uri.includes('elsewhere') ? undefined : (next) => void (next.request.uri = 'https://elsewhere.example.test/theirs')),
+      });
+    });
+    expect(await all(moved)).toEqual([1, 2]);
+  });
+
   it('a body that is no list, or a next that is neither URL nor block, names the problem', async () => {
     kit.mock.on('GET', '/object').reply(200, { items: [1] });
     await expect(all(kit.client().paginate((c) => void (c.request.uri.path = '/object')))).rejects.toThrow(

@@ -80,6 +80,7 @@ async function inferred(http: HttpBuilder): Promise<void> {
   exact<AsyncIterable<User>>()(await http.post((c) => Promise.resolve(Stream.ndjson(c, User))));
   exact<AsyncIterable<{ id: number; name: string }>>()(await http.get((c) => Stream.ndjson(c, UserSchema)));
   exact<AsyncIterable<unknown>>()(await http.get((c) => Stream.ndjson(c)));
+  exact<AsyncIterable<string>>()(await http.head((c) => Stream.lines(c))); // empty, never null
   exact<unknown>()(await http.get((c) => void Stream.lines(c))); // a block that does not return it: untyped
   // @ts-expect-error a number is neither a block nor a result type
   await http.get(42);
