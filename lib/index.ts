@@ -10,7 +10,7 @@
  */
 // the client and its verbs
 export { HttpBuilder, type Verb, type HeadVerb } from './http-builder.js';
-export type { ResultFor, HeadResultFor, VerbArgument } from './verb-arguments.js';
+export type { ResultFor, HeadResultFor, VerbArgument, StreamResult } from './verb-arguments.js';
 export { withResponse, type WithResponse, type ResponseOf, type BodyOf } from './result/with-response.js';
 
 // what a configuration block writes (objects the block receives: types only)
@@ -19,6 +19,7 @@ export type { RequestConfig, Headers, Cookies } from './config/request-config.js
 export type { UriConfig, Query, QueryValue } from './config/uri-config.js';
 export type { AuthConfig, AuthOptions, BearerToken, BearerOptions } from './config/auth-config.js';
 export type { ResponseConfig } from './config/response-config.js';
+export type { PaginationOptions, NextPageBlock } from './config/pagination.js';
 export type { ResponseHandler, ExceptionHandler } from './config/handlers.js';
 export type { ExecutionConfig, Progress, ProgressListener, Interceptor, Next } from './config/execution-config.js';
 export type { Timeouts, RetryOptions, RedirectOptions, Backoff } from './config/execution-options.js';
