@@ -18,6 +18,7 @@ import { verbArguments, type HeadResultFor, type ResultFor, type VerbArgument, t
 import { clientClosed } from './model/backend.js';
 import { DOWNLOADS, STREAMS } from './content/parsers.js';
 import { paginate } from './paginate.js';
+import { cacheFor } from './cache/response-cache.js';
 import type { ResultOf, ResultType } from './result/result-type.js';
 import type { FromServer } from './model/from-server.js';
 
@@ -219,6 +220,7 @@ export class HttpBuilder {
       onUploadProgress: settings.onUploadProgress,
       execution: settings.execution,
       jar: settings.cookieJar ? ClientCookieJar.of(settings.cookieJar, this.#pool.cookies) : undefined,
+      cache: settings.cache && cacheFor(settings.cache),
       onResponse,
     };
     // no interceptor (the usual case): no chain around the exchange

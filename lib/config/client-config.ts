@@ -4,6 +4,7 @@ import { checkConnection } from './connection-options.js';
 import { ConfigError } from '../core/errors.js';
 import { describeValue } from '../core/describe-value.js';
 import { assertClientLevel, type Scope } from './scope.js';
+import { resolveCacheChoice, type CacheChoice, type ResolvedCacheOptions } from './cache-options.js';
 
 /** The backends that come with the library, by name. */
 export type BackendName = 'native' | 'undici' | 'axios' | 'got' | 'fetch';
@@ -33,6 +34,8 @@ export class ClientConfig {
   #proxy: ProxyChoice | undefined;
   #connection: ConnectionOptions | undefined;
   #http2: boolean | undefined;
+  #cache: CacheChoice | undefined;
+  #resolvedCache: ResolvedCacheOptions | undefined;
 
   constructor(private readonly scope: Scope) {}
 
@@ -107,6 +110,30 @@ export class ClientConfig {
     assertClientLevel(this.scope, 'client.http2');
     if (value !== undefined && typeof value !== 'boolean') throw new ConfigError(`client.http2 must be true or false, not ${describeValue(value)}`);
     this.#http2 = value;
+  }
+
+  /**
+   * A private HTTP cache (RFC 9111) for GET and HEAD, shared by this client and the clients
+   * derived from it: `true` (an in-memory LRU of 1000 responses and 50 MiB), `{ maxEntries?,
+   * maxBytes?, store? }`, or `false` (the default). Fresh responses are answered without a
+   * request, stale ones revalidated (`If-None-Match`, `If-Modified-Since`); `fromServer.cache`
+   * says `'hit'`, `'revalidated'` or `'miss'`. See docs/caching.md.
+   *
+   * @example
+   * HttpBuilder.configure((c) => { c.request.uri = 'https://api.example.com'; c.client.cache = true; });
+   */
+  get cache(): CacheChoice | undefined {
+    return this.#cache;
+  }
+  set cache(value: CacheChoice | undefined) {
+    assertClientLevel(this.scope, 'client.cache');
+    this.#resolvedCache = value === undefined ? undefined : resolveCacheChoice(value);
+    this.#cache = value;
+  }
+
+  /** @internal `client.cache` checked (undefined: not set here, or `false`). */
+  get resolvedCache(): ResolvedCacheOptions | undefined {
+    return this.#resolvedCache;
   }
 
   /**

@@ -17,6 +17,7 @@ import { hideUserInfoIn } from '../core/redact.js';
 import { type Credentials } from './auth-config.js';
 import { type Interceptor, type ProgressListener } from './execution-config.js';
 import { mergePagination, type PaginationOptions } from './pagination.js';
+import type { ResolvedCacheOptions } from './cache-options.js';
 
 /** The URI as resolved from every level. */
 export interface UriParts {
@@ -65,6 +66,8 @@ export interface Settings {
   readonly execution: ExecutionOptions;
   /** keep a cookie jar (client level): the client's own (`true`) or the application's */
   readonly cookieJar: CookiesChoice;
+  /** `client.cache`: the options the client's cache is made from (one object per setting, shared by derived clients) */
+  readonly cache: ResolvedCacheOptions | undefined;
 }
 
 export const DEFAULT_SETTINGS: Settings = Object.freeze({
@@ -94,6 +97,7 @@ export const DEFAULT_SETTINGS: Settings = Object.freeze({
   onUploadProgress: undefined,
   execution: DEFAULT_EXECUTION,
   cookieJar: false,
+  cache: undefined,
 });
 
 /** `layer` (what one block set) over `base`: the same rules for a derived client and for a request. */
@@ -134,6 +138,8 @@ export function mergeSettings(base: Settings, layer: HttpConfig): Settings {
     execution: execution ? mergeExecution(base.execution, execution) : base.execution,
     // `true` over a jar already on keeps that jar (perhaps the application's), as derived clients share it
     cookieJar: client?.cookies === true && base.cookieJar !== false ? base.cookieJar : (client?.cookies ?? base.cookieJar),
+    // as for cookies: `true` over a cache already on keeps that cache
+    cache: client?.cache === undefined || (client.cache === true && base.cache !== undefined) ? base.cache : client.resolvedCache,
   };
 }
 

@@ -151,6 +151,8 @@ export interface WireResponse {
   discard(): void;
   /** Optional: the whole body in one piece, when the transport can do that faster than iterating `body`. */
   readAll?(): Promise<Uint8Array>;
+  /** Set by the client's cache (`client.cache`), not by a transport: where the response came from; `'miss'` when not set. */
+  readonly cache?: 'hit' | 'revalidated' | 'miss';
 }
 
 /**

@@ -38,6 +38,12 @@ export class FromServer {
   readonly charset: string;
   /** The request URL. */
   readonly uri: string;
+  /**
+   * Where the response came from with `client.cache` on: `'hit'` (stored and fresh, no request
+   * was sent), `'revalidated'` (stored, confirmed by a `304`), `'miss'` (from the server; always,
+   * without a cache).
+   */
+  readonly cache: 'hit' | 'revalidated' | 'miss';
   #hasBody: boolean;
   #body: AsyncIterable<Uint8Array>;
   /** the body decoded, before `maxResponseSize` counts it whole (a reader that outlives the call counts per item) */
@@ -79,6 +85,7 @@ export class FromServer {
     this.message = this.httpVersion === '2.0' && wire.message === '' ? standardReason(wire.statusCode) : wire.message;
     this.headers = new ResponseHeaders(wire.headers);
     this.uri = uri;
+    this.cache = wire.cache ?? 'miss';
     const mediaType = parseMediaType(this.headers.get('content-type') ?? '');
     this.contentType = mediaType.type === '' ? 'application/octet-stream' : mediaType.type;
     this.charset = mediaType.params.charset ?? 'utf-8';

@@ -14,6 +14,7 @@ import type { CallControl } from './call-control.js';
 import type { Attempt } from '../config/hooks.js';
 import type { FromServer } from '../model/from-server.js';
 import type { RequestRecord } from '../model/request-record.js';
+import type { ResponseCache } from '../cache/response-cache.js';
 
 /** What the pipeline needs besides the record: resolved once per request, never shown to interceptors. */
 export interface Plan {
@@ -35,6 +36,8 @@ export interface Plan {
   readonly execution: ExecutionOptions;
   /** the client's cookie jar, when `client.cookies` is on */
   readonly jar: ClientCookieJar | undefined;
+  /** the client's cache (`client.cache`), shared with the clients derived from it */
+  readonly cache?: ResponseCache;
   /** told of the response that ended the exchange, once its head is in (paginate() reads the next page from it) */
   readonly onResponse?: (fromServer: FromServer, record: RequestRecord) => void;
 }

@@ -14,6 +14,7 @@ const LAYERS: Readonly<Record<string, number>> = {
   pipeline: 4, // the call and its stages
   auth: 4,
   cookies: 4,
+  cache: 4, // client.cache: the RFC 9111 cache and its stage
   proxy: 4, // client.proxy: routing, proxy credentials, the proxy stage
   backends: 4, // transports
   cli: 5,

@@ -1,0 +1,93 @@
+import { ConfigError } from '../core/errors.js';
+import { describeValue } from '../core/describe-value.js';
+import { isRecord } from '../core/scalar.js';
+
+/**
+ * One stored response, as plain data (it survives `JSON.stringify`/`JSON.parse`): what a
+ * {@link CacheStore} keeps. Treat it as opaque; `size` is what it counts against `maxBytes`.
+ */
+export interface CacheEntry {
+  /** The format's version: an entry of another version is ignored. */
+  readonly v: 1;
+  readonly url: string;
+  readonly statusCode: number;
+  readonly message: string;
+  /** Header name/value pairs as received. */
+  readonly headers: ReadonlyArray<readonly [string, string]>;
+  /** The body as received (before decompression, unless `decoded`), base64. */
+  readonly body: string;
+  /** `true` when the transport had already undone `Content-Encoding` (fetch). */
+  readonly decoded: boolean;
+  readonly httpVersion: '1.1' | '2.0';
+  /** The freshness and revalidation state (http-cache-semantics' `CachePolicy.toObject()`). */
+  readonly policy: unknown;
+  /** Bytes of the body and headers: what the entry counts against `maxBytes`. */
+  readonly size: number;
+}
+
+/**
+ * Where a cache keeps its entries: the default is an in-memory LRU; give your own for a shared
+ * or persistent cache. Each method may return a promise. A store that throws (or rejects) never
+ * fails a request: the cache is skipped for it, and a warning goes through `execution.logger`.
+ *
+ * @example
+ * const entries = new Map<string, string>();
+ * c.client.cache = {
+ *   store: {
+ *     get: (key) => { const text = entries.get(key); return text === undefined ? undefined : JSON.parse(text); },
+ *     set: (key, entry) => void entries.set(key, JSON.stringify(entry)),
+ *     delete: (key) => void entries.delete(key),
+ *   },
+ * };
+ */
+export interface CacheStore {
+  get(key: string): CacheEntry | undefined | Promise<CacheEntry | undefined>;
+  set(key: string, entry: CacheEntry): unknown;
+  delete(key: string): unknown;
+}
+
+/** `client.cache` as an object: bounds for the default in-memory store, or a store of your own. */
+export interface CacheOptions {
+  /** How many responses the in-memory store keeps (least recently used go first); default 1000. */
+  readonly maxEntries?: number;
+  /** How many bytes of responses the in-memory store keeps; default 50 MiB. A larger response is not stored. */
+  readonly maxBytes?: number;
+  /** Your own store (then `maxEntries` does not apply; `maxBytes` still bounds one response). */
+  readonly store?: CacheStore;
+}
+
+/** `client.cache`: `true` for the defaults, options, or `false` (no cache, the default). */
+export type CacheChoice = boolean | CacheOptions;
+
+/** The options a cache is made from, checked; one object per `client.cache = ...`, shared by the clients derived from that client. */
+export interface ResolvedCacheOptions {
+  readonly maxEntries: number;
+  readonly maxBytes: number;
+  readonly store: CacheStore | undefined;
+}
+
+/** `client.cache` checked when set: `undefined` for `false`. */
+export function resolveCacheChoice(value: unknown): ResolvedCacheOptions | undefined {
+  if (value === false) return undefined;
+  if (value === true) return Object.freeze({ maxEntries: 1000, maxBytes: 50 * 2 ** 20, store: undefined });
+  if (!isRecord(value)) throw new ConfigError(`client.cache must be true, false or { maxEntries?, maxBytes?, store? }, not ${describeValue(value)}`);
+  for (const key of Object.keys(value)) {
+    if (!['maxEntries', 'maxBytes', 'store'].includes(key)) throw new ConfigError(`client.cache: '${key}' is no option (maxEntries, maxBytes, store)`);
+  }
+  const { maxEntries = 1000, maxBytes = 50 * 2 ** 20, store } = value as CacheOptions;
+  checkCount(maxEntries, 'maxEntries');
+  checkCount(maxBytes, 'maxBytes');
+  if (store !== undefined) {
+    for (const method of ['get', 'set', 'delete'] as const) {
+      if (typeof (store as unknown as Record<string, unknown> | null)?.[method] !== 'function')
+        throw new ConfigError(`client.cache.store needs get, set and delete methods (${method} is missing)`);
+    }
+  }
+  return Object.freeze({ maxEntries, maxBytes, store });
+}
+
+function checkCount(value: unknown, name: string): void {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
+    throw new ConfigError(`client.cache.${name} must be a whole number of at least 1, not ${describeValue(value, true)}`);
+  }
+}
