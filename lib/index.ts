@@ -26,6 +26,7 @@ export type { Timeouts, RetryOptions, RedirectOptions, Backoff } from './config/
 export type { Hooks, Attempt, AttemptResponse, RetryInfo, RedirectTarget } from './config/hooks.js';
 export type { Logger } from './config/logger.js';
 export type { ClientConfig, BackendChoice, BackendName, CookiesChoice, ProxyChoice } from './config/client-config.js';
+export type { CacheChoice, CacheOptions, CacheStore, CacheEntry } from './config/cache-options.js';
 
 // bodies: encoders, parsers, multipart
 export type { Encoder, EncodedBody, EncodedWire } from './content/encoders.js';

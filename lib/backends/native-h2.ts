@@ -157,6 +157,10 @@ function exchange(session: http2.ClientHttp2Session, request: WireRequest): Prom
     stream.once('error', (error: Error) => {
       if (!responded) reject(error);
     });
+    // a stream the server reset with NO_ERROR (or CANCEL) closes without an 'error': without this the call would wait for its timeout
+    stream.once('close', () => {
+      if (!responded) reject(Object.assign(new Error(`the server closed the HTTP/2 stream before answering (code ${stream.rstCode})`), { code: 'ECONNRESET' }));
+    });
     stream.once('response', (head) => {
       responded = true;
       resolve(h2Response(stream, head));
