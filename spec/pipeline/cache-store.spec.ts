@@ -36,8 +36,8 @@ pipeline('cache stores', (kit) => {
         const text = saved.get(key);
         return text === undefined ? undefined : (JSON.parse(text) as CacheEntry);
       },
-      set: async (key, entry) => void saved.set(key, JSON.stringify(entry)),
-      delete: async (key) => void saved.delete(key),
+      set: (key, entry) => Promise.resolve(void saved.set(key, JSON.stringify(entry))),
+      delete: (key) => Promise.resolve(void saved.delete(key)),
     };
     kit.mock
       .on('GET', '/doc')
