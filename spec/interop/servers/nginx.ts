@@ -45,6 +45,8 @@ export const NGINX_PATHS = {
   feed: '/feed.sse',
   /** the first of {@link NGINX_PAGES} */
   pages: '/pages/1.json',
+  /** {@link NGINX_JSON} again, with `Cache-Control: max-age=3600` (`expires 1h`) */
+  cacheable: '/static/rates.json',
   /** `METHOD /echo?query` as text/plain, any method. */
   echo: '/echo',
   /** POST/PUT: `METHOD <bytes of the body>` once nginx has read the whole body (up to 10 MB). */
@@ -233,6 +235,8 @@ export async function startNginx(): Promise<NginxPeer> {
     await writeSiteFile(root, `htdocs${NGINX_PATHS.ndjson}`, changes);
     await writeSiteFile(root, `htdocs${NGINX_PATHS.feed}`, NGINX_FEED);
     await mkdir(join(root, 'htdocs', 'pages'), { mode: 0o755 });
+    await mkdir(join(root, 'htdocs', 'static'), { mode: 0o755 });
+    await writeSiteFile(root, `htdocs${NGINX_PATHS.cacheable}`, `${JSON.stringify(NGINX_JSON)}\n`);
     for (const [index, page] of NGINX_PAGES.entries()) await writeSiteFile(root, `htdocs/pages/${index + 1}.json`, JSON.stringify(page));
     const big = bigBytes();
     await writeFile(join(root, `htdocs${NGINX_PATHS.big}`), big);
