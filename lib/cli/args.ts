@@ -68,6 +68,8 @@ export interface CliRequest {
   readonly retry: number | undefined;
   /** `--session <file>`: the cookie jar kept across runs. */
   readonly session: string | undefined;
+  /** `--cache <dir>`: a file cache kept across runs (`client.cache` with a store in that folder). */
+  readonly cache: string | undefined;
 }
 
 /** What the command line asks for. */
@@ -96,6 +98,7 @@ const OPTIONS = {
   timeout: { type: 'string', multiple: true },
   retry: { type: 'string', multiple: true },
   session: { type: 'string', multiple: true },
+  cache: { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h', multiple: true },
   version: { type: 'boolean', multiple: true },
 } as const;
@@ -176,6 +179,7 @@ export function parseCommandLine(argv: readonly string[]): Command {
       timeout: whole(single(values.timeout, '--timeout'), '--timeout', MAX_TIMER_MS) || undefined, // 0: no limit, as curl's --max-time 0
       retry: whole(single(values.retry, '--retry'), '--retry'),
       session: path(single(values.session, '--session'), '--session'),
+      cache: path(single(values.cache, '--cache'), '--cache'),
     },
   };
 }

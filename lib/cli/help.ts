@@ -30,6 +30,8 @@ Options:
       --retry <n>             retry up to n times: idempotent verbs, on network errors and
                               408, 413, 429, 500, 502, 503, 504 (Retry-After honoured)
       --session <file>        keep cookies across runs in this file (created if missing)
+      --cache <dir>           keep an HTTP cache across runs in this folder (created if missing):
+                              fresh answers without a request, stale ones revalidated
   -o, --output <file>         save the body to a file (progress bar on a terminal)
       --paginate              get every page (Link: rel="next") and print each item of the
                               pages' JSON arrays as one JSON line

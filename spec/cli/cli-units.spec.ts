@@ -107,6 +107,7 @@ describe('parseCommandLine', () => {
       timeout: undefined,
       retry: undefined,
       session: undefined,
+      cache: undefined,
       json: undefined,
       data: undefined,
     });
@@ -132,6 +133,11 @@ describe('parseCommandLine', () => {
     ] as const) {
       expect(() => parseCommandLine(argv)).toThrow(new UsageError(message));
     }
+  });
+
+  it('--cache names the folder of a cache kept across runs', () => {
+    expect(request(['get', 'h', '--cache', '.hb-cache'])).toMatchObject({ cache: '.hb-cache' });
+    expect(() => parseCommandLine(['get', 'h', '--cache', 'a', '--cache', 'b'])).toThrow(new UsageError('--cache given more than once'));
   });
 
   it('--timeout 0 means no limit; --retry 0 is no retry', () => {

@@ -290,3 +290,31 @@ describe('hb: --paginate and --stream', () => {
     expect(feed.stdout.toString('utf8')).toBe('{"event":"tick","data":"1","id":"a"}\n{"event":"message","data":"x\\ny","id":"a"}\n');
   });
 });
+
+describe('hb: --cache', () => {
+  it('keeps responses in a folder across runs: a fresh one answers the next run without a request, a stale one is revalidated', async () => {
+    const folder = join(dir, 'http-cache');
+    const fresh = holder.server.expect({
+      method: 'GET',
+      path: '/rates',
+      respond: { headers: { 'Content-Type': 'application/json', 'Cache-Control': 'max-age=60' }, body: '{"eur":1.1}' },
+    });
+    const tagged = holder.server.expect({
+      method: 'GET',
+      path: '/tagged',
+      respond: (req, res) =>
+        req.headers['if-none-match'] === '"t1"'
+          ? void res.writeHead(304, { ETag: '"t1"' }).end()
+          : void res.writeHead(200, { 'Content-Type': 'text/plain', ETag: '"t1"', 'Cache-Control': 'no-cache' }).end('tagged body'),
+    });
+    for (let run = 0; run < 2; run++) {
+      const rates = await hb('get', `${holder.server.httpUrl}/rates`, '--cache', folder);
+      expect({ code: rates.code, stdout: rates.stdout.toString('utf8') }).toEqual({ code: 0, stdout: '{"eur":1.1}' });
+      const body = await hb('get', `${holder.server.httpUrl}/tagged`, '--cache', folder);
+      expect(body.stdout.toString('utf8')).toBe('tagged body');
+    }
+    expect(fresh.calls).toBe(1);
+    expect(tagged.calls).toBe(2);
+    expect(existsSync(folder)).toBe(true);
+  });
+});

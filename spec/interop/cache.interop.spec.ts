@@ -59,7 +59,13 @@ describe('the cache against nginx', () => {
           const http = client();
           expect(await read(http, NGINX_PATHS.cacheable, tag)).toEqual(['miss', NGINX_JSON]);
           expect(await read(http, NGINX_PATHS.cacheable, tag)).toEqual(['hit', NGINX_JSON]);
-          expect(await read(http.configure(() => {}), NGINX_PATHS.cacheable, tag)).toEqual(['hit', NGINX_JSON]);
+          expect(
+            await read(
+              http.configure(() => {}),
+              NGINX_PATHS.cacheable,
+              tag,
+            ),
+          ).toEqual(['hit', NGINX_JSON]);
           expect((await nginx.server.accessLog.entries(tag)).map((entry) => entry.status)).toEqual([200]);
         });
       });
