@@ -103,6 +103,13 @@ export function installDocFixtures(server: TestServer): void {
     }),
   );
 
+  // caching: a product the server lets clients reuse for a minute, and revalidate by its ETag
+  route('GET', '/products/7', (req) =>
+    req.headers['if-none-match'] === '"p7-v1"'
+      ? { status: 304, headers: { ETag: '"p7-v1"', 'Cache-Control': 'max-age=60' } }
+      : json({ id: 7, name: 'Teapot', price: 18 }, 200, { ETag: '"p7-v1"', 'Cache-Control': 'max-age=60' }),
+  );
+
   // pagination: GitHub-style Link headers, and a cursor API
   const ISSUES = ['Crash on start', 'Typo in README', 'Slow search', 'Dark mode', 'Export to CSV'].map((title, index) => ({ number: index + 1, title }));
   route('GET', '/repos/acme/widgets/issues', (req) => {
