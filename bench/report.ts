@@ -12,6 +12,7 @@ import type { Sample } from './rounds.js';
 import { UNITS } from './scenarios.js';
 import { MEMORY_LIMIT_BYTES, type Ratio, type ScenarioReport, type TargetRatio } from './summary.js';
 import { http2Rows, type Http2Report } from './http2.js';
+import { cacheRows, type CacheReport } from './cache.js';
 import { DASH, fmt, markdownTable, mib, textTable } from './tables.js';
 
 /** The version of `latest.json`'s layout: a report of another version is not read back. */
@@ -33,8 +34,9 @@ export interface BenchReport {
   /** The server's request counts against the clients' (`server-check.ts`). */
   readonly serverCheck: string;
   readonly scenarios: readonly ScenarioReport[];
-  /** Scenario (f), of a shape of its own; a previous run's when not run this time. */
+  /** Scenarios (f) and (g), of shapes of their own; a previous run's when not run this time. */
   readonly http2?: Http2Report;
+  readonly cache?: CacheReport;
 }
 
 const isTarget = (ratio: Ratio | TargetRatio | undefined): ratio is TargetRatio => ratio !== undefined && 'target' in ratio;
@@ -144,6 +146,7 @@ export function formatText(report: BenchReport): string {
   for (const s of report.scenarios)
     parts.push('', heading(s.id, s, report), textTable(resultRows(s)), '', textTable(ratioRows(s)), ...noteLines(s), '', textTable(fairnessRows(s)));
   if (report.http2) parts.push('', heading('f', report.http2, report), textTable(http2Rows(report.http2)));
+  if (report.cache) parts.push('', heading('g', report.cache, report), textTable(cacheRows(report.cache)));
   return parts.join('\n');
 }
 
@@ -159,6 +162,7 @@ export function formatMarkdown(report: BenchReport): string {
     parts.push('### Contenders', '', ...s.contenders.map((c) => `- **${c.name}**: ${c.description}`), '', '### Every sample', '', markdownTable(sampleRows(s)));
   }
   if (report.http2) parts.push('', `## ${heading('f', report.http2, report)}`, '', markdownTable(http2Rows(report.http2)), '');
+  if (report.cache) parts.push('', `## ${heading('g', report.cache, report)}`, '', markdownTable(cacheRows(report.cache)), '');
   const text = parts.join('\n').replace(/\n{3,}/g, '\n\n');
   return `${text.trimEnd()}\n`;
 }

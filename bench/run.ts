@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: builds `dist/`, starts the benchmark server in a process of its own, runs the
  * request scenarios (`requests.ts`) and then the transfers (`transfers.ts`) for the selected
- * contenders, checks the server's request counts, runs scenario (f) (`http2.ts`), prints the report and writes `latest.md` and
+ * contenders, checks the server's request counts, runs scenarios (f) (`http2.ts`) and (g) (`cache.ts`), prints the report and writes `latest.md` and
  * `latest.json` (`report.ts`). A missed target or a failed contender is reported, not fatal; the
  * exit code is non-zero when the harness itself failed or the server's counts disagree.
  *
@@ -17,6 +17,7 @@ import type { RunContext } from './jobs.js';
 import { parseOptions, type BenchOptions } from './options.js';
 import { PINNING, startServer } from './processes.js';
 import { runHttp2Scenario } from './http2.js';
+import { runCacheScenario } from './cache.js';
 import { formatText, readPreviousReport, writeResults, FORMAT, type BenchReport } from './report.js';
 import { requestSettings, runRequestScenarios } from './requests.js';
 import { scenarios, type RequestScenario, type Scenario, type TransferScenario } from './scenarios.js';
@@ -32,7 +33,7 @@ async function main(): Promise<void> {
   const selected = scenarios(options.transferSize).filter((s) => options.scenarios.includes(s.id));
   const previous = readPreviousReport(options.out);
   buildLibrary();
-  const { fresh, check, http2 } = await runScenarios(contenders, selected, options, date);
+  const { fresh, check, http2, cache } = await runScenarios(contenders, selected, options, date);
   const report: BenchReport = {
     format: FORMAT,
     date,
@@ -46,6 +47,7 @@ async function main(): Promise<void> {
     serverCheck: check.text,
     scenarios: withKept(fresh, previous),
     http2: http2 ?? previous?.http2,
+    cache: cache ?? previous?.cache,
   };
   console.log(`\n${formatText(report)}`);
   console.log(`\nwrote ${writeResults(report, options.out).join(', ')}`);
@@ -83,7 +85,8 @@ async function runScenarios(contenders: readonly Contender[], selected: readonly
     const fresh = results.map((r) => summarise(r, proxied.some((s) => s === r.scenario) ? viaProxy.contenders : contenders, date));
     const check = context.check.verdict((await serverStats(server.origin)).served);
     const http2 = options.scenarios.includes('f') ? await runHttp2Scenario(server.secureOrigin, server.ca, date) : undefined;
-    return { fresh, check, http2 };
+    const cache = options.scenarios.includes('g') ? await runCacheScenario(server.origin, date) : undefined;
+    return { fresh, check, http2, cache };
   } finally {
     await server.stop();
   }

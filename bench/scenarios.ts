@@ -12,7 +12,7 @@ import { checkPatternFile } from './pattern.js';
 import { formatSize } from './tables.js';
 
 /** The scenarios' ids, as `--scenarios` takes them. */
-export const SCENARIO_IDS = ['a', 'b', 'c', 'd', 'e', 'f'] as const;
+export const SCENARIO_IDS = ['a', 'b', 'c', 'd', 'e', 'f', 'g'] as const;
 export type ScenarioId = (typeof SCENARIO_IDS)[number];
 
 /** How a kind of scenario states its figures: `rate` and `cpu` name them, the scales turn a measured amount (requests, bytes) into their units. */

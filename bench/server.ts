@@ -33,6 +33,8 @@ const ROUTES: ReadonlyMap<string, Handler> = new Map<string, Handler>([
   ['GET /small.json', (_req, res) => send(res, 200, 'application/json', SMALL_JSON)],
   // scenario (b): the JSON request body echoed back
   ['POST /echo', (req, res, body) => send(res, 200, req.headers['content-type'] ?? 'application/octet-stream', body)],
+  // scenario (g): the same JSON, reusable for an hour
+  ['GET /cacheable', (_req, res) => void res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'max-age=3600' }).end(SMALL_JSON)],
   ['GET /__stats', (_req, res) => sendJson(res, { connections, served: Object.fromEntries(served), cpu: process.cpuUsage() })],
 ]);
 
