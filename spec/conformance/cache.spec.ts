@@ -1,6 +1,6 @@
 import { expect, it } from '@jest/globals';
 import type { ServerResponse } from 'node:http';
-import { HttpException, NetworkError, type FromServer, type HttpBuilder, type HttpConfig } from '../../lib/index.js';
+import { HttpException, NetworkError, type CacheEntry, type CacheStore, type FromServer, type HttpBuilder, type HttpConfig } from '../../lib/index.js';
 import type { RecordedRequest } from '../support/recorded-request.js';
 import { writeResponse, type ResponseSpec } from '../support/response-writer.js';
 import { conformance } from './kit.js';
@@ -235,6 +235,40 @@ conformance('HTTP cache (client.cache)', (kit) => {
     const http = cached();
     for (let i = 0; i < 2; i++) await expect(get(http, '/missing')).rejects.toBeInstanceOf(HttpException);
     expect(route.calls).toBe(2);
+  });
+
+  it('a gzip response is answered from the cache decoded, as it was the first time', async () => {
+    const text = 'compressed and cached\n'.repeat(50);
+    const route = kit.server.expect({
+      method: 'GET',
+      path: '/zipped',
+      respond: { headers: { 'Content-Type': 'text/plain', 'Cache-Control': 'max-age=60' }, encoding: 'gzip', body: text },
+    });
+    const http = cached();
+    expect(await get(http, '/zipped')).toMatchObject({ cache: 'miss', body: text });
+    expect(await get(http, '/zipped')).toMatchObject({ cache: 'hit', body: text });
+    expect(route.calls).toBe(1);
+  });
+
+  it('an async store of plain data (JSON text), and the LRU bound by entries', async () => {
+    const saved = new Map<string, string>();
+    const store: CacheStore = {
+      get: async (key) => {
+        await new Promise((resolve) => setImmediate(resolve));
+        const stored = saved.get(key);
+        return stored === undefined ? undefined : (JSON.parse(stored) as CacheEntry);
+      },
+      set: (key, entry) => Promise.resolve(void saved.set(key, JSON.stringify(entry))),
+      delete: (key) => Promise.resolve(void saved.delete(key)),
+    };
+    for (const path of ['/one', '/two']) kit.server.expect({ method: 'GET', path, respond: json(path, { 'Cache-Control': 'max-age=60' }) });
+    const viaStore = kit.client((c) => void (c.client.cache = { store }));
+    expect([(await get(viaStore, '/one')).cache, (await get(viaStore, '/one')).cache]).toEqual(['miss', 'hit']);
+    expect(saved.size).toBe(1);
+    const oneEntry = kit.client((c) => void (c.client.cache = { maxEntries: 1 }));
+    const order = [];
+    for (const path of ['/one', '/two', '/two', '/one']) order.push((await get(oneEntry, path)).cache);
+    expect(order).toEqual(['miss', 'miss', 'hit', 'miss']);
   });
 
   it('the debug log says hit, revalidated or miss', async () => {
