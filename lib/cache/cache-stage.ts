@@ -1,24 +1,37 @@
+import { Readable } from 'node:stream';
 import CachePolicy from 'http-cache-semantics';
-import type { CacheEntry } from '../config/cache-options.js';
 import type { LogLine } from '../config/logger.js';
 import type { WireRequest, WireResponse } from '../model/backend.js';
 import { redactUrl } from '../core/redact.js';
 import type { Send, WireCall } from '../pipeline/plan.js';
-import { entryOf, policyHeaders, responseOf, type CacheOutcome, type ResponseCache } from './response-cache.js';
+import { entryOf, policyHeaders, responseOf, sized, type CacheOutcome, type ResponseCache, type Stored } from './response-cache.js';
 
 /** Methods whose success changes what a URL holds: its stored response goes (RFC 9111 §4.4). */
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** A caller's own conditional or range request: its answer (a 304, a 206) is the caller's to handle. */
 const CALLERS_CONDITIONS = ['if-none-match', 'if-modified-since', 'if-match', 'if-unmodified-since', 'if-range', 'range'];
+/** Fields a 304 does not update: they describe the stored body (RFC 9111 §3.2). */
+const BODY_FIELDS = new Set(['content-length', 'content-encoding', 'transfer-encoding', 'content-range']);
+
+/** What one GET or HEAD needs on its way through the stage. */
+interface Lookup {
+  readonly cache: ResponseCache;
+  readonly next: Send;
+  readonly wire: WireRequest;
+  readonly call: WireCall;
+  /** the request as http-cache-semantics reads it, every header included (for matching, never stored) */
+  readonly request: CachePolicy.HttpRequest;
+  readonly log: LogLine | undefined;
+}
 
 /**
  * The cache stage (`client.cache`): a private RFC 9111 cache for GET and HEAD, with
  * http-cache-semantics deciding freshness and revalidation. A fresh stored response answers
  * without a request (`'hit'`); a stale one is revalidated with `If-None-Match` /
  * `If-Modified-Since`, a `304` answering with the stored body and the new headers
- * (`'revalidated'`); anything else comes from the server (`'miss'`) and is stored as its body is
- * read, when the rules allow. A HEAD is answered from a fresh stored GET. Unsafe methods that
- * succeed drop the stored response of their URL (and of their `Location`/`Content-Location`).
+ * (`'revalidated'`); anything else comes from the server (`'miss'`) and is stored when the rules
+ * allow. A HEAD is answered from a fresh stored GET. Unsafe methods that succeed drop the stored
+ * response of their URL (and of their `Location`/`Content-Location`).
  */
 export function caching(next: Send): Send {
   return function cachedSend(wire: WireRequest, call: WireCall): Promise<WireResponse> {
@@ -29,21 +42,18 @@ export function caching(next: Send): Send {
 
 async function cached(cache: ResponseCache, next: Send, wire: WireRequest, call: WireCall): Promise<WireResponse> {
   const log = call.plan.execution.logger;
-  const { method, url } = wire;
-  if (method !== 'GET' && method !== 'HEAD') {
+  if (wire.method !== 'GET' && wire.method !== 'HEAD') {
     const response = await next(wire, call);
-    if (UNSAFE.has(method) && response.statusCode < 400) await invalidate(cache, url, response, log);
+    if (UNSAFE.has(wire.method) && response.statusCode < 400) await invalidate(cache, wire.url, response, log);
     return response;
   }
-  const request = policyRequest(wire);
+  const request: CachePolicy.HttpRequest = { url: wire.target, method: wire.method, headers: policyHeaders(wire.headers) };
   if (CALLERS_CONDITIONS.some((name) => request.headers[name] !== undefined)) return next(wire, call);
-  const entry = await cache.get(url, log);
-  if (entry) {
-    const policy = CachePolicy.fromObject(entry.policy as CachePolicy.CachePolicyObject);
-    if (isFresh(entry, request)) return answered(entry, policy.responseHeaders(), method, 'hit', log, url);
-    if (method === 'GET') return revalidated(cache, next, wire, call, entry, policy, request);
-  }
-  return fetched(cache, await next(wire, call), wire, request, log);
+  const lookup: Lookup = { cache, next, wire, call, request, log };
+  const stored = await cache.get(wire.url, log);
+  if (stored && isFresh(stored, request)) return answered(lookup, stored, stored.policy.responseHeaders(), 'hit');
+  if (stored && wire.method === 'GET') return revalidated(lookup, stored);
+  return fetched(lookup, await next(wire, call), false);
 }
 
 /**
@@ -52,82 +62,99 @@ async function cached(cache: ResponseCache, next: Send, wire: WireRequest, call:
  * allows both (§5.2.2.2 is about stale responses; §4 lets a HEAD use a stored GET), so it is asked
  * about a GET, with `must-revalidate` counted only once the response is stale.
  */
-function isFresh(entry: CacheEntry, request: CachePolicy.HttpRequest): boolean {
+function isFresh({ entry, policy }: Stored, request: CachePolicy.HttpRequest): boolean {
+  const asGet = { ...request, method: 'GET' };
   const stored = entry.policy as CachePolicy.CachePolicyObject;
-  if (!('must-revalidate' in stored.rescc)) return CachePolicy.fromObject(stored).satisfiesWithoutRevalidation({ ...request, method: 'GET' });
+  if (!('must-revalidate' in stored.rescc)) return policy.satisfiesWithoutRevalidation(asGet);
   const { 'must-revalidate': _, ...rescc } = stored.rescc;
-  const policy = CachePolicy.fromObject({ ...stored, rescc });
-  return !policy.stale() && policy.satisfiesWithoutRevalidation({ ...request, method: 'GET' });
+  return !policy.stale() && CachePolicy.fromObject({ ...stored, rescc }).satisfiesWithoutRevalidation(asGet);
 }
 
-/** A stale entry: asked again with its validators; a 304 answers with the stored body, anything else is a new response. */
-async function revalidated(
-  cache: ResponseCache,
-  next: Send,
-  wire: WireRequest,
-  call: WireCall,
-  entry: CacheEntry,
-  policy: CachePolicy,
-  request: CachePolicy.HttpRequest,
-): Promise<WireResponse> {
-  const log = call.plan.execution.logger;
+/**
+ * A stale entry, asked again with its validators. A 304 for it answers with the stored body and
+ * the 304's fields; a 304 for something else (another ETag) drops it and asks again without
+ * conditions; any other answer is a new response. A failure to ask fails the call (retries above
+ * may try again): a stale response is never served instead, as got's and undici's caches do.
+ */
+async function revalidated(lookup: Lookup, { entry, policy }: Stored): Promise<WireResponse> {
+  const { cache, next, wire, call, request, log } = lookup;
   const conditions = policy.revalidationHeaders(request);
   const asking = { ...wire.headers };
-  for (const name of ['if-none-match', 'if-modified-since'] as const) {
-    const value = conditions[name];
-    if (typeof value === 'string') asking[name === 'if-none-match' ? 'If-None-Match' : 'If-Modified-Since'] = value;
+  if (typeof conditions['if-none-match'] === 'string') asking['If-None-Match'] = conditions['if-none-match'];
+  if (typeof conditions['if-modified-since'] === 'string') asking['If-Modified-Since'] = conditions['if-modified-since'];
+  const response = await next({ ...wire, headers: asking }, call);
+  if (response.statusCode !== 304) return fetched(lookup, response, true);
+  response.discard(); // nothing to read
+  if (otherValidator(entry.headers, response.headers)) {
+    await cache.delete(wire.url, log);
+    return fetched(lookup, await next(wire, call), false);
   }
-  let response: WireResponse;
-  try {
-    response = await next({ ...wire, headers: asking }, call);
-  } catch (error) {
-    // unable to ask: a stale response may still answer, unless it (or the request) demands validation (RFC 9111 §4.2.4)
-    if (mustValidate(entry, request)) throw error;
-    log?.(`cache stale ${wire.method} ${redactUrl(wire.url)} (revalidation failed)`);
-    return answered(entry, policy.responseHeaders(), wire.method, 'hit', undefined, wire.url);
-  }
-  if (policy.revalidatedPolicy(request, { status: response.statusCode, headers: policyHeaders(response.headers) }).modified)
-    return fetched(cache, response, wire, request, log);
-  response.discard(); // a 304: nothing to read
   // RFC 9111 §3.2: the 304's fields replace and add to the stored ones (http-cache-semantics only replaces)
-  const headers = updatedHeaders(entry.headers, response.headers);
-  const updated = new CachePolicy(request, { status: entry.statusCode, headers: policyHeaders(headers) }, { shared: false });
-  const refreshed: CacheEntry = { ...entry, headers, policy: updated.toObject() };
-  await cache.set(wire.url, refreshed, log);
-  return answered(refreshed, updated.responseHeaders(), wire.method, 'revalidated', log, wire.url);
+  const sent = new Set(response.headers.map(([name]) => name.toLowerCase()).filter((name) => !BODY_FIELDS.has(name)));
+  const headers = [...entry.headers.filter(([name]) => !sent.has(name.toLowerCase())), ...response.headers.filter(([name]) => sent.has(name.toLowerCase()))];
+  const updated = new CachePolicy(keptRequest(request, headers), { status: entry.statusCode, headers: policyHeaders(headers) }, { shared: false });
+  const refreshed = sized({ ...entry, headers, policy: updated.toObject() });
+  // a 304 that says no-store still answers this request, and takes the entry away
+  await (updated.storable() ? cache.set(wire.url, refreshed, log) : cache.delete(wire.url, log));
+  return answered(lookup, { entry: refreshed, policy: updated }, updated.responseHeaders(), 'revalidated');
 }
 
-/** Fields a 304 does not update: they describe the stored body (RFC 9111 §3.2). */
-const BODY_FIELDS = new Set(['content-length', 'content-encoding', 'transfer-encoding', 'content-range']);
-
-/** The stored header fields, each one the 304 sends replaced by its values, and the ones it adds after them. */
-function updatedHeaders(stored: CacheEntry['headers'], fresh: WireResponse['headers']): Array<readonly [string, string]> {
-  const sent = new Set(fresh.map(([name]) => name.toLowerCase()).filter((name) => !BODY_FIELDS.has(name)));
-  return [...stored.filter(([name]) => !sent.has(name.toLowerCase())), ...fresh.filter(([name]) => sent.has(name.toLowerCase()))];
+/**
+ * Whether a 304 names a validator other than the stored response's (RFC 9111 §4.3.4): then it is
+ * about another representation. One without validators answers the request that asked with this
+ * entry's: the one response stored for the URL (http-cache-semantics would not select it).
+ */
+function otherValidator(stored: ReadonlyArray<readonly [string, string]>, fresh: ReadonlyArray<readonly [string, string]>): boolean {
+  const [was, now] = [policyHeaders(stored), policyHeaders(fresh)];
+  const weak = (etag: unknown) => String(etag).replace(/^\s*W\//, '');
+  if (now.etag !== undefined && was.etag !== undefined) return weak(now.etag) !== weak(was.etag);
+  return now['last-modified'] !== undefined && was['last-modified'] !== undefined && now['last-modified'] !== was['last-modified'];
 }
 
-/** Whether a stale entry may not answer when revalidation fails: `must-revalidate`/`no-cache` on it, `no-cache` on the request. */
-function mustValidate(entry: CacheEntry, request: CachePolicy.HttpRequest): boolean {
-  const stored = (entry.policy as CachePolicy.CachePolicyObject).rescc;
-  const asked = request.headers['cache-control'];
-  return (
-    'must-revalidate' in stored || 'no-cache' in stored || 'proxy-revalidate' in stored || (typeof asked === 'string' && /(^|,)\s*no-cache\b/i.test(asked))
-  );
+function answered({ wire, log }: Lookup, { entry }: Stored, headers: CachePolicy.Headers, outcome: CacheOutcome): WireResponse {
+  log?.(`cache ${outcome} ${wire.method} ${redactUrl(wire.url)}`);
+  return responseOf(entry, headers, wire.method, outcome);
 }
 
-function answered(entry: CacheEntry, headers: CachePolicy.Headers, method: string, outcome: CacheOutcome, log: LogLine | undefined, url: string): WireResponse {
-  log?.(`cache ${outcome} ${method} ${redactUrl(url)}`);
-  return responseOf(entry, headers, method, outcome);
-}
-
-/** A response from the server: stored, as its body is read, when the rules allow it. */
-function fetched(cache: ResponseCache, response: WireResponse, wire: WireRequest, request: CachePolicy.HttpRequest, log: LogLine | undefined): WireResponse {
+/**
+ * A response from the server, stored when the rules allow (`replacing`: an entry was there, and
+ * goes when this one may not be stored). A 3xx (which the redirect stage does not read) or an
+ * empty body is stored at once; any other body as it is read, once read to its end.
+ */
+async function fetched(lookup: Lookup, response: WireResponse, replacing: boolean): Promise<WireResponse> {
+  const { cache, wire, request, log } = lookup;
   log?.(`cache miss ${wire.method} ${redactUrl(wire.url)}`);
   const missed = { ...response, cache: 'miss' as const, discard: response.discard.bind(response) };
   if (wire.method !== 'GET') return missed;
-  const policy = new CachePolicy(request, { status: response.statusCode, headers: policyHeaders(response.headers) }, { shared: false });
-  if (!policy.storable() || !authorizationAllows(request, policy)) return missed;
-  return storedAsRead(missed, (body) => cache.set(wire.url, entryOf(wire.url, response, body, policy), log), cache.maxBytes);
+  const headers = policyHeaders(response.headers);
+  const policy = new CachePolicy(keptRequest(request, response.headers), { status: response.statusCode, headers }, { shared: false });
+  if (!policy.storable() || !authorizationAllows(request, policy)) {
+    if (replacing) await cache.delete(wire.url, log);
+    return missed;
+  }
+  const store = (body: Buffer) => cache.set(wire.url, entryOf(wire.url, response, body, policy), log);
+  if (headers['content-length'] === '0' || response.statusCode === 204) {
+    response.discard();
+    await store(Buffer.alloc(0));
+    return { ...missed, body: emptyBody(), readAll: () => Promise.resolve(new Uint8Array(0)) };
+  }
+  if (response.statusCode >= 300 && response.statusCode < 400) return storedWhole(missed, store, cache.maxBytes);
+  return storedAsRead(missed, store, cache.maxBytes);
+}
+
+/**
+ * The request as an entry keeps it: only the headers its response's `Vary` names, and the request's
+ * own cache directives. http-cache-semantics keeps every request header for `Vary`; credentials
+ * and API keys have no place in a store (a file, a shared Redis).
+ */
+function keptRequest(request: CachePolicy.HttpRequest, responseHeaders: ReadonlyArray<readonly [string, string]>): CachePolicy.HttpRequest {
+  const named = new Set(['cache-control', 'pragma']);
+  for (const [name, value] of responseHeaders) {
+    if (name.toLowerCase() === 'vary') for (const field of value.split(',')) named.add(field.trim().toLowerCase());
+  }
+  const headers: CachePolicy.Headers = {};
+  for (const name of named) if (request.headers[name] !== undefined) headers[name] = request.headers[name];
+  return { ...request, headers };
 }
 
 /**
@@ -158,16 +185,24 @@ function storedAsRead(response: WireResponse, store: (body: Buffer) => Promise<v
     if (size <= max) await store(Buffer.concat(chunks));
   }
   const readAll = response.readAll?.bind(response);
-  return {
-    ...response,
-    body: { [Symbol.asyncIterator]: body },
-    readAll: readAll && (() => readAll().then((bytes) => storeWhole(bytes, store, max))),
-  };
+  return { ...response, body: { [Symbol.asyncIterator]: body }, readAll: readAll && (() => readAll().then((bytes) => storeWhole(bytes, store, max))) };
+}
+
+/** A response read whole here (a 3xx, whose body nobody else reads), stored, and given on with that body. */
+async function storedWhole(response: WireResponse, store: (body: Buffer) => Promise<void>, max: number): Promise<WireResponse> {
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of response.body) chunks.push(chunk);
+  const bytes = await storeWhole(Buffer.concat(chunks), store, max);
+  return { ...response, body: Readable.from([bytes]), readAll: () => Promise.resolve(bytes) };
 }
 
 async function storeWhole(bytes: Uint8Array, store: (body: Buffer) => Promise<void>, max: number): Promise<Uint8Array> {
   if (bytes.byteLength <= max) await store(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
   return bytes;
+}
+
+function emptyBody(): AsyncIterable<Uint8Array> {
+  return Readable.from([]);
 }
 
 /** The stored responses an unsafe request changed: its URL's, and its `Location`/`Content-Location`'s on the same origin. */
@@ -180,9 +215,4 @@ async function invalidate(cache: ResponseCache, url: string, response: WireRespo
     const target = URL.canParse(value, url) ? new URL(value, url) : undefined;
     if (target?.origin === origin) await cache.delete(target.href, log);
   }
-}
-
-/** The request as http-cache-semantics reads it. */
-function policyRequest(wire: WireRequest): CachePolicy.HttpRequest {
-  return { url: wire.target, method: wire.method, headers: policyHeaders(wire.headers) };
 }

@@ -6,6 +6,12 @@ import type { WireResponse } from '../model/backend.js';
 import { redactUrl } from '../core/redact.js';
 import { MemoryStore } from './memory-store.js';
 
+/** A stored entry, and the freshness and revalidation state it was stored with. */
+export interface Stored {
+  readonly entry: CacheEntry;
+  readonly policy: CachePolicy;
+}
+
 /** Where a response came from, as `fromServer.cache` says. */
 export type CacheOutcome = 'hit' | 'revalidated' | 'miss';
 
@@ -25,10 +31,17 @@ export class ResponseCache {
     this.maxBytes = options.maxBytes;
   }
 
-  /** The entry stored for `url`, or undefined (also when the store failed, or holds something else). */
-  async get(url: string, log: LogLine | undefined): Promise<CacheEntry | undefined> {
+  /**
+   * The entry stored for `url` with its policy, or undefined: also when the store failed, or holds
+   * something that is no entry of this format (a stale file, another version): that is reported too.
+   */
+  async get(url: string, log: LogLine | undefined): Promise<Stored | undefined> {
     const entry = await this.#safely('get', url, log, () => this.store.get(keyOf(url)));
-    return isEntry(entry) ? entry : undefined;
+    if (entry === undefined || entry === null) return undefined;
+    return this.#safely('get', url, log, () => {
+      if (!isEntry(entry)) throw new Error('the stored value is no cache entry');
+      return { entry, policy: CachePolicy.fromObject(entry.policy as CachePolicy.CachePolicyObject) };
+    }) as Promise<Stored | undefined>;
   }
 
   async set(url: string, entry: CacheEntry, log: LogLine | undefined): Promise<void> {
@@ -98,9 +111,7 @@ function headerPairs(headers: CachePolicy.Headers): Array<[string, string]> {
 
 /** The entry for a response whose body is `body` (as it came off the wire). */
 export function entryOf(url: string, response: WireResponse, body: Buffer, policy: CachePolicy): CacheEntry {
-  let headerBytes = 0;
-  for (const [name, value] of response.headers) headerBytes += name.length + value.length + 4;
-  return {
+  return sized({
     v: 1,
     url,
     statusCode: response.statusCode,
@@ -110,8 +121,14 @@ export function entryOf(url: string, response: WireResponse, body: Buffer, polic
     decoded: response.decoded,
     httpVersion: response.httpVersion ?? '1.1',
     policy: policy.toObject(),
-    size: body.length + headerBytes,
-  };
+  });
+}
+
+/** `entry` with its `size`: the body as stored, and the headers twice (as received, and in the policy). */
+export function sized(entry: Omit<CacheEntry, 'size'>): CacheEntry {
+  let headerBytes = 0;
+  for (const [name, value] of entry.headers) headerBytes += name.length + value.length + 4;
+  return { ...entry, size: entry.body.length + 2 * headerBytes };
 }
 
 /**
@@ -120,10 +137,12 @@ export function entryOf(url: string, response: WireResponse, body: Buffer, polic
  */
 export function responseOf(entry: CacheEntry, headers: CachePolicy.Headers, method: string, cache: CacheOutcome): WireResponse {
   const body = method === 'HEAD' ? Buffer.alloc(0) : Buffer.from(entry.body, 'base64');
+  // a stored Set-Cookie is not set again: it could put back a cookie the jar has replaced since
+  const { 'set-cookie': _, ...kept } = headers;
   return {
     statusCode: entry.statusCode,
     message: entry.message,
-    headers: headerPairs(headers),
+    headers: headerPairs(kept),
     body: oneChunk(body),
     decoded: entry.decoded,
     httpVersion: entry.httpVersion,

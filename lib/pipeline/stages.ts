@@ -16,12 +16,13 @@ import { retries } from './retry.js';
  * - `redirects`: each hop to a `Location` is sent through the stages below it;
  * - `retries`: each attempt of a hop (retry policy, and a reused connection the server had closed);
  * - `authorization`: each attempt answers `401` challenges (Basic, Digest) with the credentials;
- * - `caching`: with `client.cache`, GET and HEAD are answered from the cache when it may (no
- *   request), revalidated when stale, and stored; below authorization, so it sees credentials,
- *   and above cookies, so a stored response's `Set-Cookie` never reaches the jar again;
  * - `proxies`: each attempt goes direct or through the client's proxy (`client.proxy`, `no_proxy`),
  *   and answers the proxy's `407` to an absolute-form request;
  * - `cookies`: the client's jar adds its cookies to each exchange and stores what comes back;
+ * - `caching`: with `client.cache`, GET and HEAD are answered from the cache when it may (no
+ *   request), revalidated when stale, and stored; below authorization and cookies, so it sees
+ *   the credentials and the `Cookie` a `Vary` may name (an answer from it carries no `Set-Cookie`),
+ *   and above the hooks, so a request it answers makes no attempt;
  * - `hooks`: `execution.hooks` see each exchange with its final headers (signing goes here, so
  *   it runs after every stage that sets a header: authorization, proxies, cookies);
  * - `logging`: every wire exchange gets its pair of debug lines (`execution.logger`) — innermost,
@@ -31,7 +32,7 @@ import { retries } from './retry.js';
  *
  * A stage with nothing to do for a call (no credentials, no logger, no jar, no hooks) passes it on.
  */
-export const WIRE_STAGES: readonly Stage[] = [redirects, retries, authorization, caching, proxies, cookies, hooks, logging];
+export const WIRE_STAGES: readonly Stage[] = [redirects, retries, authorization, proxies, cookies, caching, hooks, logging];
 
 /** The wire stages folded over the backend's round trip: composed once per client, called once per request. */
 export function wirePipeline(stages: readonly Stage[] = WIRE_STAGES): Send {

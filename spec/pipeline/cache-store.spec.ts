@@ -73,6 +73,20 @@ pipeline('cache stores', (kit) => {
     ]);
   });
 
+  it('a stored value that is no entry of this format (a stale file, another version) is no entry, and is reported', async () => {
+    const broken: CacheStore = { get: () => ({ v: 1, body: '', policy: {} }) as never, set: () => undefined, delete: () => undefined };
+    kit.mock.on('GET', '/doc').reply(200, 'text', FRESH);
+    const lines: string[] = [];
+    const http = kit.client((c) => {
+      c.client.cache = { store: broken };
+      c.execution.logger = (line) => lines.push(line);
+    });
+    expect(await outcomes(http, '/doc')).toEqual(['miss']);
+    expect(lines.filter((line) => line.includes('failed'))[0]).toMatch(
+      /^cache: the store's get failed for https:\/\/api.example.test\/doc, so the cache is skipped: /,
+    );
+  });
+
   it('bad settings are ConfigErrors naming them, before anything is sent', async () => {
     expect(() => kit.client((c) => void (c.client.cache = 5 as never))).toThrow(
       new ConfigError('client.cache must be true, false or { maxEntries?, maxBytes?, store? }, not a number'),
