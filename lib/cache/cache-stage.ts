@@ -3,6 +3,8 @@ import CachePolicy from 'http-cache-semantics';
 import type { LogLine } from '../config/logger.js';
 import type { WireRequest, WireResponse } from '../model/backend.js';
 import { redactUrl } from '../core/redact.js';
+import { parseMediaType } from '../core/media-type.js';
+import { DOWNLOADS, parserFor, STREAMS } from '../content/parsers.js';
 import type { Send, WireCall } from '../pipeline/plan.js';
 import { entryOf, policyHeaders, responseOf, sized, type CacheOutcome, type ResponseCache, type Stored } from './response-cache.js';
 
@@ -139,7 +141,14 @@ async function fetched(lookup: Lookup, response: WireResponse, replacing: boolea
     return { ...missed, body: emptyBody(), readAll: () => Promise.resolve(new Uint8Array(0)) };
   }
   if (response.statusCode >= 300 && response.statusCode < 400) return storedWhole(missed, store, cache.maxBytes);
-  return storedAsRead(missed, store, cache.maxBytes);
+  return goesElsewhere(lookup.call, headers) ? missed : storedAsRead(missed, store, cache.maxBytes);
+}
+
+/** A body a Download writes or a Stream reads: any size, never held in memory for the cache too. */
+function goesElsewhere(call: WireCall, headers: CachePolicy.Headers): boolean {
+  const type = parseMediaType(typeof headers['content-type'] === 'string' ? headers['content-type'] : '').type || 'application/octet-stream';
+  const parse = parserFor(call.plan.parsers, type);
+  return DOWNLOADS in parse || STREAMS in parse;
 }
 
 /**
@@ -180,6 +189,7 @@ function storedAsRead(response: WireResponse, store: (body: Buffer) => Promise<v
     for await (const chunk of source) {
       size += chunk.byteLength;
       if (size <= max) chunks.push(chunk);
+      else chunks.length = 0; // too large to store: nothing more is kept
       yield chunk;
     }
     if (size <= max) await store(Buffer.concat(chunks));

@@ -3,6 +3,7 @@ import type { ServerResponse } from 'node:http';
 import { HttpException, NetworkError, type CacheEntry, type CacheStore, type FromServer, type HttpBuilder, type HttpConfig } from '../../lib/index.js';
 import type { RecordedRequest } from '../support/recorded-request.js';
 import { writeResponse, type ResponseSpec } from '../support/response-writer.js';
+import { Stream } from '../../lib/stream.js';
 import { conformance } from './kit.js';
 
 /** What a GET answered: where it came from, its body, and the headers a test looks at. */
@@ -345,6 +346,21 @@ conformance('HTTP cache (client.cache)', (kit) => {
     const text = [...saved.values()].join();
     expect(text).toContain('accept-language');
     expect(text).not.toMatch(/top-secret-token|key-1234/);
+  });
+
+  it('a body a Stream reads or a Download writes is not stored: it may be of any size', async () => {
+    const route = kit.server.expect({
+      method: 'GET',
+      path: '/feed',
+      respond: { headers: { 'Content-Type': 'text/plain', 'Cache-Control': 'max-age=60' }, body: 'a\nb\n' },
+    });
+    const http = cached();
+    for (let i = 0; i < 2; i++) {
+      const lines: string[] = [];
+      for await (const line of await http.get((c) => ((c.request.uri.path = '/feed'), Stream.lines(c)))) lines.push(line);
+      expect(lines).toEqual(['a', 'b']);
+    }
+    expect(route.calls).toBe(2);
   });
 
   it('the debug log says hit, revalidated or miss', async () => {
