@@ -7,10 +7,11 @@
  */
 import { fromDist, type BackendName } from './contenders/library.js';
 import { serverStats } from './server-check.js';
-import { DASH, fmt } from './tables.js';
+import { backendTable, fmt } from './tables.js';
 
 type Run = { readonly sent: number; readonly ms: number };
-type CacheRow = { readonly backend: string } & ({ readonly off: Run; readonly on: Run } | { readonly failure: string });
+type OffOn = { readonly off: Run; readonly on: Run };
+type CacheRow = { readonly backend: string } & (OffOn | { readonly failure: string });
 
 /** What scenario (g) found, as `latest.json` keeps it. */
 export interface CacheReport {
@@ -59,9 +60,5 @@ export async function runCacheScenario(origin: string, date: string): Promise<Ca
 /** The report's table of scenario (g): one row per backend. */
 export function cacheRows(report: CacheReport): string[][] {
   const header = ['backend', 'off: requests sent', 'off: ms', 'on: requests sent', 'on: ms', 'off ÷ on (time)'];
-  const cells = (row: CacheRow) =>
-    'failure' in row
-      ? [`FAILED: ${row.failure}`, DASH, DASH, DASH, DASH]
-      : [String(row.off.sent), fmt(row.off.ms), String(row.on.sent), fmt(row.on.ms), fmt(row.off.ms / row.on.ms, 1)];
-  return [header, ...report.rows.map((row) => [`httpbuilder-ts (${row.backend})`, ...cells(row)])];
+  return backendTable<OffOn>(header, report.rows, ({ off, on }) => [String(off.sent), fmt(off.ms), String(on.sent), fmt(on.ms), fmt(off.ms / on.ms, 1)]);
 }

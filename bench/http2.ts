@@ -8,11 +8,12 @@
  * @module
  */
 import { fromDist, type BackendName } from './contenders/library.js';
-import { DASH, fmt } from './tables.js';
+import { backendTable, fmt } from './tables.js';
 
 type Library = typeof import('../lib/index.js');
 
-type Http2Row = { readonly backend: string } & ({ readonly http1: number; readonly http2: number } | { readonly failure: string });
+type Rates = { readonly http1: number; readonly http2: number };
+type Http2Row = { readonly backend: string } & (Rates | { readonly failure: string });
 
 /** What scenario (f) found, as `latest.json` keeps it. */
 export interface Http2Report {
@@ -72,7 +73,5 @@ async function timedBatch(client: { get(): Promise<unknown> }): Promise<number> 
 /** The report's table of scenario (f): one row per backend. */
 export function http2Rows(report: Http2Report): string[][] {
   const header = ['backend', `HTTP/1.1, maxSockets ${MAX_SOCKETS} (req/s)`, 'HTTP/2 (req/s)', 'HTTP/2 ÷ HTTP/1.1'];
-  const cells = (row: Http2Row) =>
-    'failure' in row ? [`FAILED: ${row.failure}`, DASH, DASH] : [fmt(row.http1), fmt(row.http2), fmt(row.http2 / row.http1, 2)];
-  return [header, ...report.rows.map((row) => [`httpbuilder-ts (${row.backend})`, ...cells(row)])];
+  return backendTable<Rates>(header, report.rows, (row) => [fmt(row.http1), fmt(row.http2), fmt(row.http2 / row.http1, 2)]);
 }

@@ -13,6 +13,16 @@ export const mib = (bytes: number): string => `${fmt(bytes / 2 ** 20, 1)} MiB`;
 /** An empty cell. */
 export const DASH = '—';
 
+/** The table of an information-only scenario: a row per backend, its `cells`, or the failure that stopped it. */
+export function backendTable<R>(
+  header: string[],
+  rows: ReadonlyArray<{ readonly backend: string } & (R | { readonly failure: string })>,
+  cells: (row: R) => string[],
+): string[][] {
+  const failed = (failure: string) => [`FAILED: ${failure}`, ...header.slice(2).map(() => DASH)];
+  return [header, ...rows.map((row) => [`httpbuilder-ts (${row.backend})`, ...('failure' in row ? failed(row.failure) : cells(row as R))])];
+}
+
 /** Columns padded to width; the first left-aligned, the others right-aligned. */
 export function textTable(rows: readonly string[][]): string {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
