@@ -20,6 +20,19 @@ function listening(res: ServerResponse): () => boolean {
   return () => !closed;
 }
 
+/** A response that writes `line(i)` every 10 ms, up to 500 lines, for as long as the client listens. */
+function endless(contentType: string, line: (i: number) => string) {
+  return async (_req: unknown, res: ServerResponse) => {
+    head(res, { 'Content-Type': contentType });
+    const open = listening(res);
+    for (let i = 0; open() && i < 500; i++) {
+      res.write(`${line(i)}\n`);
+      await pause(10);
+    }
+    res.end();
+  };
+}
+
 /** Every item of `items`, in order. */
 async function all<T>(items: AsyncIterable<T>): Promise<T[]> {
   const seen: T[] = [];
@@ -198,19 +211,7 @@ conformance('Stream (httpbuilder-ts/stream)', (kit) => {
   });
 
   it('the signal stops the reading, with an AbortError', async () => {
-    kit.server.expect({
-      method: 'GET',
-      path: '/endless',
-      respond: async (_req, res) => {
-        head(res, { 'Content-Type': 'text/plain' });
-        const open = listening(res);
-        for (let i = 0; open() && i < 500; i++) {
-          res.write(`tick ${i}\n`);
-          await pause(10);
-        }
-        res.end();
-      },
-    });
+    kit.server.expect({ method: 'GET', path: '/endless', respond: endless('text/plain', (i) => `tick ${i}`) });
     const controller = new AbortController();
     let count = 0;
     const failure = await (async () => {
@@ -226,19 +227,7 @@ conformance('Stream (httpbuilder-ts/stream)', (kit) => {
   });
 
   it('breaking out of the loop releases the connection', async () => {
-    kit.server.expect({
-      method: 'GET',
-      path: '/endless',
-      respond: async (_req, res) => {
-        head(res, { 'Content-Type': 'application/x-ndjson' });
-        const open = listening(res);
-        for (let i = 0; open() && i < 500; i++) {
-          res.write(`{"i":${i}}\n`);
-          await pause(10);
-        }
-        res.end();
-      },
-    });
+    kit.server.expect({ method: 'GET', path: '/endless', respond: endless('application/x-ndjson', (i) => `{"i":${i}}`) });
     const client = kit.client();
     const taken = await expectNoLeak(kit, client, async () => {
       const values: unknown[] = [];
@@ -252,19 +241,7 @@ conformance('Stream (httpbuilder-ts/stream)', (kit) => {
   });
 
   it('a handler that answers something else closes the stream; a progress listener that throws fails the loop with its own error', async () => {
-    kit.server.expect({
-      method: 'GET',
-      path: '/endless',
-      respond: async (_req, res) => {
-        head(res, { 'Content-Type': 'text/plain' });
-        const open = listening(res);
-        for (let i = 0; open() && i < 500; i++) {
-          res.write(`tick ${i}\n`);
-          await pause(10);
-        }
-        res.end();
-      },
-    });
+    kit.server.expect({ method: 'GET', path: '/endless', respond: endless('text/plain', (i) => `tick ${i}`) });
     const client = kit.client();
     const answered = await expectNoLeak(kit, client, () =>
       client.get((c) => {
@@ -289,19 +266,7 @@ conformance('Stream (httpbuilder-ts/stream)', (kit) => {
   });
 
   it('close() of the client while a stream is read fails the loop with AbortError', async () => {
-    kit.server.expect({
-      method: 'GET',
-      path: '/endless',
-      respond: async (_req, res) => {
-        head(res, { 'Content-Type': 'text/plain' });
-        const open = listening(res);
-        for (let i = 0; open() && i < 500; i++) {
-          res.write(`tick ${i}\n`);
-          await pause(10);
-        }
-        res.end();
-      },
-    });
+    kit.server.expect({ method: 'GET', path: '/endless', respond: endless('text/plain', (i) => `tick ${i}`) });
     const client = kit.client();
     let count = 0;
     const failure = await (async () => {

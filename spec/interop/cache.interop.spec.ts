@@ -1,74 +1,48 @@
 // The cache (client.cache) against a real server: nginx's static files carry ETag and
 // Last-Modified and answer 304 to If-None-Match / If-Modified-Since; a location with
 // `expires 1h` adds Cache-Control: max-age=3600. nginx's access log counts what reached it.
-import { afterEach, describe, expect, it } from '@jest/globals';
-import { HttpBuilder, type FromServer } from '../../lib/index.js';
-import { BACKENDS } from '../conformance/backends.js';
+import { describe, expect, it } from '@jest/globals';
+import type { FromServer, HttpBuilder } from '../../lib/index.js';
+import { eachNginxColumn } from './nginx-columns.js';
 import { NGINX_JSON, NGINX_PATHS, newTag, startNginx } from './servers/index.js';
 import { usePeer } from './servers/use-peer.js';
 
-const COLUMNS = [
-  { name: 'http', scheme: 'http', http2: false },
-  { name: 'https', scheme: 'https', http2: false },
-  { name: 'h2', scheme: 'https', http2: true },
-] as const;
-
 describe('the cache against nginx', () => {
   const nginx = usePeer(startNginx);
-  const open: HttpBuilder[] = [];
-  afterEach(async () => {
-    await Promise.all(open.splice(0).map((http) => http.close()));
-  });
+  eachNginxColumn(nginx, (cachedClient) => {
+    const client = () => cachedClient((c) => void (c.client.cache = true));
 
-  for (const backend of BACKENDS) {
-    for (const column of COLUMNS) {
-      if (column.http2 && !backend.traits.speaksHttp2) continue;
-      describe(`${backend.name} ${column.name}`, () => {
-        function client(): HttpBuilder {
-          const http = HttpBuilder.configure((c) => {
-            c.request.uri = column.scheme === 'https' ? nginx.server.httpsUrl : nginx.server.httpUrl;
-            c.client.backend = backend.choice;
-            c.client.http2 = column.http2;
-            c.client.cache = true;
-            c.execution.tls = { ca: nginx.server.ca };
-          });
-          open.push(http);
-          return http;
-        }
-
-        /** A GET of `path` tagged for the access log: where it came from, and its body. */
-        function read(http: HttpBuilder, path: string, tag: string, noCache = false): Promise<[FromServer['cache'], unknown]> {
-          return http.get((c) => {
-            c.request.uri.path = path;
-            c.request.uri.query = { t: tag };
-            if (noCache) c.request.headers['Cache-Control'] = 'no-cache';
-            c.response.success((fromServer, body) => [fromServer.cache, body]);
-          }) as Promise<[FromServer['cache'], unknown]>;
-        }
-
-        it('a static file is revalidated with its ETag: nginx answers 304 and the stored body is served', async () => {
-          const tag = newTag();
-          const http = client();
-          expect(await read(http, NGINX_PATHS.json, tag)).toEqual(['miss', NGINX_JSON]);
-          expect(await read(http, NGINX_PATHS.json, tag, true)).toEqual(['revalidated', NGINX_JSON]);
-          expect((await nginx.server.accessLog.entries(tag)).map((entry) => entry.status)).toEqual([200, 304]);
-        });
-
-        it('a file nginx marks max-age=3600 is answered from the cache without a request', async () => {
-          const tag = newTag();
-          const http = client();
-          expect(await read(http, NGINX_PATHS.cacheable, tag)).toEqual(['miss', NGINX_JSON]);
-          expect(await read(http, NGINX_PATHS.cacheable, tag)).toEqual(['hit', NGINX_JSON]);
-          expect(
-            await read(
-              http.configure(() => {}),
-              NGINX_PATHS.cacheable,
-              tag,
-            ),
-          ).toEqual(['hit', NGINX_JSON]);
-          expect((await nginx.server.accessLog.entries(tag)).map((entry) => entry.status)).toEqual([200]);
-        });
-      });
+    /** A GET of `path` tagged for the access log: where it came from, and its body. */
+    function read(http: HttpBuilder, path: string, tag: string, noCache = false): Promise<[FromServer['cache'], unknown]> {
+      return http.get((c) => {
+        c.request.uri.path = path;
+        c.request.uri.query = { t: tag };
+        if (noCache) c.request.headers['Cache-Control'] = 'no-cache';
+        c.response.success((fromServer, body) => [fromServer.cache, body]);
+      }) as Promise<[FromServer['cache'], unknown]>;
     }
-  }
+
+    it('a static file is revalidated with its ETag: nginx answers 304 and the stored body is served', async () => {
+      const tag = newTag();
+      const http = client();
+      expect(await read(http, NGINX_PATHS.json, tag)).toEqual(['miss', NGINX_JSON]);
+      expect(await read(http, NGINX_PATHS.json, tag, true)).toEqual(['revalidated', NGINX_JSON]);
+      expect((await nginx.server.accessLog.entries(tag)).map((entry) => entry.status)).toEqual([200, 304]);
+    });
+
+    it('a file nginx marks max-age=3600 is answered from the cache without a request', async () => {
+      const tag = newTag();
+      const http = client();
+      expect(await read(http, NGINX_PATHS.cacheable, tag)).toEqual(['miss', NGINX_JSON]);
+      expect(await read(http, NGINX_PATHS.cacheable, tag)).toEqual(['hit', NGINX_JSON]);
+      expect(
+        await read(
+          http.configure(() => {}),
+          NGINX_PATHS.cacheable,
+          tag,
+        ),
+      ).toEqual(['hit', NGINX_JSON]);
+      expect((await nginx.server.accessLog.entries(tag)).map((entry) => entry.status)).toEqual([200]);
+    });
+  });
 });
