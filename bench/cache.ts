@@ -7,18 +7,13 @@
  */
 import { fromDist, type BackendName } from './contenders/library.js';
 import { serverStats } from './server-check.js';
-import { backendTable, fmt } from './tables.js';
+import { backendTable, eachBackend, fmt, type BackendReport } from './tables.js';
 
 type Run = { readonly sent: number; readonly ms: number };
 type OffOn = { readonly off: Run; readonly on: Run };
-type CacheRow = { readonly backend: string } & (OffOn | { readonly failure: string });
 
 /** What scenario (g) found, as `latest.json` keeps it. */
-export interface CacheReport {
-  readonly date: string;
-  readonly title: string;
-  readonly rows: readonly CacheRow[];
-}
+export type CacheReport = BackendReport<OffOn>;
 
 const [GETS, URLS, CONCURRENT] = [1000, 20, 10];
 const TITLE = `HTTP cache: ${GETS} GETs of ${URLS} URLs with max-age (${CONCURRENT} at a time), client.cache off vs on; information only`;
@@ -45,15 +40,10 @@ export async function runCacheScenario(origin: string, date: string): Promise<Ca
       await http.close();
     }
   };
-  const rows: CacheRow[] = [];
-  for (const backend of ['native', 'undici', 'axios', 'got', 'fetch'] as const) {
-    console.log(`scenario (g): ${backend}`);
-    try {
-      rows.push({ backend, off: await run(backend, false), on: await run(backend, true) });
-    } catch (error) {
-      rows.push({ backend, failure: (error as Error).message });
-    }
-  }
+  const rows = await eachBackend('g', ['native', 'undici', 'axios', 'got', 'fetch'], async (backend) => ({
+    off: await run(backend, false),
+    on: await run(backend, true),
+  }));
   return { date, title: TITLE, rows };
 }
 

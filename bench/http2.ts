@@ -8,19 +8,12 @@
  * @module
  */
 import { fromDist, type BackendName } from './contenders/library.js';
-import { backendTable, fmt } from './tables.js';
-
-type Library = typeof import('../lib/index.js');
+import { backendTable, eachBackend, fmt, type BackendReport } from './tables.js';
 
 type Rates = { readonly http1: number; readonly http2: number };
-type Http2Row = { readonly backend: string } & (Rates | { readonly failure: string });
 
 /** What scenario (f) found, as `latest.json` keeps it. */
-export interface Http2Report {
-  readonly date: string;
-  readonly title: string;
-  readonly rows: readonly Http2Row[];
-}
+export type Http2Report = BackendReport<Rates>;
 
 const BACKENDS: readonly BackendName[] = ['native', 'undici', 'fetch', 'got'];
 const CONCURRENT = 100;
@@ -31,10 +24,8 @@ const TITLE = `HTTP/2 throughput: ${CONCURRENT} concurrent GETs /small.json to o
 
 /** Runs scenario (f) against the bench server's HTTPS listener (`origin`, trusting `ca`). */
 export async function runHttp2Scenario(origin: string, ca: string, date: string): Promise<Http2Report> {
-  const { HttpBuilder } = (await fromDist('index.js')) as Library;
-  const rows: Http2Row[] = [];
-  for (const backend of BACKENDS) {
-    console.log(`scenario (f): ${backend}`);
+  const { HttpBuilder } = (await fromDist('index.js')) as typeof import('../lib/index.js');
+  const rows = await eachBackend('f', BACKENDS, async (backend) => {
     const client = (http2: boolean) =>
       HttpBuilder.configure((c) => {
         c.request.uri = `${origin}/small.json`;
@@ -51,13 +42,11 @@ export async function runHttp2Scenario(origin: string, ca: string, date: string)
         if (batch > 0) [ms1, ms2] = [ms1 + a, ms2 + b];
       }
       const rate = (ms: number) => ((BATCHES - 1) * CONCURRENT * 1000) / ms;
-      rows.push({ backend, http1: rate(ms1), http2: rate(ms2) });
-    } catch (error) {
-      rows.push({ backend, failure: error instanceof Error ? error.message : String(error) });
+      return { http1: rate(ms1), http2: rate(ms2) };
     } finally {
       await Promise.all([one.close(), two.close()]);
     }
-  }
+  });
   return { date, title: TITLE, rows };
 }
 
