@@ -11,8 +11,7 @@ import type { BenchOptions } from './options.js';
 import type { Sample } from './rounds.js';
 import { UNITS } from './scenarios.js';
 import { MEMORY_LIMIT_BYTES, type Ratio, type ScenarioReport, type TargetRatio } from './summary.js';
-import { http2Rows, type Http2Report } from './http2.js';
-import { cacheRows, type CacheReport } from './cache.js';
+import { cacheRows, http2Rows, type CacheReport, type Http2Report } from './information.js';
 import { DASH, fmt, markdownTable, mib, textTable } from './tables.js';
 
 /** The version of `latest.json`'s layout: a report of another version is not read back. */

@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: builds `dist/`, starts the benchmark server in a process of its own, runs the
  * request scenarios (`requests.ts`) and then the transfers (`transfers.ts`) for the selected
- * contenders, checks the server's request counts, runs scenarios (f) (`http2.ts`) and (g) (`cache.ts`), prints the report and writes `latest.md` and
+ * contenders, checks the server's request counts, runs scenarios (f) and (g) (`information.ts`), prints the report and writes `latest.md` and
  * `latest.json` (`report.ts`). A missed target or a failed contender is reported, not fatal; the
  * exit code is non-zero when the harness itself failed or the server's counts disagree.
  *
@@ -16,8 +16,7 @@ import { CONTENDERS, selectContenders } from './contenders.js';
 import type { RunContext } from './jobs.js';
 import { parseOptions, type BenchOptions } from './options.js';
 import { PINNING, startServer } from './processes.js';
-import { runHttp2Scenario } from './http2.js';
-import { runCacheScenario } from './cache.js';
+import { runCacheScenario, runHttp2Scenario } from './information.js';
 import { formatText, readPreviousReport, writeResults, FORMAT, type BenchReport } from './report.js';
 import { requestSettings, runRequestScenarios } from './requests.js';
 import { scenarios, type RequestScenario, type Scenario, type TransferScenario } from './scenarios.js';

@@ -1,8 +1,8 @@
 /**
  * What is measured: (a) and (b), many small requests at a concurrency of 32, each result checked;
  * (c) and (d), one large transfer each, checked on disk or by the server's count; (e), (a)
- * through a forward proxy, for information; (f), HTTP/2 against HTTP/1.1, for information
- * (`http2.ts`, which has a shape of its own). No contender can win by skipping work.
+ * through a forward proxy, for information; (f), HTTP/2 against HTTP/1.1, and (g), the cache off
+ * and on, for information (`information.ts`: shapes of their own). No contender can win by skipping work.
  *
  * @module
  */
@@ -61,7 +61,8 @@ export type Scenario = RequestScenario | TransferScenario;
 // contender serialises the same object on every request
 const POST_BASE = { id: 7, items: ['alpha', 'beta', 'gamma', 'delta'], note: '' };
 const POST_DOCUMENT = Object.freeze({ ...POST_BASE, note: 'x'.repeat(1024 - JSON.stringify(POST_BASE).length) });
-const isSmallJson = (value: unknown) => typeof value === 'object' && value !== null && (value as { id?: unknown }).id === 42;
+/** Whether `value` is the document `GET /small.json` (and `/cacheable`) answer with. */
+export const isSmallJson = (value: unknown) => typeof value === 'object' && value !== null && (value as { id?: unknown }).id === 42;
 // (a), and (e) through the proxy
 const GET_SMALL_JSON = { kind: 'requests', route: 'GET /small.json', run: (session: Session) => session.getJson('/small.json'), check: isSmallJson } as const;
 
