@@ -61,9 +61,14 @@ function standing(response: WireResponse, wire: WireRequest, route: ProxyRoute, 
   throw proxyRefused(route, `the request to ${urlForMessage(wire.url)}`, response, answered);
 }
 
-/** A failure to reach the target through the proxy says which proxy it went through. */
+/**
+ * A failure to reach the target through the proxy says which proxy it went through: its message
+ * ends with it. Each transport failure of an attempt passes here once (a hook's throw travels
+ * wrapped, not as a NetworkError), so it is always added: never decided from the text, which
+ * may contain the proxy's URL anyway (`http://127.0.0.1:1` begins `http://127.0.0.1:18080/x`).
+ */
 function named(error: Error, route: ProxyRoute): Error {
-  if (!(error instanceof NetworkError) || error.message.includes(route.shown)) return error;
+  if (!(error instanceof NetworkError)) return error;
   return new NetworkError(`${error.message} through the proxy ${route.shown}`, error.reason, { cause: error.cause });
 }
 

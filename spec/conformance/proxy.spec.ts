@@ -42,6 +42,25 @@ async function until(condition: () => boolean): Promise<void> {
   }
 }
 
+/**
+ * A closed port below 6554, so that the same digits with one more still make a port (the
+ * proxy at :4100, the target at :41001): the first port in 4100-4999 that binds on 127.0.0.1.
+ */
+async function closedPortWithRoom(): Promise<number> {
+  for (let port = 4100; port < 5000; port++) {
+    const server = net.createServer();
+    const bound = await new Promise<boolean>((resolve) => {
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => resolve(true));
+    });
+    if (bound) {
+      await new Promise((resolve) => server.close(resolve));
+      return port;
+    }
+  }
+  throw new Error('no free port between 4100 and 4999');
+}
+
 function errorOf(promise: Promise<unknown>): Promise<unknown> {
   return promise.then(
     () => undefined,
@@ -165,6 +184,42 @@ conformance('proxies (client.proxy)', (kit) => {
     expect(error).toMatchObject({ reason: 'refused' });
     expect((error as Error).message).toContain('through the proxy http://***@127.0.0.1');
     expect(inspect(error)).not.toContain('w@rd');
+  });
+
+  it('an unreachable proxy’s NetworkError ends with “through the proxy …” whatever the URLs look like', async () => {
+    const scheme = kit.secure ? 'https' : 'http';
+    const port = await closedPortWithRoom();
+    // the proxy's URL a text prefix of the target's: the same address, or a port that begins the target's (:4xxx vs :4xxx1)
+    const cases = [
+      { proxy: `${scheme}://127.0.0.1:${port}`, target: `${scheme}://127.0.0.1:${port}/x` },
+      { proxy: `${scheme}://127.0.0.1:${port}`, target: `${scheme}://127.0.0.1:${port}1/x` },
+      { proxy: `${scheme}://who:${encodeURIComponent(SECRET)}@127.0.0.1:${port}`, target: `${scheme}://127.0.0.1:${port}1/x` },
+    ];
+    for (const { proxy, target } of cases) {
+      const error = await errorOf(kit.client((c) => void (c.client.proxy = proxy)).get((c) => void (c.request.uri = target)));
+      expect(error).toBeInstanceOf(NetworkError);
+      expect(error).toMatchObject({ reason: 'refused' });
+      const shown = proxy.replace(/\/\/.*@/, '//***@');
+      const { message } = error as Error;
+      expect(message).toContain(`(${target})`);
+      const suffix = ` through the proxy ${shown}`;
+      expect(message.slice(-suffix.length)).toBe(suffix);
+      expect(inspect(error)).not.toContain('w@rd');
+    }
+  });
+
+  it('a NetworkError a hook throws through a proxy fails the call as it is', async () => {
+    const own = new NetworkError('the hook’s own failure', 'other');
+    const client = kit.client((c) => {
+      c.client.proxy = proxies.open.url;
+      c.execution.hooks = {
+        beforeAttempt: () => {
+          throw own;
+        },
+      };
+    });
+    expect(await errorOf(client.get((c) => void (c.request.uri.path = '/hooked')))).toBe(own);
+    expect(own.message).toBe('the hook’s own failure');
   });
 
   it('noProxy and false go direct; the debug log names the proxy without its credentials', async () => {
