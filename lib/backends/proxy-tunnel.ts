@@ -31,9 +31,9 @@ export interface TunnelLimits {
 
 /**
  * Opens a `CONNECT host:port` tunnel through `route`: the socket to run TLS to the target over.
- * Answers the proxy's `407` with the route's credentials (a new connection for each try: many
- * proxies close after refusing a CONNECT), and rejects with ProxyError for any other non-2xx
- * answer.
+ * The route's credentials go with the first `CONNECT` (Basic, or Digest once the proxy asked for
+ * it); a `407` is answered by its challenge (a new connection for each try: many proxies close
+ * after refusing a CONNECT). Any other non-2xx answer rejects with ProxyError.
  *
  * @example
  * const socket = await openTunnel(route, { hostname: 'api.example.com', port: 443 }, tls, { timeout: 10_000 });
@@ -48,7 +48,7 @@ export async function openTunnel(route: ProxyRoute, target: TunnelTarget, tls: T
     if (answer.statusCode >= 200 && answer.statusCode < 300) return answer.socket;
     answer.socket.destroy();
     const retry = answer.statusCode === 407 ? answers.retry(answer.challenges) : undefined;
-    if (retry === undefined) throw proxyRefused(route, `a tunnel to ${authority}`, answer, header !== undefined);
+    if (retry === undefined) throw proxyRefused(route, `a tunnel to ${authority}`, answer, answers.refusedCredentials);
     header = retry;
   }
 }

@@ -26,13 +26,18 @@ export interface ProxyEndpoint {
 
 /** The `Proxy-Authorization` answers of one request to a proxy (a `CONNECT`, or one absolute-form request). */
 export interface ProxyAnswers {
-  /** The header to send first: set once the proxy has challenged this client before, else `undefined`. */
+  /**
+   * The header to send first: Basic with the proxy URL's credentials, or Digest once the proxy
+   * has asked for it; `undefined` when the proxy URL has no credentials.
+   */
   readonly first: string | undefined;
   /**
    * After a `407`: the header to try once more with, given the answer's `Proxy-Authenticate`
    * values; `undefined` when the 407 stands (no credentials, none that fit, or already tried).
    */
   retry(challenges: readonly string[]): string | undefined;
+  /** Once a 407 stands: whether it refused credentials that were tried for a scheme it asked for (else it asked for none we can answer). */
+  readonly refusedCredentials: boolean;
 }
 
 /** A proxy a request goes through: where it is, and its credentials' answers (kept private). */
@@ -66,7 +71,7 @@ export function tunnelAuthority(wire: Omit<Target, 'target' | 'secure'>): string
 
 /**
  * The error for a proxy's refusal: a non-2xx answer to `CONNECT`, or a `407` that stands
- * (`answered`: the credentials were sent and refused).
+ * (`answered`: credentials were sent for a scheme the proxy asked for, and refused).
  */
 export function proxyRefused(route: ProxyEndpoint, what: string, status: { statusCode: number; message: string }, answered: boolean): ProxyError {
   const answer = `${status.statusCode}${status.message ? ` ${status.message}` : ''}`;

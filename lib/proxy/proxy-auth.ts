@@ -10,17 +10,22 @@ export interface ProxyLogin {
   readonly password: string;
 }
 
-const NO_ANSWERS: ProxyAnswers = { first: undefined, retry: () => undefined };
+const NO_ANSWERS: ProxyAnswers = { first: undefined, retry: () => undefined, refusedCredentials: false };
+
+/** What a proxy gets until it asks for Digest: Basic, up front (as curl sends a proxy URL's credentials). */
+const BASIC: SpaceState = { scheme: 'basic' };
 
 /**
- * A proxy's credentials and what the proxy last asked for: the server-auth rules (Basic or
- * Digest, the strongest offered first, one try per fresh challenge plus one when the nonce went
- * stale) for `407 Proxy-Authenticate`. Once the proxy has challenged, every later request of
- * the client answers up front. The credentials stay in private fields: nothing prints them.
+ * A proxy's credentials and what the proxy last asked for. They go with the first request or
+ * `CONNECT` as Basic (as curl does: no 407 round trip per new tunnel); once the proxy has asked
+ * for Digest, every later one answers with Digest up front. A `407 Proxy-Authenticate` is
+ * answered by the server-auth rules (Basic or Digest, the strongest offered first; Basic once,
+ * a Digest challenge once plus once more when the nonce went stale). The credentials stay in
+ * private fields: nothing prints them.
  */
 export class ProxyAuthorization {
   readonly #login: ProxyLogin | undefined;
-  /** The proxy's last challenge we can answer; `undefined` until it challenged. */
+  /** The proxy's last challenge we can answer; `undefined` until it challenged (Basic until then). */
   #state: SpaceState | undefined;
   /** Digest `nc` per nonce (the proxy is one protection space). */
   readonly #counts = new AuthCache();
@@ -34,20 +39,16 @@ export class ProxyAuthorization {
     return this.#login === undefined ? NO_ANSWERS : new Answers(this, method, uri);
   }
 
-  /** @internal What the proxy asked for last. */
-  get state(): SpaceState | undefined {
-    return this.#state;
+  /** @internal What to answer up front: the proxy's last challenge, Basic until it sent one. */
+  get state(): SpaceState {
+    return this.#state ?? BASIC;
   }
 
   /** @internal Remembers a challenge we can answer; `undefined` when there is none among `values`. */
   challenged(values: readonly string[]): { state: SpaceState; stale: boolean } | undefined {
     const challenges = parseChallenges(values);
     const digest = pickDigest(challenges);
-    const state: SpaceState | undefined = digest
-      ? { scheme: 'digest', challenge: digest }
-      : challenges.some((c) => c.scheme === 'basic')
-        ? { scheme: 'basic' }
-        : undefined;
+    const state: SpaceState | undefined = digest ? { scheme: 'digest', challenge: digest } : challenges.some((c) => c.scheme === 'basic') ? BASIC : undefined;
     if (!state) return undefined;
     this.#state = state;
     const stale = challenges.some((c) => c.scheme === 'digest' && c.params.stale?.toLowerCase() === 'true');
@@ -70,11 +71,18 @@ export class ProxyAuthorization {
   }
 }
 
-/** One request's tries: up front when the proxy challenged before, then once per fresh challenge. */
+/**
+ * One request's tries: up front (Basic, or Digest once the proxy asked for it), then once per
+ * fresh challenge of a scheme not tried yet. A Basic sent up front does not answer a Digest
+ * challenge: a Digest-only proxy gets its Digest answer after refusing the Basic.
+ */
 class Answers implements ProxyAnswers {
-  readonly first: string | undefined;
-  /** A fresh challenge was answered already: another 407 means the credentials are wrong. */
-  #answeredFresh: boolean;
+  readonly first: string;
+  refusedCredentials = false;
+  /** Basic went with this request: another Basic challenge means the credentials are wrong. */
+  #sentBasic: boolean;
+  /** A Digest challenge was answered (or a remembered one up front): another, not stale, means they are wrong. */
+  #answeredDigest = false;
   #answeredStale = false;
 
   constructor(
@@ -83,17 +91,27 @@ class Answers implements ProxyAnswers {
     private readonly uri: string,
   ) {
     const state = owner.state;
-    this.first = state && owner.header(state, method, uri);
-    // a Basic answer sent up front was the one try (a remembered Digest nonce may just have expired)
-    this.#answeredFresh = state?.scheme === 'basic';
+    this.first = owner.header(state, method, uri);
+    this.#sentBasic = state.scheme === 'basic';
+    // a remembered Digest nonce sent up front may just have expired: its 407 gets an answer still
   }
 
   retry(challenges: readonly string[]): string | undefined {
     const challenge = this.owner.challenged(challenges);
-    if (!challenge) return undefined;
-    if (this.#answeredFresh && (!challenge.stale || this.#answeredStale)) return undefined;
-    this.#answeredStale ||= this.#answeredFresh;
-    this.#answeredFresh = true;
+    if (!challenge) return undefined; // nothing we can answer (Negotiate, NTLM, ...)
+    if (challenge.state.scheme === 'basic') {
+      if (this.#sentBasic) return this.#refused();
+      this.#sentBasic = true;
+    } else {
+      if (this.#answeredDigest && (!challenge.stale || this.#answeredStale)) return this.#refused();
+      this.#answeredStale ||= this.#answeredDigest;
+      this.#answeredDigest = true;
+    }
     return this.owner.header(challenge.state, this.method, this.uri);
+  }
+
+  #refused(): undefined {
+    this.refusedCredentials = true;
+    return undefined;
   }
 }

@@ -9,9 +9,10 @@ import type { Send, WireCall } from '../pipeline/plan.js';
 /**
  * The proxy stage: decides per hop whether the request goes through a proxy (`client.proxy`,
  * `no_proxy`) and marks it for the backend (`wire.proxy`). An http request goes to the proxy in
- * absolute form, so the proxy's `407` comes back here: answered with `Proxy-Authorization` from
- * the proxy URL's credentials, once per fresh challenge. An https request's `CONNECT` is the
- * backend's tunnel, which answers its 407 itself with the same credentials.
+ * absolute form with `Proxy-Authorization` from the proxy URL's credentials (Basic up front until
+ * the proxy asks for Digest), so the proxy's `407` comes back here: answered once per fresh
+ * challenge. An https request's `CONNECT` is the backend's tunnel, which sends and answers the
+ * same credentials itself.
  */
 export function proxies(next: Send): Send {
   return function sendRouted(wire: WireRequest, call: WireCall): Promise<WireResponse> {
@@ -37,10 +38,9 @@ async function throughProxy(next: Send, wire: WireRequest, call: WireCall, route
 async function answerProxy(next: Send, wire: WireRequest, call: WireCall, route: ProxyRoute): Promise<WireResponse> {
   const answers = route.answers(wire.method, absoluteForm(wire));
   let response = await next(withProxyAuthorization(wire, answers.first), call);
-  let answered = answers.first !== undefined;
   while (response.statusCode === 407) {
     const header = answers.retry(headerValues(response.headers, 'proxy-authenticate'));
-    if (header === undefined) return standing(response, wire, route, answered);
+    if (header === undefined) return standing(response, wire, route, answers.refusedCredentials);
     response.discard();
     if (isStreamed(wire.body)) {
       throw new ProxyError(
@@ -48,7 +48,6 @@ async function answerProxy(next: Send, wire: WireRequest, call: WireCall, route:
         407,
       );
     }
-    answered = true;
     response = await next(withProxyAuthorization(wire, header), call);
   }
   return response;

@@ -111,23 +111,43 @@ conformance('proxies (client.proxy)', (kit) => {
     expect(proxies.open.seen).toHaveLength(kit.secure ? connections.size : 4);
   });
 
-  for (const scheme of ['basic', 'digest', 'both'] as const) {
-    it(`answers a ${scheme} 407 with the proxy URL's credentials, then up front`, async () => {
+  for (const scheme of ['basic', 'both'] as const) {
+    it(`sends the proxy URL's credentials as Basic with the first ${kit.secure ? 'CONNECT' : 'request'} to a ${scheme} proxy: no 407 round trip`, async () => {
       answer('/auth');
       const proxy = proxies[scheme];
-      const client = kit.client((c) => void (c.client.proxy = proxy.urlWith('proxy-user', SECRET)));
-      expect(await client.get((c) => void (c.request.uri.path = '/auth'))).toBe('through');
-      expect(await client.get((c) => void (c.request.uri.path = '/auth'))).toBe('through');
-      const statuses = proxy.seen.map((s) => s.status);
+      for (let i = 0; i < 2; i++) {
+        // a new client: its first CONNECT or request to the proxy, then one more
+        const client = kit.client((c) => void (c.client.proxy = proxy.urlWith('proxy-user', SECRET)));
+        expect(await client.get((c) => void (c.request.uri.path = '/auth'))).toBe('through');
+        expect(await client.get((c) => void (c.request.uri.path = '/auth'))).toBe('through');
+      }
       // https: a second request may reuse the tunnel and send no CONNECT at all
-      expect(statuses.slice(0, 2)).toEqual([407, 200]);
-      expect(statuses.slice(2).every((status) => status === 200)).toBe(true);
-      expect(proxy.seen.slice(1).every((s) => s.authorized === true)).toBe(true);
-      if (scheme === 'both') expect(proxy.seen[1].headers['proxy-authorization']).toMatch(/^Digest .*algorithm=SHA-256/);
+      expect(proxy.seen.length).toBeGreaterThanOrEqual(kit.secure ? 2 : 4);
+      expect(proxy.seen.map((s) => s.status)).toEqual(proxy.seen.map(() => 200));
+      expect(proxy.seen.every((s) => s.authorized === true && s.headers['proxy-authorization']?.startsWith('Basic '))).toBe(true);
       // never to the origin
       expect(kit.server.requests.every((r) => r.headers['proxy-authorization'] === undefined)).toBe(true);
     });
   }
+
+  it('a Digest proxy: Basic first, its 407 answered with Digest, then Digest up front on every later request and tunnel', async () => {
+    answer('/auth');
+    const proxy = proxies.digest;
+    const client = kit.client((c) => void (c.client.proxy = proxy.urlWith('proxy-user', SECRET)));
+    expect(await client.get((c) => void (c.request.uri.path = '/auth'))).toBe('through');
+    expect(await client.get((c) => void (c.request.uri.path = '/auth'))).toBe('through');
+    // a second target origin: a new tunnel for https, answered up front as well
+    const other = new URL(kit.server.url(kit.secure).replace('127.0.0.1', 'localhost'));
+    expect(await client.get((c) => void (c.request.uri = `${other.origin}/auth`))).toBe('through');
+    const statuses = proxy.seen.map((s) => s.status);
+    expect(statuses.slice(0, 2)).toEqual([407, 200]);
+    expect(statuses.slice(2)).toEqual(statuses.slice(2).map(() => 200));
+    expect(proxy.seen.length).toBeGreaterThanOrEqual(3); // https: the first tunnel, maybe again, and the one to localhost
+    const schemes = proxy.seen.map((s) => s.headers['proxy-authorization']?.split(' ')[0]);
+    expect(schemes).toEqual(['Basic', ...schemes.slice(1).map(() => 'Digest')]);
+    expect(proxy.seen.slice(1).every((s) => s.authorized === true)).toBe(true);
+    expect(kit.server.requests.every((r) => r.headers['proxy-authorization'] === undefined)).toBe(true);
+  });
 
   it('a stale Digest nonce gets one more answer', async () => {
     answer('/stale');
@@ -141,18 +161,26 @@ conformance('proxies (client.proxy)', (kit) => {
     expect(statuses.filter((status, i) => status === 407 && statuses[i + 1] !== 200)).toEqual([]);
   });
 
-  it('wrong proxy credentials: ProxyError 407 after one answer, no loop, no secret in the error', async () => {
-    answer('/wrong');
-    const client = kit.client((c) => void (c.client.proxy = proxies.digest.urlWith('proxy-user', 'not-it')));
-    const error = await errorOf(client.get((c) => void (c.request.uri.path = '/wrong')));
-    expect(error).toBeInstanceOf(ProxyError);
-    expect(error).toMatchObject({ code: 'ERR_PROXY', statusCode: 407 });
-    expect(proxies.digest.seen.map((s) => s.status)).toEqual([407, 407]);
-    const shown = [String(error), (error as Error).stack, inspect(error, { depth: 5 }), JSON.stringify(error)].join('\n');
-    expect(shown).not.toContain('not-it');
-    expect(shown).toContain('http://***@127.0.0.1');
-    expect(kit.server.requests).toHaveLength(0);
-  });
+  for (const scheme of ['basic', 'digest', 'both'] as const) {
+    it(`wrong credentials for a ${scheme} proxy: ProxyError 407, no loop, no secret in the error`, async () => {
+      answer('/wrong');
+      const proxy = proxies[scheme];
+      const client = kit.client((c) => void (c.client.proxy = proxy.urlWith('proxy-user', 'not-it')));
+      const error = await errorOf(client.get((c) => void (c.request.uri.path = '/wrong')));
+      expect(error).toBeInstanceOf(ProxyError);
+      expect(error).toMatchObject({ code: 'ERR_PROXY', statusCode: 407 });
+      expect((error as Error).message).toContain('it refused the credentials');
+      // Basic up front; a proxy that offers Digest gets one Digest answer (the strongest offered: SHA-256 over Basic)
+      const sent = proxy.seen.map((s) => s.headers['proxy-authorization']?.replace(/^Digest .*algorithm=([\w-]+).*$/, 'Digest $1').split(' ')[0]);
+      expect(sent).toEqual(scheme === 'basic' ? ['Basic'] : ['Basic', 'Digest']);
+      if (scheme === 'both') expect(proxy.seen[1].headers['proxy-authorization']).toMatch(/^Digest .*algorithm=SHA-256/);
+      expect(proxy.seen.map((s) => s.status)).toEqual(sent.map(() => 407));
+      const shown = [String(error), (error as Error).stack, inspect(error, { depth: 5 }), JSON.stringify(error)].join('\n');
+      expect(shown).not.toContain('not-it');
+      expect(shown).toContain('http://***@127.0.0.1');
+      expect(kit.server.requests).toHaveLength(0);
+    });
+  }
 
   it('no credentials for a proxy that wants some: ProxyError 407 after one try', async () => {
     const error = await errorOf(kit.client((c) => void (c.client.proxy = proxies.basic.url)).get((c) => void (c.request.uri.path = '/none')));
@@ -332,9 +360,22 @@ conformance('proxies (client.proxy)', (kit) => {
     }
   });
 
-  it('a streamed body the proxy challenges cannot be sent again: ProxyError, and later requests answer up front', async () => {
+  it('a streamed body goes at once through a Basic proxy (answered up front)', async () => {
     kit.server.expect({ method: 'POST', path: '/upload', respond: { headers: { 'content-type': 'text/plain' }, body: 'stored' } });
     const client = kit.client((c) => void (c.client.proxy = proxies.basic.urlWith('proxy-user', SECRET)));
+    const result = await client.post((c) => {
+      c.request.uri.path = '/upload';
+      c.request.contentType = 'application/octet-stream';
+      c.request.body = Readable.from([Buffer.from('streamed')]);
+    });
+    expect(result).toBe('stored');
+    expect(proxies.basic.seen.map((s) => s.status)).toEqual([200]);
+    expect(kit.server.requests.map((r) => r.body.toString())).toEqual(['streamed']);
+  });
+
+  it('a streamed body a Digest proxy challenges cannot be sent again: ProxyError, and later requests answer up front', async () => {
+    kit.server.expect({ method: 'POST', path: '/upload', respond: { headers: { 'content-type': 'text/plain' }, body: 'stored' } });
+    const client = kit.client((c) => void (c.client.proxy = proxies.digest.urlWith('proxy-user', SECRET)));
     const upload = () =>
       client.post((c) => {
         c.request.uri.path = '/upload';

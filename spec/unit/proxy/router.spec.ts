@@ -41,11 +41,9 @@ describe('proxyRouter', () => {
     const route = proxyRouter('http://alice:s3cret@p:3128')!.route(HTTP_TARGET)!;
     expect(JSON.stringify(route)).not.toContain('s3cret');
     expect(Object.values(route).join(' ')).not.toContain('s3cret');
-    expect(route.answers('GET', 'http://api.example.com/').first).toBeUndefined(); // nothing before a challenge
-    expect(route.answers('GET', 'http://api.example.com/').retry(['Basic realm="p"'])).toBe(`Basic ${Buffer.from('alice:s3cret').toString('base64')}`);
-    // challenged once: later requests answer up front, and a Basic answer sent up front is the one try
-    const later = route.answers('GET', 'http://api.example.com/');
-    expect(later.first).toMatch(/^Basic /);
-    expect(later.retry(['Basic realm="p"'])).toBeUndefined();
+    // only the answers carry them: Basic up front, as curl sends a proxy URL's credentials
+    const answers = route.answers('GET', 'http://api.example.com/');
+    expect(answers.first).toBe(`Basic ${Buffer.from('alice:s3cret').toString('base64')}`);
+    expect(answers.retry(['Basic realm="p"'])).toBeUndefined(); // a Basic answer sent up front is the one try
   });
 });
