@@ -102,6 +102,21 @@ conformance('proxies (client.proxy)', (kit) => {
     }
   });
 
+  it(`through a proxy the request goes over HTTP/1.1${kit.http2 ? ', client.http2 notwithstanding' : ''}; the same client's direct ones over ${kit.http2 ? 'HTTP/2' : 'HTTP/1.1'}`, async () => {
+    answer('/version');
+    const client = kit.client((c) => void (c.client.proxy = { url: proxies.open.url, noProxy: ['localhost'] }));
+    const version = (origin: string) =>
+      client.get((c) => {
+        c.request.uri = `${origin}/version`;
+        c.response.success((fromServer) => fromServer.httpVersion);
+      });
+    const proxied = kit.server.url(kit.secure);
+    expect(await version(proxied)).toBe('1.1');
+    expect(await version(proxied.replace('127.0.0.1', 'localhost'))).toBe(kit.http2 ? '2.0' : '1.1');
+    expect(kit.server.requests.map((r) => r.httpVersion)).toEqual(['1.1', kit.http2 ? '2.0' : '1.1']);
+    expect(proxies.open.seen).toHaveLength(1);
+  });
+
   it('sequential requests reuse one connection to the proxy, or one tunnel per origin', async () => {
     answer('/again');
     const client = kit.client((c) => void (c.client.proxy = proxies.open.url));
