@@ -81,7 +81,7 @@ class Answers implements ProxyAnswers {
   refusedCredentials = false;
   /** Basic went with this request: another Basic challenge means the credentials are wrong. */
   #sentBasic: boolean;
-  /** A Digest challenge was answered (or a remembered one up front): another, not stale, means they are wrong. */
+  /** A Digest challenge of this request was answered: another, not stale, means they are wrong (a remembered nonce sent up front does not count: it may just have expired). */
   #answeredDigest = false;
   #answeredStale = false;
 
@@ -93,7 +93,6 @@ class Answers implements ProxyAnswers {
     const state = owner.state;
     this.first = owner.header(state, method, uri);
     this.#sentBasic = state.scheme === 'basic';
-    // a remembered Digest nonce sent up front may just have expired: its 407 gets an answer still
   }
 
   retry(challenges: readonly string[]): string | undefined {
