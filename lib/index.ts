@@ -17,7 +17,7 @@ export { withResponse, type WithResponse, type ResponseOf, type BodyOf } from '.
 export type { HttpConfig, ConfigBlock } from './config/http-config.js';
 export type { RequestConfig, Headers, Cookies } from './config/request-config.js';
 export type { UriConfig, Query, QueryValue } from './config/uri-config.js';
-export type { AuthConfig, AuthOptions, BearerToken, BearerOptions } from './config/auth-config.js';
+export type { AuthConfig, AuthOptions, BearerToken, BearerOptions, BearerRefresh } from './config/auth-config.js';
 export type { ResponseConfig } from './config/response-config.js';
 export type { PaginationOptions, NextPageBlock } from './config/pagination.js';
 export type { ResponseHandler, ExceptionHandler } from './config/handlers.js';

@@ -1,10 +1,5 @@
 import type { DigestChallenge } from './digest.js';
-
-/** What a client's requests share about one bearer `refresh`: the token it gave last, and the refresh running now. */
-export interface BearerState {
-  token: string | undefined;
-  refreshing: Promise<string> | undefined;
-}
+import { BearerRefreshes } from './bearer-refreshes.js';
 
 /** What a protection space asked for last: Basic, or Digest with its challenge. */
 export type SpaceState = { readonly scheme: 'basic' } | { readonly scheme: 'digest'; readonly challenge: DigestChallenge };
@@ -28,13 +23,13 @@ const MAX_NONCES = 256;
 export class AuthCache {
   readonly #spaces: Space[] = [];
   readonly #nonceCounts = new Map<string, number>();
-  readonly #bearers = new WeakMap<object, BearerState>();
+  readonly #bearers = new WeakMap<object, BearerRefreshes>();
 
-  /** What the client's requests share about a bearer token's `refresh` (one refresh at a time, its token). */
-  bearer(refresh: object): BearerState {
-    let state = this.#bearers.get(refresh);
-    if (state === undefined) this.#bearers.set(refresh, (state = { token: undefined, refreshing: undefined }));
-    return state;
+  /** What the client's requests share about a bearer `refresh` function: the tokens it replaced, the refreshes running. */
+  bearer(refresh: object): BearerRefreshes {
+    let refreshes = this.#bearers.get(refresh);
+    if (refreshes === undefined) this.#bearers.set(refresh, (refreshes = new BearerRefreshes()));
+    return refreshes;
   }
 
   /** The space `url` falls in; the one with the longest matching `domain` prefix when several do. */

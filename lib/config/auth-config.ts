@@ -19,8 +19,11 @@ export interface UserCredentials {
 export interface BearerCredentials {
   readonly scheme: 'bearer';
   readonly token: BearerToken;
-  readonly refresh: (() => string | Promise<string>) | undefined;
+  readonly refresh: BearerRefresh | undefined;
 }
+
+/** What `auth.bearer()`'s `refresh` is: given the token that got a 401, it gives a new one (sync or async). */
+export type BearerRefresh = (expired: string) => string | Promise<string>;
 
 /** What `auth.bearer()` takes: the token, or a function (sync or async) that gives it, called per request. */
 export type BearerToken = string | (() => string | Promise<string>);
@@ -28,11 +31,13 @@ export type BearerToken = string | (() => string | Promise<string>);
 /** Options of `auth.bearer()`. */
 export interface BearerOptions {
   /**
-   * Gives a new token (sync or async) when the server answers 401: the request is sent once
-   * more with it, and later requests of the client use it (unless `token` is a function, which
-   * is asked again each time). Requests that get a 401 while a refresh runs wait for that one.
+   * Gives a new token (sync or async) for the token that got a 401 (its argument): the request
+   * is sent once more with it, and later requests of the client configured with that same
+   * token send the new one instead. It replaces only the token it refreshed: requests with
+   * other tokens (other users) that share this function keep theirs. Requests that get a 401
+   * to the same token while its refresh runs wait for that one.
    */
-  readonly refresh?: () => string | Promise<string>;
+  readonly refresh?: BearerRefresh;
 }
 
 /** Options of `auth.basic()` and `auth.digest()`. */
@@ -76,10 +81,13 @@ export class AuthConfig {
    * Send `Authorization: Bearer <token>` with every request (to this origin: a redirect to
    * another drops it). `token` is a string, or a function (sync or async) called per request.
    * With `refresh`, a 401 gets one more try with a new token; requests of the client that get a
-   * 401 while a refresh runs share it. Never loops: a second 401 goes to the handlers.
+   * 401 to the same token while its refresh runs share it. A refreshed token replaces only the
+   * token it refreshed. Never loops: a second 401 goes to the handlers.
    *
    * @example
    * c.request.auth.bearer(() => tokens.current(), { refresh: () => tokens.renew() });
+   * // one refresh function for every user: it is told which token expired
+   * await http.get((c) => c.request.auth.bearer(user.token, { refresh: (expired) => sessions.renew(expired) }));
    */
   bearer(token: BearerToken, options?: BearerOptions): void {
     if (typeof token === 'string') checkToken(token, 'auth.bearer(): the token');

@@ -1,5 +1,5 @@
 import type { TlsOptions } from '../model/backend.js';
-import { describeValue } from '../core/describe-value.js';
+import { describeSetting, describeValue } from '../core/describe-value.js';
 import { ConfigError } from '../core/errors.js';
 import { isRecord } from '../core/scalar.js';
 import { toLogLine, type LogLine, type Logger } from './logger.js';
@@ -47,7 +47,7 @@ export interface RetryOptions {
   readonly statusCodes?: readonly number[];
   /** Milliseconds to wait before retry number `attempt`; exponential with jitter by default (≈ 300 ms, 600 ms, 1.2 s, ... up to 10 s). */
   readonly backoff?: Backoff;
-  /** A `Retry-After` longer than this (ms, default 60 s) is waited for only this long. */
+  /** The longest `Retry-After` waited for (ms, default 60 s): a response that asks for a longer wait is not retried, it goes to the handlers. */
   readonly maxRetryAfter?: number;
 }
 
@@ -213,7 +213,8 @@ export function checkTls(tls: TlsOptions): TlsOptions {
 
 /** A count (retries, hops, bytes): a whole number, at least `min`. */
 function checkWhole(value: unknown, setting: string, min: number): number {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) throw new ConfigError(`${setting} must be a whole number >= ${min}`);
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min)
+    throw new ConfigError(`${setting} must be a whole number >= ${min}, not ${describeSetting(value)}`);
   return value;
 }
 
@@ -222,8 +223,10 @@ export const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** A wait in ms, at least `min`, that a timer can hold. */
 function checkMilliseconds(value: unknown, setting: string, min: number): number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < min) throw new ConfigError(`${setting} must be a number >= ${min}`);
-  if (value > MAX_TIMER_MS) throw new ConfigError(`${setting} must be at most ${MAX_TIMER_MS} ms (about 24.8 days): a longer timer would fire at once`);
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < min)
+    throw new ConfigError(`${setting} must be a number >= ${min}, not ${describeSetting(value)}`);
+  if (value > MAX_TIMER_MS)
+    throw new ConfigError(`${setting} must be at most ${MAX_TIMER_MS} ms (about 24.8 days), not ${value}: a longer timer would fire at once`);
   return value;
 }
 

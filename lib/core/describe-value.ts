@@ -25,3 +25,15 @@ export function describeValue(value: unknown, preview = false): string {
 function isPrintable(value: unknown): value is number | boolean | bigint {
   return typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint';
 }
+
+/**
+ * A setting's bad value, for a `ConfigError`: a number as itself (`0`, `-1`, `1.5`, `NaN`,
+ * `Infinity`: "not a number" would say the wrong thing about `0`), anything else as
+ * `describeValue(value, true)` shows it.
+ *
+ * @example
+ * throw new ConfigError(`client.connection.maxSockets must be at least 1, not ${describeSetting(0)}`); // "... not 0"
+ */
+export function describeSetting(value: unknown): string {
+  return typeof value === 'number' ? String(value) : describeValue(value, true);
+}

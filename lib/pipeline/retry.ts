@@ -10,11 +10,12 @@ import { toTransportError } from '../model/transport-error.js';
 /**
  * The retry stage: sends each hop, retrying by `execution.retry` — a retried status or a
  * network failure (not a TLS one) or a connect/response timeout, up to `limit` times, waiting
- * `Retry-After` (capped at `maxRetryAfter`) or the backoff. Only a body that is in memory can be
- * sent again. Apart from that policy, an idempotent request whose reused keep-alive connection
- * was reset before any response (the server had closed it) is sent again once, at once; on a
- * fresh connection a reset is final (that resend is no retry of the policy: `beforeRetry` hooks are
- * not called for it, though each attempt passes the hook stage).
+ * `Retry-After` or the backoff; a response whose `Retry-After` is beyond `maxRetryAfter` is not
+ * retried (it goes to the handlers). Only a body that is in memory can be sent again. Apart from
+ * that policy, an idempotent request whose reused keep-alive connection was reset before any
+ * response (the server had closed it) is sent again once, at once; on a fresh connection a reset
+ * is final (that resend is no retry of the policy: `beforeRetry` hooks are not called for it,
+ * though each attempt passes the hook stage).
  */
 export function retries(next: Send): Send {
   return function sendWithRetries(wire: WireRequest, call: WireCall): Promise<WireResponse> {
@@ -65,7 +66,10 @@ async function retryLoop(next: Send, wire: WireRequest, call: WireCall, start: L
       throw typed;
     }
     if (retried >= limit || !policy.statusCodes.has(response.statusCode)) return response;
-    const wait = timerWait(retryAfter(response, policy.maxRetryAfter) ?? policy.backoff(retried + 1));
+    const asked = retryAfter(response);
+    // a server that asks for a longer wait than the caller allows gets no early retry: its answer is final (as got)
+    if (asked !== undefined && asked > policy.maxRetryAfter) return response;
+    const wait = timerWait(asked ?? policy.backoff(retried + 1));
     response.discard(); // before the hooks: one that throws leaves no connection checked out
     if (plan.execution.hooks) await beforeRetry(call, wire, { statusCode: response.statusCode, retryCount: retried + 1, delay: wait });
     await sleep(wait, control);
@@ -87,11 +91,11 @@ function retriable(error: HttpBuilderError): boolean {
   return error instanceof TimeoutError && (error.phase === 'connect' || error.phase === 'response');
 }
 
-/** `Retry-After` in ms (delay-seconds or an HTTP date, RFC 9110 §10.2.3), capped; `undefined` when absent or unreadable. */
-export function retryAfter(response: WireResponse, cap: number): number | undefined {
+/** `Retry-After` in ms (delay-seconds or an HTTP date, RFC 9110 §10.2.3), 0 for a date past; `undefined` when absent or unreadable. */
+export function retryAfter(response: WireResponse): number | undefined {
   const value = firstHeader(response.headers, 'retry-after')?.trim();
   if (value === undefined || value === '') return undefined;
   const ms = /^\d+$/.test(value) ? Number(value) * 1000 : Date.parse(value) - Date.now();
   if (Number.isNaN(ms)) return undefined;
-  return Math.min(Math.max(ms, 0), cap);
+  return Math.max(ms, 0);
 }

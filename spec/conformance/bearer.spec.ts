@@ -1,6 +1,6 @@
-import { expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { Readable } from 'node:stream';
-import { ConfigError, HttpException, type ConfigBlock } from '../../lib/index.js';
+import { ConfigError, HttpException, type BearerRefresh, type BearerToken, type ConfigBlock, type HttpConfig } from '../../lib/index.js';
 import { writeResponse } from '../support/response-writer.js';
 import type { RecordedRequest, ResponseSpec } from '../support/test-server.js';
 import { conformance } from './kit.js';
@@ -64,6 +64,68 @@ conformance('bearer tokens (auth.bearer)', (kit) => {
     expect(refreshes).toBe(1);
     expect(authorizations().filter((a) => a === 'Bearer stale')).toHaveLength(8);
     expect(authorizations().filter((a) => a === 'Bearer fresh')).toHaveLength(8);
+  });
+
+  describe('two users on one client, sharing one refresh function', () => {
+    /** Answers the name of the user a valid token belongs to; 401 to any other token. */
+    function whoAmI(valid: Record<string, string>): (req: RecordedRequest) => ResponseSpec {
+      return (req) => {
+        const token = /^Bearer (\S+)$/.exec(String(req.headers.authorization))?.[1];
+        return token !== undefined && Object.hasOwn(valid, token) ? { ...OK, body: valid[token] } : DENIED;
+      };
+    }
+    const meAs = (token: BearerToken, refresh: BearerRefresh) => (c: HttpConfig) => {
+      c.request.uri.path = '/me';
+      c.request.auth.bearer(token, { refresh });
+    };
+
+    it("after A's token is refreshed, B's next request still goes out with B's own token", async () => {
+      expectRoute('GET', '/me', whoAmI({ 'a-2': 'A', 'b-1': 'B' }));
+      let refreshes = 0;
+      const refresh = () => (refreshes++, 'a-2'); // only A's token has expired
+      const client = kit.client((c) => c.request.auth.bearer('a-1', { refresh })); // the client's user is A
+      const me = (c: HttpConfig) => void (c.request.uri.path = '/me');
+      expect(await client.get(me)).toBe('A');
+      expect(await client.get(meAs('b-1', refresh))).toBe('B');
+      expect(await client.get(me)).toBe('A');
+      expect(await client.get(meAs('b-1', refresh))).toBe('B');
+      expect(refreshes).toBe(1);
+      expect(authorizations()).toEqual(['Bearer a-1', 'Bearer a-2', 'Bearer b-1', 'Bearer a-2', 'Bearer b-1']);
+    });
+
+    it("token functions: each request's function gives its user's token, and a refresh replaces only the token it refreshed", async () => {
+      expectRoute('GET', '/me', whoAmI({ 'a-2': 'A', 'b-1': 'B', 'b-2': 'B' }));
+      const renewed: Record<string, string> = { 'a-1': 'a-2', 'b-1': 'b-2' };
+      const refreshed: string[] = [];
+      const refresh = (expired: string) => (refreshed.push(expired), renewed[expired]);
+      const client = kit.client();
+      expect(await client.get(meAs(() => 'a-1', refresh))).toBe('A');
+      expect(await client.get(meAs(() => Promise.resolve('b-1'), refresh))).toBe('B');
+      expect(await client.get(meAs(() => 'a-1', refresh))).toBe('A'); // A's token, refreshed: sent as a-2 at once
+      expect(refreshed).toEqual(['a-1']); // the refresh is told which token expired
+      expect(authorizations()).toEqual(['Bearer a-1', 'Bearer a-2', 'Bearer b-1', 'Bearer a-2']);
+    });
+
+    it('concurrent 401s share one refresh per expired token, and every request comes back as its own user', async () => {
+      expectRoute('GET', '/me', whoAmI({ 'a-2': 'A', 'b-2': 'B' }));
+      const refreshed: string[] = [];
+      const refresh = async (expired: string) => {
+        refreshed.push(expired);
+        await new Promise((resolve) => setTimeout(resolve, 30)); // the other 401s arrive while it runs
+        return expired === 'a-1' ? 'a-2' : 'b-2';
+      };
+      const client = kit.client();
+      const users = ['a-1', 'b-1', 'a-1', 'b-1', 'a-1', 'b-1', 'a-1', 'b-1'];
+      const answers = await Promise.all(users.map((token) => client.get(meAs(token, refresh))));
+      expect(answers).toEqual(users.map((token) => (token === 'a-1' ? 'A' : 'B')));
+      expect(refreshed.sort()).toEqual(['a-1', 'b-1']);
+      expect(authorizations().sort()).toEqual([
+        ...Array<string>(4).fill('Bearer a-1'),
+        ...Array<string>(4).fill('Bearer a-2'),
+        ...Array<string>(4).fill('Bearer b-1'),
+        ...Array<string>(4).fill('Bearer b-2'),
+      ]);
+    });
   });
 
   it('never loops: a 401 to the refreshed token is the answer (HttpException 401), the token in no message', async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Readable } from 'node:stream';
-import { HttpException, NetworkError, type HttpConfig } from '../../lib/index.js';
+import { ConfigError, HttpException, NetworkError, type HttpConfig } from '../../lib/index.js';
 import { rawServer, type RawServer } from '../support/raw-server.js';
 import { BACKENDS } from './backends.js';
 import { conformance } from './kit.js';
@@ -96,14 +96,67 @@ conformance('retries', (kit) => {
     expect(route.calls).toBe(1);
   });
 
-  it('Retry-After in seconds is honoured, capped by maxRetryAfter', async () => {
+  it('a Retry-After within maxRetryAfter replaces the backoff', async () => {
     flaky('GET', 1, 503, { 'Retry-After': '1' });
-    const http = kit.client((c) => void (c.execution.retry = { limit: 1, backoff: () => 5000, maxRetryAfter: 300 }));
+    const http = kit.client((c) => void (c.execution.retry = { limit: 1, backoff: () => 5000, maxRetryAfter: 1000 })); // 1 s is within
     const started = Date.now();
     await expect(http.get((c) => void (c.request.uri.path = '/flaky'))).resolves.toBe('ok');
     const waited = Date.now() - started;
-    expect(waited).toBeGreaterThanOrEqual(290); // the header's wait (capped), not the 5 s backoff
-    expect(waited).toBeLessThan(1000);
+    expect(waited).toBeGreaterThanOrEqual(990); // the header's wait, not the 5 s backoff
+    expect(waited).toBeLessThan(2500);
+  });
+
+  it('a Retry-After beyond maxRetryAfter is not retried: the response goes to the handlers at once, no beforeRetry', async () => {
+    const route = flaky('GET', 1, 503, { 'Retry-After': '2' });
+    const retries: number[] = [];
+    const http = kit.client((c) => {
+      c.execution.retry = { limit: 3, backoff: () => 1, maxRetryAfter: 1999 };
+      c.execution.hooks = { beforeRetry: (_attempt, { retryCount }) => void retries.push(retryCount) };
+    });
+    const started = Date.now();
+    const answer = await http.get((c) => {
+      c.request.uri.path = '/flaky';
+      c.response.failure((fromServer) => `${fromServer.statusCode} retry after ${fromServer.headers.get('retry-after')}`);
+    });
+    expect(answer).toBe('503 retry after 2');
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect([route.calls, retries.length]).toEqual([1, 0]);
+  });
+
+  it('by default a Retry-After beyond 60 s (seconds or an HTTP date) is not retried: HttpException 503', async () => {
+    const http = kit.client((c) => {
+      c.execution.retry = { limit: 2, backoff: () => 1 };
+      c.execution.timeout = { total: 3000 }; // a call that waited would fail with TimeoutError instead
+    });
+    for (const retryAfter of ['61', new Date(Date.now() + 120_000).toUTCString()]) {
+      kit.server.reset();
+      const route = flaky('GET', 1, 503, { 'Retry-After': retryAfter });
+      await expect(http.get((c) => void (c.request.uri.path = '/flaky'))).rejects.toMatchObject({ name: 'HttpException', statusCode: 503 });
+      expect(route.calls).toBe(1);
+    }
+  });
+
+  it('a Retry-After of 0, or a date in the past, retries at once', async () => {
+    const http = kit.client((c) => void (c.execution.retry = { limit: 1, backoff: () => 5000, maxRetryAfter: 0 }));
+    for (const retryAfter of ['0', new Date(Date.now() - 60_000).toUTCString()]) {
+      kit.server.reset();
+      const route = flaky('GET', 1, 429, { 'Retry-After': retryAfter });
+      const started = Date.now();
+      await expect(http.get((c) => void (c.request.uri.path = '/flaky'))).resolves.toBe('ok');
+      expect(Date.now() - started).toBeLessThan(1000);
+      expect(route.calls).toBe(2);
+    }
+  });
+
+  it('maxRetryAfter is checked when set: a ConfigError naming it and the value, before anything is sent', async () => {
+    const http = kit.client();
+    for (const bad of [-1, NaN, Infinity, '60000']) {
+      const error = await http.get((c) => void (c.execution.retry = { maxRetryAfter: bad as number })).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as Error).message).toMatch(/^execution\.retry\.maxRetryAfter must be/);
+      expect((error as Error).message).toContain(typeof bad === 'number' ? String(bad) : '"60000"');
+    }
+    expect(kit.server.requests).toHaveLength(0);
   });
 
   it('Retry-After as an HTTP date is honoured', async () => {

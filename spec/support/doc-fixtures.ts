@@ -70,6 +70,14 @@ export function installDocFixtures(server: TestServer): void {
       ? json({ name: 'Ada Lovelace' })
       : { status: 401, headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"', 'Content-Type': 'text/plain' }, body: 'token expired' },
   );
+  // two users' tokens on one service: Ada's has expired (a refresh gives ada-fresh), Alan's is valid
+  const users: Record<string, string> = { 'ada-fresh': 'Ada', 'alan-token': 'Alan' };
+  route('GET', '/whoami', (req) => {
+    const user = users[String(req.headers.authorization).replace(/^Bearer /, '')];
+    return user
+      ? text(user)
+      : { status: 401, headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"', 'Content-Type': 'text/plain' }, body: 'token expired' };
+  });
 
   // timeouts, retries, redirects, cookies
   const later = (ms: number, spec: ResponseSpec) => (_req: RecordedRequest, res: ServerResponse) => void setTimeout(() => writeResponse(res, spec), ms);

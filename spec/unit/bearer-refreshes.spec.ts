@@ -1,0 +1,33 @@
+// What the requests sharing one bearer refresh function remember: which token each refresh replaced.
+import { describe, expect, it } from '@jest/globals';
+import { BearerRefreshes } from '../../lib/auth/bearer-refreshes.js';
+
+describe('BearerRefreshes', () => {
+  it('a token refreshed twice: a request configured with the first sends the latest, and so does one configured with the middle one', async () => {
+    const refreshes = new BearerRefreshes();
+    expect(await refreshes.renew('a-1', 'a-1', () => Promise.resolve('a-2'))).toBe('a-2');
+    expect(await refreshes.renew('a-1', refreshes.current('a-1'), () => Promise.resolve('a-3'))).toBe('a-3');
+    expect([refreshes.current('a-1'), refreshes.current('a-2'), refreshes.current('b-1')]).toEqual(['a-3', 'a-3', 'b-1']);
+  });
+
+  it('a 401 to a token refreshed since it went out takes that refresh, without refreshing again', async () => {
+    const refreshes = new BearerRefreshes();
+    await refreshes.renew('a-1', 'a-1', () => Promise.resolve('a-2'));
+    const refresh = () => Promise.reject(new Error('not called'));
+    expect(await refreshes.renew('a-1', 'a-1', refresh)).toBe('a-2');
+  });
+
+  it('a refresh that fails replaces nothing, and the next 401 starts a new one', async () => {
+    const refreshes = new BearerRefreshes();
+    await expect(refreshes.renew('a-1', 'a-1', () => Promise.reject(new Error('down')))).rejects.toThrow('down');
+    expect(refreshes.current('a-1')).toBe('a-1');
+    expect(await refreshes.renew('a-1', 'a-1', () => Promise.resolve('a-2'))).toBe('a-2');
+  });
+
+  it('remembers the last 1024 tokens refreshed: a service with many users does not grow it forever', async () => {
+    const refreshes = new BearerRefreshes();
+    for (let user = 0; user <= 1024; user++) await refreshes.renew(`u${user}`, `u${user}`, () => Promise.resolve(`u${user}-fresh`));
+    expect(refreshes.current('u0')).toBe('u0'); // forgotten: its next 401 refreshes it again
+    expect([refreshes.current('u1'), refreshes.current('u1024')]).toEqual(['u1-fresh', 'u1024-fresh']);
+  });
+});
