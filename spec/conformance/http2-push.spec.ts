@@ -77,12 +77,20 @@ beforeAll(async () => {
   origin = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 afterAll(async () => {
+  await Promise.all([...runs.values()].map(async (one) => Promise.all(Object.values(one.forced).map((server) => server.close()))));
   for (const session of sessions) session.destroy();
   await new Promise((resolve) => server.close(resolve));
 });
 
+/** How a client process ended and what it printed. */
+interface ClientRun {
+  readonly code: number;
+  readonly stderr: string;
+  readonly outcomes: PushCallOutcome[];
+}
+
 /** Runs the calls in a fresh client process: its exit code, what it printed on stderr, and each call's outcome. */
-function runClient(job: PushClientJob): Promise<{ code: number; stderr: string; outcomes: PushCallOutcome[] }> {
+function runClient(job: PushClientJob): Promise<ClientRun> {
   return new Promise((resolve) => {
     execFile(process.execPath, ['--import', 'tsx', CLIENT, JSON.stringify(job)], { cwd: ROOT, timeout: 30_000 }, (error, stdout, stderr) => {
       const outcomes = stdout
@@ -108,36 +116,53 @@ function expectAllReset(forced: ForcedPushServer): void {
   expect(resets.every((reset) => reset.code === NGHTTP2_CANCEL || reset.code === NGHTTP2_REFUSED_STREAM)).toBe(true);
 }
 
-for (const backend of BACKENDS.filter((one) => one.traits.speaksHttp2)) {
-  describe(`HTTP/2 server push on ${backend.name}`, () => {
-    const paths = { goaway: `/push-1-goaway?${backend.name}`, close: `/push-1?${backend.name}`, many: `/push-200?${backend.name}` };
-    const forced: Record<'goaway' | 'close' | 'many' | 'acknowledged', ForcedPushServer> = {} as never;
-    let run: Awaited<ReturnType<typeof runClient>>;
+type Forced = Record<'goaway' | 'close' | 'many' | 'acknowledged', ForcedPushServer>;
 
-    // one client process for the calls of both servers (a process costs seconds to start)
-    beforeAll(async () => {
-      const start = (options: Omit<ForcedPushOptions, 'key' | 'cert'>) => forcedPushServer({ ...certificate, ...options });
-      forced.goaway = await start({ pushes: 3, after: 'goaway', acknowledge: false });
-      forced.close = await start({ pushes: 3, after: 'hold', acknowledge: false });
-      forced.acknowledged = await start({ pushes: 3, after: 'goaway', acknowledge: true });
-      forced.many = await start({ pushes: 200, after: 'hold', acknowledge: false });
-      run = await runClient({
-        backend: backend.choice as PushClientJob['backend'],
-        ca: certificate.cert,
-        calls: [
-          { name: 'goaway', url: origin + paths.goaway, then: 'wait' },
-          { name: 'close', url: origin + paths.close, then: 'close' },
-          { name: 'many', url: origin + paths.many, then: 'keep' },
-          { name: 'forced goaway', url: `${forced.goaway.url}/json`, then: 'wait' },
-          { name: 'forced close', url: `${forced.close.url}/json`, then: 'close' },
-          { name: 'forced acknowledged', url: `${forced.acknowledged.url}/json`, then: 'wait' },
-          { name: 'forced many', url: `${forced.many.url}/json`, then: 'keep' },
-        ],
-      });
-    }, 60_000);
-    afterAll(async () => {
-      await Promise.all(Object.values(forced).map((one) => one.close()));
-    });
+/** Per backend: the raw servers it was sent to, and the run of its client process. */
+const runs = new Map<string, { readonly forced: Forced; readonly run: Promise<ClientRun> }>();
+
+/**
+ * One client process per backend for the calls to both servers (a process costs seconds to
+ * start), all started at once: to node's server `/push-1-goaway`, `/push-1` then close(),
+ * `/push-200`; to raw servers that push 3 streams then GOAWAY, 3 and close(), 3 after
+ * acknowledging the client's SETTINGS, 200.
+ */
+async function startRun(backend: (typeof BACKENDS)[number]): Promise<void> {
+  const start = (options: Omit<ForcedPushOptions, 'key' | 'cert'>) => forcedPushServer({ ...certificate, ...options });
+  const forced: Forced = {
+    goaway: await start({ pushes: 3, after: 'goaway', acknowledge: false }),
+    close: await start({ pushes: 3, after: 'hold', acknowledge: false }),
+    acknowledged: await start({ pushes: 3, after: 'goaway', acknowledge: true }),
+    many: await start({ pushes: 200, after: 'hold', acknowledge: false }),
+  };
+  const paths = pathsOf(backend.name);
+  const run = runClient({
+    backend: backend.choice as PushClientJob['backend'],
+    ca: certificate.cert,
+    calls: [
+      { name: 'goaway', url: origin + paths.goaway, then: 'wait' },
+      { name: 'close', url: origin + paths.close, then: 'close' },
+      { name: 'many', url: origin + paths.many, then: 'keep' },
+      { name: 'forced goaway', url: `${forced.goaway.url}/json`, then: 'wait' },
+      { name: 'forced close', url: `${forced.close.url}/json`, then: 'close' },
+      { name: 'forced acknowledged', url: `${forced.acknowledged.url}/json`, then: 'wait' },
+      { name: 'forced many', url: `${forced.many.url}/json`, then: 'keep' },
+    ],
+  });
+  runs.set(backend.name, { forced, run });
+}
+
+const pathsOf = (name: string) => ({ goaway: `/push-1-goaway?${name}`, close: `/push-1?${name}`, many: `/push-200?${name}` });
+
+const H2_BACKENDS = BACKENDS.filter((one) => one.traits.speaksHttp2);
+
+beforeAll(async () => {
+  await Promise.all(H2_BACKENDS.map(startRun));
+});
+
+for (const backend of H2_BACKENDS) {
+  describe(`HTTP/2 server push on ${backend.name}`, () => {
+    const paths = pathsOf(backend.name);
 
     it('the client announces enablePush: false in its SETTINGS', async () => {
       const http = HttpBuilder.configure((c) => {
@@ -152,10 +177,10 @@ for (const backend of BACKENDS.filter((one) => one.traits.speaksHttp2)) {
         await http.close();
       }
       expect(seen.get(`/settings?${backend.name}`)?.enablePush).toBe(false);
-      for (const one of Object.values(forced)) expect(one.log.enablePush).toEqual([0]);
     });
 
-    it('a server that would push cannot: GOAWAY after it, close() after it and 200 attempts leave the calls answered and the process alive', () => {
+    it('a server that would push cannot: GOAWAY after it, close() after it and 200 attempts leave the calls answered and the process alive', async () => {
+      const run = await runs.get(backend.name)!.run;
       expectLived(run);
       expect(run.outcomes).toEqual(expect.arrayContaining([answered('goaway'), answered('close'), answered('many')]));
       expect([paths.goaway, paths.close, paths.many].map((path) => seen.get(path))).toEqual([
@@ -163,9 +188,11 @@ for (const backend of BACKENDS.filter((one) => one.traits.speaksHttp2)) {
         { enablePush: false, accepted: 0, refused: 1 },
         { enablePush: false, accepted: 0, refused: 200 },
       ]);
-    });
+    }, 60_000);
 
-    it('pushed streams that arrive anyway are reset (200 of them too); a push after the settings were acknowledged is an error of the call; the process lives', () => {
+    it('pushed streams that arrive anyway are reset (200 of them too); a push after the settings were acknowledged is an error of the call; the process lives', async () => {
+      const { forced, run: running } = runs.get(backend.name)!;
+      const run = await running;
       expectLived(run);
       expect(run.outcomes).toEqual(
         expect.arrayContaining([
@@ -175,10 +202,11 @@ for (const backend of BACKENDS.filter((one) => one.traits.speaksHttp2)) {
           answered('forced many'),
         ]),
       );
+      for (const one of Object.values(forced)) expect(one.log.enablePush).toEqual([0]);
       // a client closed at once may drop its resets with the connection: only the live ones are counted
       expectAllReset(forced.goaway);
       expectAllReset(forced.many);
       expect(forced.many.log.pushed).toHaveLength(200);
-    });
+    }, 60_000);
   });
 }
