@@ -126,8 +126,9 @@ function negotiate(request: WireRequest, options: TransportOptions): Promise<Cho
         resolve('1.1');
         return;
       }
-      // push refused (API.md, "Safe by default"): nghttp2 then resets a pushed stream that arrives
-      // anyway, before it is a stream here that nothing reads and nothing listens to for errors
+      // push refused (a pushed stream would be one nothing reads and nothing hears fail): nghttp2
+      // resets one that comes before the server acknowledged this, and ends the session (its calls
+      // reject) for one that comes after
       const session = http2.connect(`https://${targetAuthority(request)}`, { createConnection: () => socket, settings: NO_PUSH });
       session.on('error', () => {}); // each stream reports its own failure
       resolve(session);
