@@ -26,6 +26,11 @@ const sessions = new Set<http2.ServerHttp2Session>();
 /** Per request path: the client's `enablePush`, and the pushes node's server made or was refused. */
 const seen = new Map<string, { enablePush?: boolean; accepted: number; refused: number }>();
 
+type Forced = Record<'goaway' | 'close' | 'many' | 'acknowledged', ForcedPushServer>;
+
+/** Per backend: the raw servers it was sent to, and the run of its client process. */
+const runs = new Map<string, { readonly forced: Forced; readonly run: Promise<ClientRun> }>();
+
 /**
  * node's HTTP/2 server: `/push-<n>[-goaway]?...` pushes n streams (each answered and left open)
  * where the client allows it, then answers `{"ok":true}`; with `-goaway`, a GOAWAY with
@@ -115,11 +120,6 @@ function expectAllReset(forced: ForcedPushServer): void {
   expect(resets.map((reset) => reset.stream).sort((a, b) => a - b)).toEqual(forced.log.pushed);
   expect(resets.every((reset) => reset.code === NGHTTP2_CANCEL || reset.code === NGHTTP2_REFUSED_STREAM)).toBe(true);
 }
-
-type Forced = Record<'goaway' | 'close' | 'many' | 'acknowledged', ForcedPushServer>;
-
-/** Per backend: the raw servers it was sent to, and the run of its client process. */
-const runs = new Map<string, { readonly forced: Forced; readonly run: Promise<ClientRun> }>();
 
 /**
  * One client process per backend for the calls to both servers (a process costs seconds to

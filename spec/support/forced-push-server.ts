@@ -21,7 +21,7 @@ export interface ForcedPushOptions {
   /**
    * Acknowledge the client's SETTINGS before pushing. The client applies its own
    * `enablePush: false` only once acknowledged, after which a push is a protocol error that ends
-   * the connection; unacknowledged, the pushed streams arrive.
+   * the connection; unacknowledged, the pushed streams arrive (for the client to reset).
    */
   readonly acknowledge: boolean;
 }
@@ -34,8 +34,6 @@ export interface ForcedPushLog {
   readonly pushed: number[];
   /** RST_STREAM frames the client sent: stream id and error code. */
   readonly resets: Array<{ readonly stream: number; readonly code: number }>;
-  /** GOAWAY error codes the client sent. */
-  readonly goaways: number[];
 }
 
 export interface ForcedPushServer {
@@ -44,22 +42,15 @@ export interface ForcedPushServer {
   close(): Promise<void>;
 }
 
-const DATA = 0x0;
-const HEADERS = 0x1;
-const RST_STREAM = 0x3;
-const SETTINGS = 0x4;
-const PUSH_PROMISE = 0x5;
-const PING = 0x6;
-const GOAWAY = 0x7;
-const END_STREAM = 0x1;
-const ACK = 0x1;
-const END_HEADERS = 0x4;
+/** Frame types and flags (RFC 9113 §6). */
+const FRAME = { DATA: 0x0, HEADERS: 0x1, RST_STREAM: 0x3, SETTINGS: 0x4, PUSH_PROMISE: 0x5, PING: 0x6, GOAWAY: 0x7 } as const;
+const FLAG = { END_STREAM: 0x1, ACK: 0x1, END_HEADERS: 0x4 } as const;
 const INTERNAL_ERROR = 0x2;
 const PREFACE_LENGTH = 24;
 
 /** Starts a {@link ForcedPushServer} on 127.0.0.1 (TLS, ALPN `h2` only). */
 export function forcedPushServer(options: ForcedPushOptions): Promise<ForcedPushServer> {
-  const log: ForcedPushLog = { enablePush: [], pushed: [], resets: [], goaways: [] };
+  const log: ForcedPushLog = { enablePush: [], pushed: [], resets: [] };
   const sockets = new Set<tls.TLSSocket>();
   const server = tls.createServer({ key: options.key, cert: options.cert, ALPNProtocols: ['h2'] }, (socket) => {
     sockets.add(socket);
@@ -85,7 +76,7 @@ export function forcedPushServer(options: ForcedPushOptions): Promise<ForcedPush
 
 /** One connection: the server's SETTINGS, then each client frame as it comes. */
 function serve(socket: tls.TLSSocket, options: ForcedPushOptions, log: ForcedPushLog): void {
-  socket.write(frame(SETTINGS, 0, 0, Buffer.alloc(0)));
+  socket.write(frame(FRAME.SETTINGS, 0, 0, Buffer.alloc(0)));
   let input = Buffer.alloc(0);
   let prefaceSeen = false;
   let nextPromised = 2;
@@ -102,13 +93,12 @@ function serve(socket: tls.TLSSocket, options: ForcedPushOptions, log: ForcedPus
       const [type, flags, stream] = [input[3], input[4], input.readUInt32BE(5) & 0x7fffffff];
       const payload = input.subarray(9, 9 + length);
       input = input.subarray(9 + length);
-      if (type === SETTINGS && !(flags & ACK)) {
+      if (type === FRAME.SETTINGS && !(flags & FLAG.ACK)) {
         log.enablePush.push(settingOf(payload, 0x2));
-        if (options.acknowledge) socket.write(frame(SETTINGS, ACK, 0, Buffer.alloc(0)));
-      } else if (type === PING && !(flags & ACK)) socket.write(frame(PING, ACK, 0, payload));
-      else if (type === RST_STREAM) log.resets.push({ stream, code: payload.readUInt32BE(0) });
-      else if (type === GOAWAY) log.goaways.push(payload.readUInt32BE(4));
-      else if (type === HEADERS) {
+        if (options.acknowledge) socket.write(frame(FRAME.SETTINGS, FLAG.ACK, 0, Buffer.alloc(0)));
+      } else if (type === FRAME.PING && !(flags & FLAG.ACK)) socket.write(frame(FRAME.PING, FLAG.ACK, 0, payload));
+      else if (type === FRAME.RST_STREAM) log.resets.push({ stream, code: payload.readUInt32BE(0) });
+      else if (type === FRAME.HEADERS) {
         const promised = Array.from({ length: options.pushes }, () => (nextPromised += 2) - 2);
         log.pushed.push(...promised);
         socket.write(answer(stream, promised, socket.localPort ?? 0));
@@ -133,13 +123,13 @@ function answer(stream: number, promised: number[], port: number): Buffer {
     ]);
     const id32 = Buffer.alloc(4);
     id32.writeUInt32BE(id);
-    frames.push(frame(PUSH_PROMISE, END_HEADERS, stream, Buffer.concat([id32, request])));
+    frames.push(frame(FRAME.PUSH_PROMISE, FLAG.END_HEADERS, stream, Buffer.concat([id32, request])));
   }
   for (const id of promised) {
     frames.push(
       frame(
-        HEADERS,
-        END_HEADERS,
+        FRAME.HEADERS,
+        FLAG.END_HEADERS,
         id,
         headerBlock([
           [':status', '200'],
@@ -147,12 +137,12 @@ function answer(stream: number, promised: number[], port: number): Buffer {
         ]),
       ),
     );
-    frames.push(frame(DATA, 0, id, Buffer.alloc(100, 'p')));
+    frames.push(frame(FRAME.DATA, 0, id, Buffer.alloc(100, 'p')));
   }
   frames.push(
     frame(
-      HEADERS,
-      END_HEADERS,
+      FRAME.HEADERS,
+      FLAG.END_HEADERS,
       stream,
       headerBlock([
         [':status', '200'],
@@ -160,7 +150,7 @@ function answer(stream: number, promised: number[], port: number): Buffer {
       ]),
     ),
   );
-  frames.push(frame(DATA, END_STREAM, stream, Buffer.from('{"ok":true}')));
+  frames.push(frame(FRAME.DATA, FLAG.END_STREAM, stream, Buffer.from('{"ok":true}')));
   return Buffer.concat(frames);
 }
 
@@ -168,7 +158,7 @@ function goaway(lastStream: number): Buffer {
   const payload = Buffer.alloc(8);
   payload.writeUInt32BE(lastStream, 0);
   payload.writeUInt32BE(INTERNAL_ERROR, 4);
-  return frame(GOAWAY, 0, 0, payload);
+  return frame(FRAME.GOAWAY, 0, 0, payload);
 }
 
 function frame(type: number, flags: number, stream: number, payload: Buffer): Buffer {
