@@ -21,6 +21,9 @@ import { unbracketed } from './proxy-tunnel.js';
 /** Headers HTTP/2 forbids (RFC 9113 §8.2.2), lower case: the connection is the session's, not a request's (`Host` becomes `:authority`). */
 export const CONNECTION_SPECIFIC: ReadonlySet<string> = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade']);
 
+/** The client's SETTINGS: no server push, as undici and http2-wrapper send. */
+const NO_PUSH: http2.Settings = { enablePush: false };
+
 /** A session, or `'1.1'` for an origin whose server picked HTTP/1.1 in ALPN. */
 type Choice = http2.ClientHttp2Session | '1.1';
 
@@ -123,7 +126,10 @@ function negotiate(request: WireRequest, options: TransportOptions): Promise<Cho
         resolve('1.1');
         return;
       }
-      const session = http2.connect(`https://${targetAuthority(request)}`, { createConnection: () => socket });
+      // push refused (a pushed stream would be one nothing reads and nothing hears fail): nghttp2
+      // resets one that comes before the server acknowledged this, and ends the session (its calls
+      // reject) for one that comes after
+      const session = http2.connect(`https://${targetAuthority(request)}`, { createConnection: () => socket, settings: NO_PUSH });
       session.on('error', () => {}); // each stream reports its own failure
       resolve(session);
     });
