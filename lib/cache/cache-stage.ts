@@ -1,12 +1,15 @@
 import { Readable } from 'node:stream';
 import CachePolicy from 'http-cache-semantics';
 import type { LogLine } from '../config/logger.js';
+import type { CacheEntry } from '../config/cache-options.js';
 import type { WireRequest, WireResponse } from '../model/backend.js';
 import { redactUrl } from '../core/redact.js';
 import { parseMediaType } from '../core/media-type.js';
 import { DOWNLOADS, parserFor, STREAMS } from '../content/parsers.js';
 import type { Send, WireCall } from '../pipeline/plan.js';
-import { entryOf, policyHeaders, responseOf, sized, type CacheOutcome, type ResponseCache, type Stored } from './response-cache.js';
+import { entryOf, exchangeFields, policyHeaders, responseOf, sized, storedFields, type CacheOutcome, type HeaderPairs } from './cache-entry.js';
+import { cacheView, storedUrl, type CacheView } from './cache-view.js';
+import { isPublic, placeOf, type ResponseCache, type Stored } from './response-cache.js';
 
 /** Methods whose success changes what a URL holds: its stored response goes (RFC 9111 §4.4). */
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -21,8 +24,10 @@ interface Lookup {
   readonly next: Send;
   readonly wire: WireRequest;
   readonly call: WireCall;
-  /** the request as http-cache-semantics reads it, every header included (for matching, never stored) */
-  readonly request: CachePolicy.HttpRequest;
+  /** the request as the cache reads it: its credentials digested, and their digest */
+  readonly view: CacheView;
+  /** the stored response found for it (stale, when the request goes out), and where it is */
+  readonly found: Stored | undefined;
   readonly log: LogLine | undefined;
 }
 
@@ -34,6 +39,9 @@ interface Lookup {
  * (`'revalidated'`); anything else comes from the server (`'miss'`) and is stored when the rules
  * allow. A HEAD is answered from a fresh stored GET. Unsafe methods that succeed drop the stored
  * response of their URL (and of their `Location`/`Content-Location`).
+ *
+ * A stored response answers only a request with the same credentials, unless it is `public`
+ * (see {@link ResponseCache}); no credential value goes to the store ({@link cacheView}).
  */
 export function caching(next: Send): Send {
   return function cachedSend(wire: WireRequest, call: WireCall): Promise<WireResponse> {
@@ -46,15 +54,15 @@ async function cached(cache: ResponseCache, next: Send, wire: WireRequest, call:
   const log = call.plan.execution.logger;
   if (wire.method !== 'GET' && wire.method !== 'HEAD') {
     const response = await next(wire, call);
-    if (UNSAFE.has(wire.method) && response.statusCode < 400) await invalidate(cache, wire.url, response, log);
+    if (UNSAFE.has(wire.method) && response.statusCode < 400) await invalidate(cache, cacheView(wire, call.plan.credentials), response, log);
     return response;
   }
-  const request: CachePolicy.HttpRequest = { url: wire.target, method: wire.method, headers: policyHeaders(wire.headers) };
-  if (CALLERS_CONDITIONS.some((name) => request.headers[name] !== undefined)) return next(wire, call);
-  const lookup: Lookup = { cache, next, wire, call, request, log };
-  const stored = await cache.get(wire.url, log);
-  if (stored && isFresh(stored, request)) return answered(lookup, stored, stored.policy.responseHeaders(), 'hit');
-  if (stored && wire.method === 'GET') return revalidated(lookup, stored);
+  const view = cacheView(wire, call.plan.credentials);
+  if (CALLERS_CONDITIONS.some((name) => view.request.headers[name] !== undefined)) return next(wire, call);
+  const found = await cache.find(view, log);
+  const lookup: Lookup = { cache, next, wire, call, view, found, log };
+  if (found && isFresh(found, view.request)) return answered(lookup, found, found.policy.responseHeaders(), 'hit');
+  if (found && wire.method === 'GET') return revalidated(lookup, found);
   return fetched(lookup, await next(wire, call), false);
 }
 
@@ -78,9 +86,9 @@ function isFresh({ entry, policy }: Stored, request: CachePolicy.HttpRequest): b
  * conditions; any other answer is a new response. A failure to ask fails the call (retries above
  * may try again): a stale response is never served instead, as got's and undici's caches do.
  */
-async function revalidated(lookup: Lookup, { entry, policy }: Stored): Promise<WireResponse> {
-  const { cache, next, wire, call, request, log } = lookup;
-  const conditions = policy.revalidationHeaders(request);
+async function revalidated(lookup: Lookup, { entry, policy, key }: Stored): Promise<WireResponse> {
+  const { cache, next, wire, call, view, log } = lookup;
+  const conditions = policy.revalidationHeaders(view.request);
   const asking = { ...wire.headers };
   if (typeof conditions['if-none-match'] === 'string') asking['If-None-Match'] = conditions['if-none-match'];
   if (typeof conditions['if-modified-since'] === 'string') asking['If-Modified-Since'] = conditions['if-modified-since'];
@@ -88,17 +96,34 @@ async function revalidated(lookup: Lookup, { entry, policy }: Stored): Promise<W
   if (response.statusCode !== 304) return fetched(lookup, response, true);
   response.discard(); // nothing to read
   if (otherValidator(entry.headers, response.headers)) {
-    await cache.delete(wire.url, log);
-    return fetched(lookup, await next(wire, call), false);
+    await cache.delete(key, log);
+    return fetched({ ...lookup, found: undefined }, await next(wire, call), false);
   }
   // RFC 9111 §3.2: the 304's fields replace and add to the stored ones (http-cache-semantics only replaces)
-  const sent = new Set(response.headers.map(([name]) => name.toLowerCase()).filter((name) => !BODY_FIELDS.has(name)));
-  const headers = [...entry.headers.filter(([name]) => !sent.has(name.toLowerCase())), ...response.headers.filter(([name]) => sent.has(name.toLowerCase()))];
-  const updated = new CachePolicy(keptRequest(request, headers), { status: entry.statusCode, headers: policyHeaders(headers) }, { shared: false });
-  const refreshed = sized({ ...entry, headers, policy: updated.toObject() });
+  const fresh = storedFields(response.headers);
+  const sent = new Set(fresh.map(([name]) => name.toLowerCase()).filter((name) => !BODY_FIELDS.has(name)));
+  const headers = [...entry.headers.filter(([name]) => !sent.has(name.toLowerCase())), ...fresh.filter(([name]) => sent.has(name.toLowerCase()))];
+  const updated = new CachePolicy(keptRequest(view.request, headers), { status: entry.statusCode, headers: policyHeaders(headers) }, { shared: false });
+  const shared = isPublic(updated);
+  const refreshed = sized({ ...entry, credentials: shared ? undefined : view.credentials, headers, policy: updated.toObject() });
   // a 304 that says no-store still answers this request, and takes the entry away
-  await (updated.storable() ? cache.set(wire.url, refreshed, log) : cache.delete(wire.url, log));
-  return answered(lookup, { entry: refreshed, policy: updated }, updated.responseHeaders(), 'revalidated');
+  if (updated.storable()) await kept(lookup, refreshed, shared);
+  else await cache.delete(key, log);
+  // the 304's own cookies and Authentication-Info are this exchange's: passed on, not stored
+  const answer = { ...updated.responseHeaders(), ...exchangeFields(response.headers) };
+  return answered(lookup, { entry: refreshed, policy: updated, key }, answer, 'revalidated');
+}
+
+/**
+ * Stores `entry` where a response for the lookup's credentials belongs ({@link placeOf}), and
+ * drops what it replaces: the stale entry found under another key, or (for a public response)
+ * the credentials' own entry, which a lookup would find first.
+ */
+async function kept({ cache, view, found, log }: Lookup, entry: CacheEntry, shared: boolean): Promise<void> {
+  const key = placeOf(view, shared);
+  await cache.set(key, entry, log);
+  if (found !== undefined && found.key !== key) await cache.delete(found.key, log);
+  else if (shared && view.credentials !== undefined) await cache.delete(placeOf(view, false), log);
 }
 
 /**
@@ -106,7 +131,7 @@ async function revalidated(lookup: Lookup, { entry, policy }: Stored): Promise<W
  * about another representation. One without validators answers the request that asked with this
  * entry's: the one response stored for the URL (http-cache-semantics would not select it).
  */
-function otherValidator(stored: ReadonlyArray<readonly [string, string]>, fresh: ReadonlyArray<readonly [string, string]>): boolean {
+function otherValidator(stored: HeaderPairs, fresh: HeaderPairs): boolean {
   const [was, now] = [policyHeaders(stored), policyHeaders(fresh)];
   const weak = (etag: unknown) => String(etag).replace(/^\s*W\//, '');
   if (now.etag !== undefined && was.etag !== undefined) return weak(now.etag) !== weak(was.etag);
@@ -124,17 +149,19 @@ function answered({ wire, log }: Lookup, { entry }: Stored, headers: CachePolicy
  * empty body is stored at once; any other body as it is read, once read to its end.
  */
 async function fetched(lookup: Lookup, response: WireResponse, replacing: boolean): Promise<WireResponse> {
-  const { cache, wire, request, log } = lookup;
+  const { cache, wire, view, found, log } = lookup;
   log?.(`cache miss ${wire.method} ${redactUrl(wire.url)}`);
   const missed = { ...response, cache: 'miss' as const, discard: response.discard.bind(response) };
   if (wire.method !== 'GET') return missed;
-  const headers = policyHeaders(response.headers);
-  const policy = new CachePolicy(keptRequest(request, response.headers), { status: response.statusCode, headers }, { shared: false });
-  if (!policy.storable() || !authorizationAllows(request, policy)) {
-    if (replacing) await cache.delete(wire.url, log);
+  const fields = storedFields(response.headers);
+  const headers = policyHeaders(fields);
+  const policy = new CachePolicy(keptRequest(view.request, fields), { status: response.statusCode, headers }, { shared: false });
+  if (!policy.storable() || !authorizationAllows(view.request, policy)) {
+    if (replacing && found) await cache.delete(found.key, log);
     return missed;
   }
-  const store = (body: Buffer) => cache.set(wire.url, entryOf(wire.url, response, body, policy), log);
+  const shared = isPublic(policy);
+  const store = (body: Buffer) => kept(lookup, entryOf(view.url, shared ? undefined : view.credentials, response, fields, body, policy), shared);
   if (headers['content-length'] === '0' || response.statusCode === 204) {
     response.discard();
     await store(Buffer.alloc(0));
@@ -152,11 +179,12 @@ function goesElsewhere(call: WireCall, headers: CachePolicy.Headers): boolean {
 }
 
 /**
- * The request as an entry keeps it: only the headers its response's `Vary` names, and the request's
- * own cache directives. http-cache-semantics keeps every request header for `Vary`; credentials
- * and API keys have no place in a store (a file, a shared Redis).
+ * The request as an entry keeps it: only the headers its response's `Vary` names (credentials as
+ * digests: {@link cacheView}), and the request's own cache directives. http-cache-semantics keeps
+ * every request header for `Vary`; credentials and API keys have no place in a store (a file, a
+ * shared Redis).
  */
-function keptRequest(request: CachePolicy.HttpRequest, responseHeaders: ReadonlyArray<readonly [string, string]>): CachePolicy.HttpRequest {
+function keptRequest(request: CachePolicy.HttpRequest, responseHeaders: HeaderPairs): CachePolicy.HttpRequest {
   const named = new Set(['cache-control', 'pragma']);
   for (const [name, value] of responseHeaders) {
     if (name.toLowerCase() === 'vary') for (const field of value.split(',')) named.add(field.trim().toLowerCase());
@@ -167,9 +195,9 @@ function keptRequest(request: CachePolicy.HttpRequest, responseHeaders: Readonly
 }
 
 /**
- * A response to a request with credentials is not stored unless it says it may be shared
+ * A response to a request with `Authorization` is not stored unless it says it may be shared
  * (`public`, `s-maxage`, `must-revalidate`: RFC 9111 §3.5, applied to this private cache too, as
- * the contract asks).
+ * the contract asks); and then, unless `public`, only for the same credentials.
  */
 function authorizationAllows(request: CachePolicy.HttpRequest, policy: CachePolicy): boolean {
   if (request.headers.authorization === undefined) return true;
@@ -215,14 +243,22 @@ function emptyBody(): AsyncIterable<Uint8Array> {
   return Readable.from([]);
 }
 
-/** The stored responses an unsafe request changed: its URL's, and its `Location`/`Content-Location`'s on the same origin. */
-async function invalidate(cache: ResponseCache, url: string, response: WireResponse, log: LogLine | undefined): Promise<void> {
-  await cache.delete(url, log);
-  const origin = new URL(url).origin;
+/**
+ * The stored responses an unsafe request changed: its URL's, and its `Location`/`Content-Location`'s
+ * on the same origin; of each, the shared one and the one for the request's credentials (other
+ * users' own entries are theirs: they run out as they say).
+ */
+async function invalidate(cache: ResponseCache, view: CacheView, response: WireResponse, log: LogLine | undefined): Promise<void> {
+  const drop = async (target: CacheView) => {
+    await cache.delete(placeOf(target, true), log);
+    if (target.credentials !== undefined) await cache.delete(placeOf(target, false), log);
+  };
+  await drop(view);
+  const origin = new URL(view.url).origin;
   for (const [name, value] of response.headers) {
     const lower = name.toLowerCase();
     if (lower !== 'location' && lower !== 'content-location') continue;
-    const target = URL.canParse(value, url) ? new URL(value, url) : undefined;
-    if (target?.origin === origin) await cache.delete(target.href, log);
+    const target = URL.canParse(value, view.url) ? new URL(value, view.url) : undefined;
+    if (target?.origin === origin) await drop({ ...view, url: storedUrl(target.href) });
   }
 }

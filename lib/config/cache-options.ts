@@ -8,11 +8,18 @@ import { isRecord } from '../core/scalar.js';
  */
 export interface CacheEntry {
   /** The format's version: an entry of another version is ignored. */
-  readonly v: 1;
+  readonly v: 2;
+  /** The request's URL, the values of credential-like query parameters replaced by digests. */
   readonly url: string;
+  /**
+   * A digest (SHA-256) of the credentials of the request it answered (`Authorization`, `Cookie`,
+   * credential-like headers), never their values; absent for a response every request may get
+   * (`public`, or to a request without credentials).
+   */
+  readonly credentials?: string;
   readonly statusCode: number;
   readonly message: string;
-  /** Header name/value pairs as received. */
+  /** Header name/value pairs as received, less those of the exchange only (`Set-Cookie`, `Authentication-Info`). */
   readonly headers: ReadonlyArray<readonly [string, string]>;
   /** The body as received (before decompression, unless `decoded`), base64. */
   readonly body: string;
@@ -29,6 +36,8 @@ export interface CacheEntry {
  * Where a cache keeps its entries: the default is an in-memory LRU; give your own for a shared
  * or persistent cache. Each method may return a promise. A store that throws (or rejects) never
  * fails a request: the cache is skipped for it, and a warning goes through `execution.logger`.
+ * Keys and entries hold no credential values: a response only some credentials may get is kept
+ * under its URL and a digest of them (`<url> sha256:...`); any other under its URL.
  *
  * @example
  * const entries = new Map<string, string>();

@@ -73,12 +73,13 @@ export function isSecretName(name: string): boolean {
 /**
  * The URL for a log line: user info replaced by `***`, and the values of query parameters (split
  * on `&` and `;`) and path parameters (`/app;jsessionid=...`) whose names look like credentials
- * ({@link isSecretName}: `token`, `api_key`, `password`, `sig`, `jwt`, `ticket`, ...) replaced by `***`.
+ * ({@link isSecretName}: `token`, `api_key`, `password`, `sig`, `jwt`, `ticket`, ...) replaced by
+ * `***` (or by what `hide` makes of the value: the cache keeps a digest).
  *
  * @example
  * redactUrl('https://ada:pw@api.example.com/x?api_key=s3cret&page=2'); // 'https://***@api.example.com/x?api_key=***&page=2'
  */
-export function redactUrl(url: string): string {
+export function redactUrl(url: string, hide: (value: string) => string = () => '***'): string {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -95,11 +96,12 @@ export function redactUrl(url: string): string {
   const end = hash < 0 ? text.length : hash;
   const query = text.indexOf('?');
   const pathEnd = query < 0 || query > end ? end : query;
-  const hide = (name: string, value: string, all: string) => (isSecretName(decodeName(name)) ? `${all.slice(0, all.length - value.length)}***` : all);
-  const path = text.slice(pathStart, pathEnd).replace(/;([^=;/]+)=([^;/]*)/g, (all: string, name: string, value: string) => hide(name, value, all));
+  const hidden = (name: string, value: string, all: string) =>
+    isSecretName(decodeName(name)) ? `${all.slice(0, all.length - value.length)}${hide(value)}` : all;
+  const path = text.slice(pathStart, pathEnd).replace(/;([^=;/]+)=([^;/]*)/g, (all: string, name: string, value: string) => hidden(name, value, all));
   const search = text
     .slice(pathEnd, end)
-    .replace(/([?&;])([^=&;]+)=([^&;]*)/g, (all: string, _at: string, name: string, value: string) => hide(name, value, all));
+    .replace(/([?&;])([^=&;]+)=([^&;]*)/g, (all: string, _at: string, name: string, value: string) => hidden(name, value, all));
   return `${text.slice(0, pathStart)}${path}${search}${text.slice(end)}`;
 }
 

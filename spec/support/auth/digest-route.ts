@@ -46,6 +46,8 @@ export interface DigestRouteOptions {
   challenges?: string[];
   /** Default GET, HEAD, POST, PUT, DELETE, PATCH, OPTIONS. */
   methods?: string[];
+  /** Extra headers on the 200 answer (e.g. `Cache-Control`). */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -161,7 +163,7 @@ export function digestRoute(server: TestServer, options: DigestRouteOptions): Au
           info.push(`qop=${quoteString(verdict.qop)}`, `rspauth=${quoteString(rspauth)}`, `cnonce=${quoteString(cnonce)}`, `nc=${nc}`);
         }
         stats.authorized++;
-        sendOk(req, res, info.length === 0 ? {} : { 'Authentication-Info': info.join(', ') });
+        sendOk(req, res, { ...options.headers, ...(info.length === 0 ? {} : { 'Authentication-Info': info.join(', ') }) });
       },
     });
   }

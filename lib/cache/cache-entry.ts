@@ -1,0 +1,106 @@
+import { Readable } from 'node:stream';
+import type CachePolicy from 'http-cache-semantics';
+import type { CacheEntry } from '../config/cache-options.js';
+import type { WireResponse } from '../model/backend.js';
+
+/** Where a response came from, as `fromServer.cache` says. */
+export type CacheOutcome = 'hit' | 'revalidated' | 'miss';
+
+/** Header name/value pairs, as a response and an entry keep them. */
+export type HeaderPairs = ReadonlyArray<readonly [string, string]>;
+
+/**
+ * Response fields that belong to the exchange that brought them, never to a store: a cookie the
+ * jar may have replaced since (and a session a store must not hold), and Digest's per-request
+ * proof and next nonce (an answer from the cache would fail the next request's check).
+ */
+const EXCHANGE_FIELDS = new Set(['set-cookie', 'set-cookie2', 'authentication-info', 'proxy-authentication-info']);
+
+/** The fields of `pairs` an entry keeps: all but {@link EXCHANGE_FIELDS}. */
+export function storedFields(pairs: HeaderPairs): HeaderPairs {
+  return pairs.filter(([name]) => !EXCHANGE_FIELDS.has(name.toLowerCase()));
+}
+
+/** The fields of `pairs` that belong to their exchange only ({@link EXCHANGE_FIELDS}): a 304 passes them on, unstored. */
+export function exchangeFields(pairs: HeaderPairs): CachePolicy.Headers {
+  return policyHeaders(pairs.filter(([name]) => EXCHANGE_FIELDS.has(name.toLowerCase())));
+}
+
+/** A response's headers as http-cache-semantics reads them: lower-case names, repeated values joined (`set-cookie` kept apart). */
+export function policyHeaders(pairs: HeaderPairs): CachePolicy.Headers {
+  const headers: Record<string, string | string[]> = {};
+  for (const [name, value] of pairs) {
+    const lower = name.toLowerCase();
+    const seen = headers[lower];
+    if (lower === 'set-cookie') headers[lower] = [...((seen as string[] | undefined) ?? []), value];
+    else headers[lower] = seen === undefined ? value : `${seen as string}, ${value}`;
+  }
+  return headers;
+}
+
+/** http-cache-semantics' headers as name/value pairs. */
+function headerPairs(headers: CachePolicy.Headers): Array<[string, string]> {
+  const pairs: Array<[string, string]> = [];
+  for (const [name, value] of Object.entries(headers)) {
+    if (Array.isArray(value)) for (const item of value) pairs.push([name, item]);
+    else if (value !== undefined) pairs.push([name, value]);
+  }
+  return pairs;
+}
+
+/**
+ * The entry for a response whose body is `body` (as it came off the wire), with its stored fields
+ * `headers`, for the request URL `url` as the cache keeps it, and for `credentials` (a digest;
+ * undefined for a response every request may get).
+ */
+export function entryOf(
+  url: string,
+  credentials: string | undefined,
+  response: WireResponse,
+  headers: HeaderPairs,
+  body: Buffer,
+  policy: CachePolicy,
+): CacheEntry {
+  return sized({
+    v: 2,
+    url,
+    ...(credentials === undefined ? {} : { credentials }),
+    statusCode: response.statusCode,
+    message: response.message,
+    headers: headers.map(([name, value]) => [name, value] as const),
+    body: body.toString('base64'),
+    decoded: response.decoded,
+    httpVersion: response.httpVersion ?? '1.1',
+    policy: policy.toObject(),
+  });
+}
+
+/** `entry` with its `size`: the body as stored, and the headers twice (as received, and in the policy). */
+export function sized(entry: Omit<CacheEntry, 'size'>): CacheEntry {
+  let headerBytes = 0;
+  for (const [name, value] of entry.headers) headerBytes += name.length + value.length + 4;
+  return { ...entry, size: entry.body.length + 2 * headerBytes };
+}
+
+/**
+ * The response an entry answers with: its status and body, and `headers` (the policy's: `Age`
+ * set, a 304's headers merged in). Nothing to discard: no connection is behind it.
+ */
+export function responseOf(entry: CacheEntry, headers: CachePolicy.Headers, method: string, cache: CacheOutcome): WireResponse {
+  const body = method === 'HEAD' ? Buffer.alloc(0) : Buffer.from(entry.body, 'base64');
+  return {
+    statusCode: entry.statusCode,
+    message: entry.message,
+    headers: headerPairs(headers),
+    body: oneChunk(body),
+    decoded: entry.decoded,
+    httpVersion: entry.httpVersion,
+    cache,
+    discard() {},
+    readAll: () => Promise.resolve(body),
+  };
+}
+
+function oneChunk(body: Buffer): AsyncIterable<Uint8Array> {
+  return Readable.from(body.length > 0 ? [body] : []);
+}

@@ -1,0 +1,60 @@
+import { createHash } from 'node:crypto';
+import type CachePolicy from 'http-cache-semantics';
+import { isSecretName, redactUrl } from '../core/redact.js';
+import type { WireRequest } from '../model/backend.js';
+import type { Credentials } from '../config/auth-config.js';
+import { digestIdentity } from './digest-identity.js';
+
+/**
+ * A request as the cache reads it: every credential in it replaced by a digest, so that what
+ * it keeps for matching (the key, the URL and the `Vary` headers of an entry) can go to any
+ * store, and two requests with the same credentials still match.
+ */
+export interface CacheView {
+  /** The URL without its fragment, credential-like query and path parameter values digested. */
+  readonly url: string;
+  /** For http-cache-semantics: that URL, and the headers (lower case) with credential values digested. */
+  readonly request: CachePolicy.HttpRequest;
+  /** A digest of all the request's credentials, or undefined for a request without any. */
+  readonly credentials: string | undefined;
+}
+
+/**
+ * What the cache reads of `wire`. Credentials are `Authorization`, `Cookie` and every header
+ * whose name is credential-like by the rule of log redaction ({@link isSecretName}: `X-Api-Key`,
+ * `Private-Token`, `Proxy-Authorization`, ...). A Digest `Authorization` made with the call's
+ * `auth.digest()` credentials counts as those credentials: its value changes with every request.
+ */
+export function cacheView(wire: WireRequest, credentials: Credentials | undefined): CacheView {
+  const url = storedUrl(wire.url);
+  const headers: Record<string, string> = {};
+  const digests: string[] = [];
+  for (const [name, value] of Object.entries(wire.headers)) {
+    const lower = name.toLowerCase();
+    let kept = value;
+    if (isSecretName(lower)) {
+      const identity = lower === 'authorization' ? digestIdentity(value, wire, credentials) : undefined;
+      kept = digestOf(identity ?? value);
+      digests.push(`${lower}=${kept}`);
+    }
+    headers[lower] = headers[lower] === undefined ? kept : `${headers[lower]}, ${kept}`;
+  }
+  return { url, request: { url, method: wire.method, headers }, credentials: digests.length === 0 ? undefined : digestOf(digests.sort().join('\n')) };
+}
+
+/** `url` as the cache keeps it: without its fragment, the values of credential-like parameters digested. */
+export function storedUrl(url: string): string {
+  const hash = url.indexOf('#');
+  const whole = hash === -1 ? url : url.slice(0, hash);
+  // the usual URL has no parameters: no parse
+  return whole.includes('?') || whole.includes(';') ? redactUrl(whole, digestOf) : whole;
+}
+
+/**
+ * A digest of a credential for the store: SHA-256 (of the value behind a fixed prefix, so that
+ * no table made for plain SHA-256 applies), base64url. It matches the same value again and
+ * tells nothing of it.
+ */
+export function digestOf(value: string): string {
+  return `sha256:${createHash('sha256').update('httpbuilder-ts cache\0').update(value).digest('base64url')}`;
+}
