@@ -40,7 +40,7 @@ export function fileContentType(path: string): string {
  * The client for one command line: the URL (credentials in it become Basic credentials, as
  * the library does), `--backend`, `--insecure`, `--proxy` and `--noproxy` (with `-v`, each exchange's heads go to
  * `trace`), `--timeout` for the whole call, `--retry` with the library's default methods and
- * statuses, the `--session` jar and the `--cache` folder. The caller closes it.
+ * statuses, the `--session` jar and the `--cache` folder (which warns on `trace` when it cannot be trusted). The caller closes it.
  */
 export function createClient(request: CliRequest, jar: CookieJar | undefined, trace: { write(text: string): unknown }): HttpBuilder {
   // made here rather than named, so that -v can wrap it: the wrapper sees every wire exchange
@@ -53,7 +53,7 @@ export function createClient(request: CliRequest, jar: CookieJar | undefined, tr
     if (request.timeout !== undefined) c.execution.timeout = { total: request.timeout };
     if (request.retry !== undefined) c.execution.retry = { limit: request.retry };
     if (jar !== undefined) c.client.cookies = jar;
-    if (request.cache !== undefined) c.client.cache = { store: fileCacheStore(request.cache) };
+    if (request.cache !== undefined) c.client.cache = { store: fileCacheStore(request.cache, trace) };
   });
 }
 
