@@ -1,16 +1,35 @@
 // client.cache's stores on the MockBackend: the in-memory LRU's bounds, a store of your own, a store that fails.
 import { expect, it } from '@jest/globals';
-import { ConfigError, type CacheEntry, type CacheStore, type HttpBuilder } from '../../lib/index.js';
+import { ConfigError, type CacheEntry, type CacheStore, type HttpBuilder, type HttpConfig } from '../../lib/index.js';
 import { pipeline } from './kit.js';
 
 const FRESH = { 'cache-control': 'max-age=60' };
 
-/** Where each GET of `paths` came from. */
+/** Where each GET of `paths` came from (`as`: the request's own settings, e.g. its credentials). */
 async function outcomes(http: HttpBuilder, ...paths: string[]): Promise<string[]> {
+  return outcomesAs(http, () => {}, ...paths);
+}
+
+async function outcomesAs(http: HttpBuilder, as: (c: HttpConfig) => void, ...paths: string[]): Promise<string[]> {
   const seen: string[] = [];
-  for (const path of paths) seen.push((await http.get((c) => ((c.request.uri.path = path), c.response.success((fromServer) => fromServer.cache)))) as string);
+  for (const path of paths) {
+    seen.push((await http.get((c) => (as(c), (c.request.uri.path = path), c.response.success((fromServer) => fromServer.cache)))) as string);
+  }
   return seen;
 }
+
+/** A store of JSON text under each key, as a file or Redis would keep it. */
+function jsonStore(): CacheStore & { readonly saved: Map<string, string> } {
+  const saved = new Map<string, string>();
+  return {
+    saved,
+    get: (key) => (saved.has(key) ? (JSON.parse(saved.get(key)!) as CacheEntry) : undefined),
+    set: (key, entry) => void saved.set(key, JSON.stringify(entry)),
+    delete: (key) => void saved.delete(key),
+  };
+}
+
+const bearer = (token: string) => (c: HttpConfig) => c.request.auth.bearer(token);
 
 pipeline('cache stores', (kit) => {
   it('the in-memory LRU keeps at most maxEntries, the least recently used going first', async () => {
@@ -98,5 +117,73 @@ pipeline('cache stores', (kit) => {
     expect(() => kit.client((c) => void (c.client.cache = { maxEntry: 3 } as never))).toThrow("client.cache: 'maxEntry' is no option");
     await expect(kit.client().get((c) => void (c.client.cache = true))).rejects.toThrow(ConfigError);
     expect(kit.mock.calls).toHaveLength(0);
+  });
+
+  it('keys: a response for no credentials, or public, under its URL; a private one under its URL and a digest of the credentials', async () => {
+    kit.mock.on('GET', '/open').persist().reply(200, 'open', FRESH);
+    kit.mock.on('GET', '/catalog').persist().reply(200, 'catalog', { 'cache-control': 'public, max-age=60' });
+    kit.mock.on('GET', '/me').persist().reply(200, 'me', { 'cache-control': 'private, max-age=60, must-revalidate' });
+    const store = jsonStore();
+    const http = kit.client((c) => void (c.client.cache = { store }));
+    expect(await outcomes(http, '/open')).toEqual(['miss']);
+    expect(await outcomesAs(http, bearer('token-one'), '/catalog', '/me', '/me')).toEqual(['miss', 'miss', 'hit']);
+    expect(await outcomesAs(http, bearer('token-two'), '/catalog', '/me', '/me')).toEqual(['hit', 'miss', 'hit']);
+    const keys = [...store.saved.keys()];
+    expect(keys.slice(0, 2)).toEqual(['https://api.example.test/open', 'https://api.example.test/catalog']);
+    expect(keys.slice(2)).toEqual([expect.stringMatching(/^https:\/\/api\.example\.test\/me sha256:[\w-]{43}$/), expect.stringMatching(/ sha256:/)]);
+    expect(new Set(keys).size).toBe(4);
+    expect(JSON.stringify([...store.saved])).not.toMatch(/token-one|token-two/);
+  });
+
+  it('a store that gives one entry for every key never gives one user the response stored for another', async () => {
+    let last: CacheEntry | undefined;
+    const careless: CacheStore = { get: () => last, set: (_key, entry) => void (last = entry), delete: () => undefined };
+    kit.mock
+      .on('GET', '/me')
+      .persist()
+      .reply((request) => [200, `for ${request.headers.authorization}`, { 'cache-control': 'private, max-age=60, must-revalidate' }]);
+    const http = kit.client((c) => void (c.client.cache = { store: careless }));
+    const body = (token: string) => http.get((c) => ((c.request.uri.path = '/me'), bearer(token)(c)));
+    expect(await body('alice')).toBe('for Bearer alice');
+    expect(await body('bob')).toBe('for Bearer bob');
+    expect(await body('bob')).toBe('for Bearer bob'); // a hit: the entry is Bob's now
+    expect(await body('carol')).toBe('for Bearer carol');
+    expect(kit.mock.calls).toHaveLength(3);
+  });
+
+  it("an unsafe request drops its URL's shared entry and its own; another user's own entry runs out as it says", async () => {
+    kit.mock.on('GET', '/doc').persist().reply(200, 'doc', { 'cache-control': 'private, max-age=60, must-revalidate' });
+    kit.mock.on('PUT', '/doc').persist().reply(204);
+    const http = kit.client((c) => void (c.client.cache = true));
+    for (const user of ['alice', 'bob']) expect(await outcomesAs(http, bearer(user), '/doc', '/doc')).toEqual(['miss', 'hit']);
+    await http.put((c) => ((c.request.uri.path = '/doc'), (c.request.body = 'new'), (c.request.contentType = 'text/plain'), bearer('alice')(c)));
+    expect(await outcomesAs(http, bearer('alice'), '/doc')).toEqual(['miss']);
+    expect(await outcomesAs(http, bearer('bob'), '/doc')).toEqual(['hit']);
+  });
+
+  it('an entry of the first format (whose Vary headers may hold credentials) is not used, and is reported', async () => {
+    const old = {
+      v: 1,
+      url: 'https://api.example.test/doc',
+      statusCode: 200,
+      message: 'OK',
+      headers: [],
+      body: '',
+      decoded: false,
+      httpVersion: '1.1',
+      policy: {},
+      size: 0,
+    };
+    const store: CacheStore = { get: () => old as never, set: () => undefined, delete: () => undefined };
+    kit.mock.on('GET', '/doc').reply(200, 'text', FRESH);
+    const lines: string[] = [];
+    const http = kit.client((c) => {
+      c.client.cache = { store };
+      c.execution.logger = (line) => lines.push(line);
+    });
+    expect(await outcomes(http, '/doc')).toEqual(['miss']);
+    expect(lines).toContain(
+      "cache: the store's get failed for https://api.example.test/doc, so the cache is skipped: the stored value is no cache entry of this version",
+    );
   });
 });
