@@ -12,12 +12,13 @@ describe('the cache against nginx', () => {
   eachNginxColumn(nginx, (cachedClient) => {
     const client = () => cachedClient((c) => void (c.client.cache = true));
 
-    /** A GET of `path` tagged for the access log: where it came from, and its body. */
-    function read(http: HttpBuilder, path: string, tag: string, noCache = false): Promise<[FromServer['cache'], unknown]> {
+    /** A GET of `path` tagged for the access log (as the user of `apiKey`): where it came from, and its body. */
+    function read(http: HttpBuilder, path: string, tag: string, noCache = false, apiKey?: string): Promise<[FromServer['cache'], unknown]> {
       return http.get((c) => {
         c.request.uri.path = path;
         c.request.uri.query = { t: tag };
         if (noCache) c.request.headers['Cache-Control'] = 'no-cache';
+        if (apiKey !== undefined) c.request.headers['X-Api-Key'] = apiKey;
         c.response.success((fromServer, body) => [fromServer.cache, body]);
       }) as Promise<[FromServer['cache'], unknown]>;
     }
@@ -43,6 +44,15 @@ describe('the cache against nginx', () => {
         ),
       ).toEqual(['hit', NGINX_JSON]);
       expect((await nginx.server.accessLog.entries(tag)).map((entry) => entry.status)).toEqual([200]);
+    });
+
+    it('each user of the client (their own X-Api-Key) gets that file from nginx once, then from the cache', async () => {
+      const tag = newTag();
+      const http = client();
+      const seen = [];
+      for (const user of ['alice', 'bob', 'alice', 'bob']) seen.push((await read(http, NGINX_PATHS.cacheable, tag, false, `${user}-key`))[0]);
+      expect(seen).toEqual(['miss', 'miss', 'hit', 'hit']);
+      expect((await nginx.server.accessLog.entries(tag)).map((entry) => entry.status)).toEqual([200, 200]);
     });
   });
 });
