@@ -32,14 +32,29 @@ export function cacheView(wire: WireRequest, credentials: Credentials | undefine
   for (const [name, value] of Object.entries(wire.headers)) {
     const lower = name.toLowerCase();
     let kept = value;
-    if (isSecretName(lower)) {
+    if (isCredential(lower)) {
       const identity = lower === 'authorization' ? digestIdentity(value, wire, credentials) : undefined;
-      kept = digestOf(identity ?? value);
-      digests.push(`${lower}=${kept}`);
+      // the name too: the same key as X-Api-Key and as Private-Token are two credentials
+      kept = digestOf(`${lower}\0${identity ?? value}`);
+      digests.push(kept);
     }
     headers[lower] = headers[lower] === undefined ? kept : `${headers[lower]}, ${kept}`;
   }
-  return { url, request: { url, method: wire.method, headers }, credentials: digests.length === 0 ? undefined : digestOf(digests.sort().join('\n')) };
+  // one credential (the usual case) is its own digest: no second hash
+  const all = digests.length < 2 ? digests[0] : digestOf(digests.sort().join('\n'));
+  return { url, request: { url, method: wire.method, headers }, credentials: all };
+}
+
+/** Whether each header name seen is a credential's: the names a client sends are few, and the rule takes words apart. */
+const credentialNames = new Map<string, boolean>();
+
+function isCredential(lowerName: string): boolean {
+  let known = credentialNames.get(lowerName);
+  if (known === undefined) {
+    if (credentialNames.size >= 512) credentialNames.clear(); // names made up per request: stay bounded
+    credentialNames.set(lowerName, (known = isSecretName(lowerName)));
+  }
+  return known;
 }
 
 /** `url` as the cache keeps it: without its fragment, the values of credential-like parameters digested. */
