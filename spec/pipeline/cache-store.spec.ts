@@ -93,7 +93,7 @@ pipeline('cache stores', (kit) => {
   });
 
   it('a stored value that is no entry of this format (a stale file, another version) is no entry, and is reported', async () => {
-    const broken: CacheStore = { get: () => ({ v: 1, body: '', policy: {} }) as never, set: () => undefined, delete: () => undefined };
+    const broken: CacheStore = { get: () => ({ v: 2, body: '', policy: {} }) as never, set: () => undefined, delete: () => undefined };
     kit.mock.on('GET', '/doc').reply(200, 'text', FRESH);
     const lines: string[] = [];
     const http = kit.client((c) => {
