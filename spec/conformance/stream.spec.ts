@@ -1,7 +1,9 @@
 import { expect, it } from '@jest/globals';
 import type { ServerResponse } from 'node:http';
 import { ConfigError, HttpException, ParseError, ResponseTooLargeError, ResultTypeError } from '../../lib/index.js';
+import { drainedOrClosed } from '../../bench/pattern.js';
 import { Stream } from '../../lib/stream.js';
+import { untilFailure } from '../support/chunk-sources.js';
 import { conformance } from './kit.js';
 import { expectNoLeak } from './no-leak.js';
 
@@ -44,21 +46,10 @@ function unending(contentType: string, start: string, piece: string) {
     const chunk = Buffer.from(piece);
     res.write(start);
     for (let sent = 0; open() && sent < 64 * 2 ** 20; sent += chunk.length) {
-      if (!res.write(chunk)) await new Promise((resolve) => (res.once('drain', resolve), res.once('close', resolve)));
+      if (!res.write(chunk)) await drainedOrClosed(res);
     }
     res.end();
   };
-}
-
-/** The items of `items` until it fails, and what it failed with. */
-async function untilFailure<T>(items: AsyncIterable<T>): Promise<{ seen: T[]; error: unknown }> {
-  const seen: T[] = [];
-  try {
-    for await (const item of items) seen.push(item);
-  } catch (error) {
-    return { seen, error };
-  }
-  return { seen, error: undefined };
 }
 
 /** Every item of `items`, in order. */
