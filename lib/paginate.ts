@@ -31,7 +31,7 @@ export interface PageWatch {
 export type PageSender = (layer: HttpConfig, watch: PageWatch) => Promise<unknown>;
 
 /** Pages requested at most when `maxPages` is not set: a walk ends even when each page names another. */
-export const DEFAULT_MAX_PAGES = 10_000;
+const DEFAULT_MAX_PAGES = 10_000;
 
 /**
  * The items of every page, one page requested at a time as the loop asks for more: the request
