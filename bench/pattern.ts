@@ -25,17 +25,22 @@ function expected(offset: number, length: number): Buffer {
 }
 
 /** Writes `size` pattern bytes to `out` block by block, minding backpressure, then ends it; stops early if `out` is destroyed. */
-export async function writePattern(out: Writable, size: number): Promise<void> {
+export function writePattern(out: Writable, size: number): Promise<void> {
+  return writeRepeated(out, PATTERN, size);
+}
+
+/** Writes `size` bytes of `block` repeated (the last one cut short) as {@link writePattern} does. */
+export async function writeRepeated(out: Writable, block: Buffer, size: number): Promise<void> {
   for (let left = size; left > 0 && !out.destroyed;) {
-    const length = Math.min(left, PATTERN.length);
+    const length = Math.min(left, block.length);
     left -= length;
-    if (!out.write(length === PATTERN.length ? PATTERN : PATTERN.subarray(0, length))) await drainedOrClosed(out);
+    if (!out.write(length === block.length ? block : block.subarray(0, length))) await drainedOrClosed(out);
   }
   if (!out.destroyed) out.end();
 }
 
 /** Resolves on `drain` or `close`, whichever comes first, and leaves no listener behind. */
-function drainedOrClosed(out: Writable): Promise<void> {
+export function drainedOrClosed(out: Pick<Writable, 'on' | 'off'>): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {
       out.off('drain', done);

@@ -17,10 +17,9 @@ import { loggerFromEnvironment } from './pipeline/request-log.js';
 import { verbArguments, type HeadResultFor, type ResultFor, type VerbArgument, type VerbArguments } from './verb-arguments.js';
 import { clientClosed } from './model/backend.js';
 import { DOWNLOADS, STREAMS } from './content/parsers.js';
-import { paginate } from './paginate.js';
+import { paginate, type PageWatch } from './paginate.js';
 import { cacheFor } from './cache/response-cache.js';
 import type { ResultOf, ResultType } from './result/result-type.js';
-import type { FromServer } from './model/from-server.js';
 
 /**
  * A verb: `verb()`, `verb(block)`, or `verb(Type, block?)` resolving to the result converted to `Type`.
@@ -139,7 +138,9 @@ export class HttpBuilder {
    * `paginate(Type, block)` to convert (or validate) each item. A page is requested only when the
    * loop needs its items. Each page's body must be an array, and the next page is the
    * `Link: <...>; rel="next"` target, unless `c.response.paginate({ items, next, maxPages, maxItems })`
-   * says otherwise. A failing page rejects the loop after the items already yielded.
+   * says otherwise. A failing page rejects the loop after the items already yielded, and so does
+   * a next page the walk already fetched (an `HttpBuilderError` with code `ERR_PAGINATION_LOOP`);
+   * at most 10,000 pages are requested unless `maxPages` says otherwise.
    *
    * @example
    * for await (const user of http.paginate(User, (c) => { c.request.uri.path = '/users'; c.request.uri.query = { per_page: 100 }; })) {
@@ -153,8 +154,8 @@ export class HttpBuilder {
     return paginate(this.#sendPage.bind(this), first, block, this.#settings.pagination);
   }
 
-  #sendPage(layer: HttpConfig, onResponse: (fromServer: FromServer, record: RequestRecord) => void): Promise<unknown> {
-    return this.#send('GET', PAGE_ARGUMENTS, layer, onResponse);
+  #sendPage(layer: HttpConfig, watch: PageWatch): Promise<unknown> {
+    return this.#send('GET', PAGE_ARGUMENTS, layer, watch);
   }
 
   #verb(method: string): (first?: VerbArgument, block?: ConfigBlock) => Promise<never> {
@@ -181,20 +182,15 @@ export class HttpBuilder {
   }
 
   // also bound as the step after an async block, whose value then comes as a fifth argument: ignored
-  #send(
-    method: string,
-    args: VerbArguments,
-    layer: HttpConfig | undefined,
-    onResponse: ((fromServer: FromServer, record: RequestRecord) => void) | undefined,
-  ): Promise<unknown> {
+  #send(method: string, args: VerbArguments, layer: HttpConfig | undefined, page: PageWatch | undefined): Promise<unknown> {
     const base = this.#settings;
     let settings: Settings;
     let frozen: ReturnType<typeof freezeRecord>;
     try {
       if (this.#pool.closed) throw clientClosed();
       settings = layer ? mergeSettings(base, layer) : base;
-      const taker = args.type === undefined && !onResponse ? undefined : bodyTaker(settings);
-      if (taker && onResponse) throw new ConfigError(`paginate(): ${TAKES_BODY[taker]}, but each page's body must be parsed for its items`);
+      const taker = args.type === undefined && !page ? undefined : bodyTaker(settings);
+      if (taker && page) throw new ConfigError(`paginate(): ${TAKES_BODY[taker]}, but each page's body must be parsed for its items`);
       if (taker) {
         throw new ConfigError(
           `${method.toLowerCase()}(): ${TAKES_BODY[taker]}, so the call's result type must be the default one (drop the result type, or use withResponse() without one; Stream.ndjson(c, Type) converts each value)`,
@@ -202,6 +198,7 @@ export class HttpBuilder {
       }
       // the client's own header map when the block set no header: its requests share one frozen object
       frozen = freezeRecord(method, settings, settings.headers === base.headers);
+      page?.sending(frozen.record); // a page the walk fetched before throws here, unsent
     } catch (error) {
       releaseUpload(layer?.request.body); // bad input: nothing will read the upload's source
       throw error;
@@ -221,7 +218,7 @@ export class HttpBuilder {
       execution: settings.execution,
       jar: settings.cookieJar ? ClientCookieJar.of(settings.cookieJar, this.#pool.cookies) : undefined,
       cache: settings.cache && cacheFor(settings.cache),
-      onResponse,
+      onResponse: page?.received,
     };
     // no interceptor (the usual case): no chain around the exchange
     if (settings.interceptors.length === 0) return exchange(record, plan);

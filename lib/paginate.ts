@@ -2,7 +2,7 @@ import { HttpConfig } from './config/http-config.js';
 import { mergePagination, type PaginationOptions } from './config/pagination.js';
 import { linkTo } from './content/link-header.js';
 import { describeValue } from './core/describe-value.js';
-import { ConfigError, ResultTypeError } from './core/errors.js';
+import { ConfigError, HttpBuilderError, ResultTypeError } from './core/errors.js';
 import { urlForMessage } from './core/redact.js';
 import type { FromServer } from './model/from-server.js';
 import type { RequestRecord } from './model/request-record.js';
@@ -16,11 +16,22 @@ export interface PageResponse {
   readonly record: RequestRecord;
 }
 
+/** What the walk is told of each page's exchange. */
+export interface PageWatch {
+  /** The page's request, as the configuration makes it (before interceptors), just before it is sent: a throw stops it unsent. */
+  readonly sending: (record: RequestRecord) => void;
+  /** The response the page's exchange ended with (after redirects), once its head is in. */
+  readonly received: (fromServer: FromServer, record: RequestRecord) => void;
+}
+
 /**
  * Sends the request `layer` configures as one page through the client's pipeline: resolves to
- * the page's body (after the handlers), telling `onResponse` of the response it came in.
+ * the page's body (after the handlers), telling `watch` of its request and response.
  */
-export type PageSender = (layer: HttpConfig, onResponse: (fromServer: FromServer, record: RequestRecord) => void) => Promise<unknown>;
+export type PageSender = (layer: HttpConfig, watch: PageWatch) => Promise<unknown>;
+
+/** Pages requested at most when `maxPages` is not set: a walk ends even when each page names another. */
+const DEFAULT_MAX_PAGES = 10_000;
 
 /**
  * The items of every page, one page requested at a time as the loop asks for more: the request
@@ -39,11 +50,19 @@ export async function* paginate(
   const layer = new HttpConfig('request');
   if (block) await block.call(layer, layer);
   const options = mergePagination(client, layer.touched.response?.pagination) ?? {};
-  const { maxPages = Infinity, maxItems = Infinity } = options;
+  const { maxPages = DEFAULT_MAX_PAGES, maxItems = Infinity } = options;
+  const trail = new PageTrail();
   let yielded = 0;
   for (let pages = 1; ; pages++) {
     let response: PageResponse | undefined;
-    const body = await send(layer, (fromServer, record) => void (response = { fromServer, record }));
+    const watch: PageWatch = {
+      sending: (record) => trail.visit(record, pages),
+      received: (fromServer, record) => {
+        response = { fromServer, record };
+        trail.arrived(fromServer.uri, record, pages);
+      },
+    };
+    const body = await send(layer, watch);
     for (const item of await itemsOf(body, response, options)) {
       yield type === undefined ? item : await convertResult(item, type, mapperOf(response));
       if (++yielded >= maxItems) return;
@@ -100,4 +119,39 @@ function nextUrl(next: string, { fromServer, record }: PageResponse): URL {
     );
   }
   return url;
+}
+
+/**
+ * The requests a walk has sent, to stop one that comes back to a page it fetched: a page that
+ * names itself as next (often an empty last page), or A → B → A. A request is its full URL
+ * (query included, fragment not) and its headers: a cursor sent in a header (a continuation
+ * token) makes a new request at the same URL.
+ */
+class PageTrail {
+  readonly #pages = new Map<string, number>();
+
+  /** Notes page `page`'s request; throws `ERR_PAGINATION_LOOP` when the walk sent it before. */
+  visit(record: RequestRecord, page: number): void {
+    const key = requestKey(record.url, record.headers);
+    const earlier = this.#pages.get(key);
+    if (earlier !== undefined) {
+      throw new HttpBuilderError(
+        `paginate(): the next page ${urlForMessage(record.url)} was already fetched as page ${earlier} of this walk: the pages link in a loop, so the walk stops`,
+        { code: 'ERR_PAGINATION_LOOP' },
+      );
+    }
+    this.#pages.set(key, page);
+  }
+
+  /** Notes the URL page `page` came from after redirects: fetched too. */
+  arrived(url: string, record: RequestRecord, page: number): void {
+    const key = requestKey(url, record.headers);
+    if (!this.#pages.has(key)) this.#pages.set(key, page);
+  }
+}
+
+function requestKey(url: string, headers: Readonly<Record<string, string>>): string {
+  const hash = url.indexOf('#');
+  const names = Object.keys(headers).sort();
+  return JSON.stringify([hash < 0 ? url : url.slice(0, hash), ...names.map((name) => [name.toLowerCase(), headers[name]])]);
 }

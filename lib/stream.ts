@@ -1,6 +1,6 @@
 import type { HttpConfig } from './config/http-config.js';
 import { events, type ServerSentEvent } from './content/event-stream.js';
-import { lines } from './content/line-stream.js';
+import { lines, MAX_ITEM_BYTES } from './content/line-stream.js';
 import { defaultParser, READS_EMPTY_BODIES, STREAMS, takesBodyUnread, type Parser } from './content/parsers.js';
 import { ParseError, ResponseTooLargeError } from './core/errors.js';
 import { urlForMessage } from './core/redact.js';
@@ -18,7 +18,7 @@ export type { ServerSentEvent } from './content/event-stream.js';
 type Reader<T> = (body: AsyncIterable<Uint8Array>, fromServer: FromServer, request: RequestRecord, limit: Limit) => AsyncIterable<T>;
 
 interface Limit {
-  readonly max: number | undefined;
+  readonly max: number;
   readonly tooLarge: () => Error;
 }
 
@@ -30,14 +30,20 @@ interface Limit {
 function streamWith<T>(config: HttpConfig, item: 'a line' | 'an event', read: Reader<T>): StreamOf<T> {
   const parser: Parser = (fromServer, request) => {
     if (!takesBodyUnread(parser, fromServer.statusCode)) return defaultParser(fromServer.contentType)(fromServer, request);
-    const max = fromServer.maxSize;
-    const tooLarge = () =>
-      new ResponseTooLargeError(`${item} of the response of ${urlForMessage(fromServer.uri)} is larger than execution.maxResponseSize (${max} bytes)`);
-    return read(fromServer.detach(), fromServer, request, { max, tooLarge });
+    const limit = itemLimit(fromServer.maxSize);
+    const tooLarge = () => new ResponseTooLargeError(`${item} of the response of ${urlForMessage(fromServer.uri)} is larger than ${limit.name}`);
+    return read(fromServer.detach(), fromServer, request, { max: limit.max, tooLarge });
   };
   // a response without a body (a 204, a HEAD) is an empty stream, not `null`
   config.response.parser('*/*', Object.assign(parser, { [READS_EMPTY_BODIES]: true, [STREAMS]: true }));
   return new StreamOf<T>();
+}
+
+/** The bound of each line or event: `execution.maxResponseSize` when set and smaller than 16 MiB, else 16 MiB, named for the message. */
+function itemLimit(maxResponseSize: number | undefined): { max: number; name: string } {
+  if (maxResponseSize !== undefined && maxResponseSize <= MAX_ITEM_BYTES)
+    return { max: maxResponseSize, name: `execution.maxResponseSize (${maxResponseSize} bytes)` };
+  return { max: MAX_ITEM_BYTES, name: `16 MiB (${MAX_ITEM_BYTES} bytes), the most a Stream holds of one line or event` };
 }
 
 function readLines(body: AsyncIterable<Uint8Array>, _fromServer: FromServer, _request: RequestRecord, limit: Limit): AsyncIterable<string> {
@@ -79,11 +85,13 @@ function parseLine(line: string, number: number, fromServer: FromServer): unknow
  * values or server-sent events. Call it inside a request block; the call resolves as soon as a
  * 2xx response head arrives (before any body byte is read) to an `AsyncIterable` of the items
  * (a block that returns the `Stream.*` call types the result). Failures (>= 400) go to the
- * handlers as usual (an `HttpException` by default); a response without a body is an empty stream. Memory stays bounded whatever the
- * stream's length: `execution.maxResponseSize` bounds each line or event, not the whole body;
- * `execution.timeout.read` bounds the silence between chunks and `execution.signal` stops the
- * reading (the total timeout bounds the call, which ends when the head is in). Breaking out of
- * the loop closes the response; iterate the stream, or the connection stays taken. Text is UTF-8.
+ * handlers as usual (an `HttpException` by default); a response without a body is an empty stream.
+ * Memory stays bounded whatever the stream's length: a line, NDJSON value or event longer than
+ * 16 MiB (or `execution.maxResponseSize` when smaller; it bounds each item, not the whole body)
+ * fails the loop with `ResponseTooLargeError`; `execution.timeout.read` bounds the silence
+ * between chunks and `execution.signal` stops the reading (the total timeout bounds the call,
+ * which ends when the head is in). Breaking out of the loop closes the response; iterate the
+ * stream, or the connection stays taken. Text is UTF-8.
  *
  * @example
  * import { Stream } from 'httpbuilder-ts/stream';

@@ -4,6 +4,8 @@ import { pipeline } from 'node:stream/promises';
 import type { FromServer } from '../model/from-server.js';
 import { events } from '../content/event-stream.js';
 import { lines } from '../content/line-stream.js';
+import { ResponseTooLargeError } from '../core/errors.js';
+import { urlForMessage } from '../core/redact.js';
 import { prettyJson } from './json-pretty.js';
 
 /** How stdout is written: `pretty` when it is a terminal, `colour` when it is one and colours are allowed. */
@@ -66,12 +68,17 @@ export async function writeBody(fromServer: FromServer, out: Writable, style: Ou
 /**
  * `--stream`: writes the body to `out` line by line as each line completes (without a `\r`
  * before its `\n`), or, for `text/event-stream`, each server-sent event as one JSON line
- * `{"event":...,"data":...,"id":...,"retry":...}`.
+ * `{"event":...,"data":...,"id":...,"retry":...}`. A line or event over 16 MiB fails with
+ * `ResponseTooLargeError`, as a library `Stream` does: memory stays bounded.
  */
 export async function writeStreamed(fromServer: FromServer, out: Writable): Promise<void> {
+  const tooLarge = (item: string) => () =>
+    new ResponseTooLargeError(
+      `${item} of the response of ${urlForMessage(fromServer.uri)} is larger than 16 MiB; without --stream the body is printed as it comes`,
+    );
   if (fromServer.contentType === 'text/event-stream') {
-    for await (const event of events(fromServer.stream())) await writeText(out, `${JSON.stringify(event)}\n`);
+    for await (const event of events(fromServer.stream(), { tooLarge: tooLarge('an event') })) await writeText(out, `${JSON.stringify(event)}\n`);
   } else {
-    for await (const line of lines(fromServer.stream())) await writeText(out, `${line}\n`);
+    for await (const line of lines(fromServer.stream(), { tooLarge: tooLarge('a line') })) await writeText(out, `${line}\n`);
   }
 }

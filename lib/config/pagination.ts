@@ -33,7 +33,7 @@ export interface PaginationOptions {
    * `undefined` to stop. Default: the `Link` header's `rel="next"` target.
    */
   readonly next?: (fromServer: FromServer, body: unknown) => string | NextPageBlock | undefined | Promise<string | NextPageBlock | undefined>;
-  /** At most this many pages are requested. */
+  /** At most this many pages are requested (default 10,000); the walk ends quietly after the last. */
   readonly maxPages?: number;
   /** At most this many items are yielded (no page is requested once they are). */
   readonly maxItems?: number;

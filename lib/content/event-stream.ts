@@ -1,5 +1,5 @@
 import { ResponseTooLargeError } from '../core/errors.js';
-import { LineSplitter, type StreamLimit } from './line-stream.js';
+import { LineSplitter, MAX_ITEM_BYTES, type StreamLimit } from './line-stream.js';
 // WHATWG HTML §9.2.6 "Interpreting an event stream", on bytes: field names are ASCII, so the
 // colon and the space after it are found in the line's bytes and only values are decoded.
 
@@ -28,10 +28,10 @@ export interface ServerSentEvent {
  * (as `EventSource.lastEventId` would), even when set by a line of an event that was not
  * dispatched. An event the body ends in the middle of is discarded.
  *
- * `maxEventBytes` bounds what is buffered: the bytes of an event's lines, comments left out
- * and line ends not counted (`data: a\ndata: b\n\n` is 14 bytes), and of any one line, comments
- * included; more throws {@link ResponseTooLargeError}. Stopping early (`break`) stops reading
- * the body.
+ * `maxEventBytes` (default 16 MiB) bounds what is buffered: the bytes of an event's lines,
+ * comments left out and line ends not counted (`data: a\ndata: b\n\n` is 14 bytes), and of any
+ * one line, comments included; more throws {@link ResponseTooLargeError}. Stopping early
+ * (`break`) stops reading the body.
  *
  * @example
  * for await (const e of events(response.body, { maxEventBytes: 1 << 20 })) {
@@ -39,7 +39,7 @@ export interface ServerSentEvent {
  * }
  */
 export async function* events(body: AsyncIterable<Uint8Array>, options: StreamLimit & { maxEventBytes?: number } = {}): AsyncIterable<ServerSentEvent> {
-  const max = options.maxEventBytes ?? Infinity;
+  const max = options.maxEventBytes ?? MAX_ITEM_BYTES;
   const tooLarge = options.tooLarge ?? (() => new ResponseTooLargeError(`an event of the response body is larger than maxEventBytes (${max} bytes)`));
   const splitter = new LineSplitter(true, max, tooLarge);
   const decoder = new TextDecoder('utf-8', { ignoreBOM: true });

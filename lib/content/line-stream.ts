@@ -3,6 +3,12 @@ import { ResponseTooLargeError } from '../core/errors.js';
 // character, so a line's bytes are decoded whole (a character split across chunks included) and
 // limits count bytes exactly, as the server sent them.
 
+/**
+ * The most a decoder holds of one line or event unless told otherwise (16 MiB): a server that
+ * never ends one (no line end, no blank line) cannot fill the memory.
+ */
+export const MAX_ITEM_BYTES = 16 * 2 ** 20;
+
 const LF = 0x0a;
 const CR = 0x0d;
 // slack over the limit while a line is still open: its `\r` (lines()) and a leading BOM
@@ -90,7 +96,7 @@ export class LineSplitter {
   }
 }
 
-/** What a decoder throws when a line or an event is too large (a message naming the setting and the URL). */
+/** What a decoder throws when a line or an event is too large (a message naming the limit and the URL). */
 export interface StreamLimit {
   readonly tooLarge?: () => Error;
 }
@@ -106,9 +112,10 @@ function find(chunk: Uint8Array, byte: number, from: number): number {
  * stream, a line-delimited body (NDJSON, logs) does not end lines with it. The last line counts
  * even without a line end (and loses a trailing `\r` like the others); an empty piece after the
  * final line end is not a line, empty lines before it are. A leading UTF-8 BOM is dropped;
- * malformed UTF-8 becomes U+FFFD. A line longer than `maxLineBytes` bytes (without its line end)
- * throws {@link ResponseTooLargeError}, at the latest one chunk after the limit: memory stays
- * bounded by one line plus one chunk. Stopping early (`break`) stops reading the body.
+ * malformed UTF-8 becomes U+FFFD. A line longer than `maxLineBytes` bytes (without its line end;
+ * default {@link MAX_ITEM_BYTES}, 16 MiB) throws {@link ResponseTooLargeError}, at the latest one
+ * chunk after the limit: memory stays bounded by one line plus one chunk. Stopping early
+ * (`break`) stops reading the body.
  *
  * @example
  * for await (const line of lines(response.body, { maxLineBytes: 1 << 20 })) {
@@ -116,7 +123,7 @@ function find(chunk: Uint8Array, byte: number, from: number): number {
  * }
  */
 export async function* lines(body: AsyncIterable<Uint8Array>, options: StreamLimit & { maxLineBytes?: number } = {}): AsyncIterable<string> {
-  const max = options.maxLineBytes ?? Infinity;
+  const max = options.maxLineBytes ?? MAX_ITEM_BYTES;
   const tooLarge = options.tooLarge ?? (() => new ResponseTooLargeError(`a line of the response body is longer than maxLineBytes (${max} bytes)`));
   const splitter = new LineSplitter(false, max, tooLarge);
   // ignoreBOM: each line is decoded on its own, only the body's first BOM may go (done above)

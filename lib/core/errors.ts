@@ -14,11 +14,13 @@ import { urlForMessage } from './redact.js';
  */
 export class HttpBuilderError extends Error {
   override readonly name: string = 'HttpBuilderError';
-  /** Stable, machine-readable code, e.g. `ERR_HTTP`. */
-  readonly code: string = 'ERR_HTTPBUILDER';
+  /** Stable, machine-readable code, e.g. `ERR_HTTP`; `ERR_PAGINATION_LOOP` for a walk that came back to a page. */
+  readonly code: string;
 
-  constructor(message: string, options?: { cause?: unknown }) {
+  /** `code` is for an error of no class of its own (a subclass's literal `code` wins). */
+  constructor(message: string, options?: { cause?: unknown; code?: string }) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.code = options?.code ?? 'ERR_HTTPBUILDER';
   }
 }
 

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { writeRepeated } from '../../bench/pattern.js';
 import { digestRoute } from '../support/auth/index.js';
 import { useTestServer } from '../support/use-test-server.js';
 import { builtCli } from './support/built-cli.js';
@@ -264,6 +265,39 @@ describe('hb: --paginate and --stream', () => {
     expect(result.code).toBe(5);
     expect(result.stdout.toString('utf8')).toBe('1\n2\n');
     expect(result.stderr).toBe(`hb: 503 Service Unavailable (GET ${holder.server.httpUrl}/list-2)\n`);
+  });
+
+  it('--paginate: a page whose next link names itself ends with one error line and exit code 1, after its items', async () => {
+    const page = holder.server.expect({
+      method: 'GET',
+      path: '/loop',
+      respond: { headers: { 'Content-Type': 'application/json', Link: '</loop?token=s3cret>; rel="next"' }, body: '["only"]' },
+    });
+    const result = await hb('get', `${holder.server.httpUrl}/loop?token=s3cret`, '--paginate');
+    expect(result.code).toBe(1);
+    expect(result.stdout.toString('utf8')).toBe('"only"\n');
+    expect(result.stderr).toBe(
+      `hb: HttpBuilderError: paginate(): the next page ${holder.server.httpUrl}/loop?token=*** was already fetched as page 1 of this walk: the pages link in a loop, so the walk stops\n`,
+    );
+    expect(page.calls).toBe(1);
+  });
+
+  it('--stream: a line longer than 16 MiB ends with one error line and exit code 1, after the lines before it', async () => {
+    holder.server.expect({
+      method: 'GET',
+      path: '/no-end',
+      respond: async (_req, res) => {
+        res.writeHead(200, { 'Content-Type': 'text/plain' });
+        res.write('first\n');
+        await writeRepeated(res, Buffer.alloc(65536, 'x'), 64 * 2 ** 20); // until the client goes away
+      },
+    });
+    const result = await hb('get', `${holder.server.httpUrl}/no-end`, '--stream');
+    expect(result.code).toBe(1);
+    expect(result.stdout.toString('utf8')).toBe('first\n');
+    expect(result.stderr).toBe(
+      `hb: ResponseTooLargeError: a line of the response of ${holder.server.httpUrl}/no-end is larger than 16 MiB; without --stream the body is printed as it comes\n`,
+    );
   });
 
   it('--stream prints the lines of a body as they complete, and server-sent events as JSON lines', async () => {

@@ -1,7 +1,9 @@
 import { expect, it } from '@jest/globals';
 import type { ServerResponse } from 'node:http';
 import { ConfigError, HttpException, ParseError, ResponseTooLargeError, ResultTypeError } from '../../lib/index.js';
+import { drainedOrClosed } from '../../bench/pattern.js';
 import { Stream } from '../../lib/stream.js';
+import { untilFailure } from '../support/chunk-sources.js';
 import { conformance } from './kit.js';
 import { expectNoLeak } from './no-leak.js';
 
@@ -28,6 +30,23 @@ function endless(contentType: string, line: (i: number) => string) {
     for (let i = 0; open() && i < 500; i++) {
       res.write(`${line(i)}\n`);
       await pause(10);
+    }
+    res.end();
+  };
+}
+
+/**
+ * A response that writes `piece` again and again, minding backpressure, for as long as the
+ * client listens (at most 64 MiB, then it ends): a line or an event that never ends.
+ */
+function unending(contentType: string, start: string, piece: string) {
+  return async (_req: unknown, res: ServerResponse) => {
+    head(res, { 'Content-Type': contentType });
+    const open = listening(res);
+    const chunk = Buffer.from(piece);
+    res.write(start);
+    for (let sent = 0; open() && sent < 64 * 2 ** 20; sent += chunk.length) {
+      if (!res.write(chunk)) await drainedOrClosed(res);
     }
     res.end();
   };
@@ -188,6 +207,45 @@ conformance('Stream (httpbuilder-ts/stream)', (kit) => {
     expect(failure).toBeInstanceOf(ResponseTooLargeError);
     expect((failure as Error).message).toMatch(/a line of the response of .*\/huge-line is larger than execution.maxResponseSize \(150 bytes\)/);
   });
+
+  it('maxResponseSize bounds each NDJSON value and each event too', async () => {
+    const client = kit.client((c) => void (c.execution.maxResponseSize = 100));
+    kit.server.expect({
+      method: 'GET',
+      path: '/values',
+      respond: { headers: { 'Content-Type': 'application/x-ndjson' }, body: `{"n":1}\n["${'z'.repeat(200)}"]\n` },
+    });
+    const values = await untilFailure(await client.get((c) => ((c.request.uri.path = '/values'), Stream.ndjson(c))));
+    expect(values.seen).toEqual([{ n: 1 }]);
+    expect(values.error).toBeInstanceOf(ResponseTooLargeError);
+    expect((values.error as Error).message).toMatch(/^a line of the response of .*\/values is larger than execution.maxResponseSize \(100 bytes\)$/);
+
+    const feed = `data: small\n\n${'data: 0123456789abcdef\n'.repeat(8)}\n`; // the second event: 8 lines of 22 bytes
+    kit.server.expect({ method: 'GET', path: '/feed', respond: { headers: { 'Content-Type': 'text/event-stream' }, body: feed } });
+    const events = await untilFailure(await client.get((c) => ((c.request.uri.path = '/feed'), Stream.events(c))));
+    expect(events.seen.map((event) => event.data)).toEqual(['small']);
+    expect(events.error).toBeInstanceOf(ResponseTooLargeError);
+    expect((events.error as Error).message).toMatch(/^an event of the response of .*\/feed is larger than execution.maxResponseSize \(100 bytes\)$/);
+  });
+
+  it('a line or event longer than 16 MiB fails the loop by default, and under a larger maxResponseSize', async () => {
+    const sixteen = /is larger than 16 MiB \(16777216 bytes\), the most a Stream holds of one line or event$/;
+    kit.server.expect({ method: 'GET', path: '/one-line', respond: unending('application/x-ndjson', '{"n":1}\n"', 'x'.repeat(65536)) });
+    const client = kit.client();
+    const taken = (await expectNoLeak(kit, client, async () =>
+      untilFailure(await client.get((c) => ((c.request.uri.path = '/one-line'), Stream.ndjson(c)))),
+    )) as Awaited<ReturnType<typeof untilFailure>>;
+    expect(taken.seen).toEqual([{ n: 1 }]);
+    expect(taken.error).toBeInstanceOf(ResponseTooLargeError);
+    expect((taken.error as Error).message).toMatch(sixteen);
+
+    kit.server.expect({ method: 'GET', path: '/one-event', respond: unending('text/event-stream', 'data: first\n\n', `data: ${'y'.repeat(1018)}\n`) });
+    const lenient = kit.client((c) => void (c.execution.maxResponseSize = 2 ** 30));
+    const events = await untilFailure(await lenient.get((c) => ((c.request.uri.path = '/one-event'), Stream.events(c))));
+    expect(events.seen.map((event) => event.data)).toEqual(['first']);
+    expect(events.error).toBeInstanceOf(ResponseTooLargeError);
+    expect((events.error as Error).message).toMatch(sixteen);
+  }, 30_000);
 
   it('timeout.read ends a stream that falls silent; the total timeout bounds only the call', async () => {
     kit.server.expect({

@@ -1,7 +1,8 @@
 /**
  * Large transfers stay out of memory: a 128 MiB download with `Download.toFile`, a 128 MiB
- * multipart upload from a path and a 64 MiB stream of lines read with `Stream.lines`, against a
- * server on 127.0.0.1, must grow the client's RSS by at most 64 MiB. A client that held the body would grow by at least its size.
+ * multipart upload from a path, a 64 MiB stream of lines read with `Stream.lines`, and one
+ * 256 MiB line without a line end (refused at 16 MiB), against a server on 127.0.0.1, must grow
+ * the client's RSS by at most 64 MiB. A client that held the body would grow by at least its size.
  *
  * The client runs in a fresh process per transfer (`spec/support/transfer-client.ts`, with
  * `--expose-gc` for a clean baseline), since a jest worker's RSS moves with everything else it
@@ -17,7 +18,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { writePattern, writePatternFile } from '../../bench/pattern.js';
+import { writePattern, writePatternFile, writeRepeated } from '../../bench/pattern.js';
 import { countMultipartUpload } from '../../bench/upload-counter.js';
 import type { TransferClientJob, TransferClientResult } from '../support/transfer-client.js';
 
@@ -30,13 +31,18 @@ let server: http.Server;
 let origin: string;
 let dir: string;
 
-/** `GET /bytes?n=N`: N pattern bytes, generated as the client reads; `POST /upload`: the file part counted as it streams in. */
+/** `GET /bytes?n=N`: N pattern bytes, generated as the client reads; `/lines?n=N` and `/one-line?n=N`: N bytes of lines, or of one line without end; `POST /upload`: the file part counted as it streams in. */
 function startServer(): Promise<http.Server> {
   const created = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     if (req.method === 'GET' && url.pathname === '/lines') {
       res.writeHead(200, { 'Content-Type': 'application/x-ndjson' }); // chunked: a stream of unknown length
-      void writeLines(res, Number(url.searchParams.get('n')));
+      void writeRepeated(res, LINES, Number(url.searchParams.get('n')));
+      return;
+    }
+    if (req.method === 'GET' && url.pathname === '/one-line') {
+      res.writeHead(200, { 'Content-Type': 'text/plain' }); // chunked, and no line end ever
+      void writeRepeated(res, NO_LINE_END, Number(url.searchParams.get('n')));
       return;
     }
     if (req.method === 'GET' && url.pathname === '/bytes') {
@@ -56,13 +62,8 @@ function startServer(): Promise<http.Server> {
 /** 512 lines of 127 characters and a `\n`: 64 KiB. */
 const LINES = Buffer.from(`${'x'.repeat(127)}\n`.repeat(512));
 
-/** Writes `size` bytes of {@link LINES} (a multiple of 128), minding backpressure. */
-async function writeLines(res: http.ServerResponse, size: number): Promise<void> {
-  for (let left = size; left > 0 && !res.destroyed; left -= LINES.length) {
-    if (!res.write(left >= LINES.length ? LINES : LINES.subarray(0, left))) await new Promise((resolve) => res.once('drain', resolve));
-  }
-  res.end();
-}
+/** 64 KiB of `x`: a line that goes on. */
+const NO_LINE_END = Buffer.alloc(64 * 1024, 'x');
 
 /** Runs one transfer in a fresh client process and parses what it prints. */
 function runClient(job: TransferClientJob): Promise<TransferClientResult> {
@@ -94,6 +95,16 @@ describe.each(['native', 'undici', 'axios', 'got', 'fetch'] as const)('a 64 MiB 
     const result = await runClient({ origin, backend, direction: 'lines', size: 64 * 2 ** 20, dir });
     expect(result.problem).toBeUndefined();
     expect(result.bytes).toBe(64 * 2 ** 20);
+    expect(result.memory.rssGrowth).toBeLessThanOrEqual(LIMIT);
+  }, 60_000);
+});
+
+// a server that never ends its line: Stream.lines gives up at 16 MiB (the default bound of a line) instead of holding all of it
+describe.each(['native', 'undici', 'axios', 'got', 'fetch'] as const)('one 256 MiB line on the %s backend is refused in bounded memory', (backend) => {
+  it('Stream.lines rejects with ResponseTooLargeError, RSS growing by at most 64 MiB', async () => {
+    const result = await runClient({ origin, backend, direction: 'one-line', size: 256 * 2 ** 20, dir });
+    expect(result.problem).toBeUndefined();
+    expect(result.bytes).toBe(0);
     expect(result.memory.rssGrowth).toBeLessThanOrEqual(LIMIT);
   }, 60_000);
 });

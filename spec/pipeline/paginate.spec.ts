@@ -1,6 +1,6 @@
 // http.paginate() on the MockBackend: how pages are found, requested and turned into items.
 import { expect, it } from '@jest/globals';
-import { ConfigError, HttpException, ResultTypeError } from '../../lib/index.js';
+import { ConfigError, HttpBuilderError, HttpException, ResultTypeError } from '../../lib/index.js';
 import { ORIGIN, pipeline } from './kit.js';
 
 /** Every item of `items`, in order. */
@@ -140,6 +140,84 @@ pipeline('paginate()', (kit) => {
     expect(await all(kit.client().paginate((c) => (users(c), c.response.paginate({ maxItems: 2 }))))).toEqual([{ id: 1 }, { id: 2 }]);
     expect(kit.mock.calls).toHaveLength(1); // the second page's items were not needed
   });
+
+  it('a page that names itself as next rejects with ERR_PAGINATION_LOOP, unsent, naming the URL redacted', async () => {
+    kit.mock.on('GET', '/feed?access_token=s3cret&page=1').persist().reply(200, [], { link: '</feed?access_token=s3cret&page=1>; rel="next"' });
+    const { seen, error } = await failure(kit.client().paginate((c) => void (c.request.uri = `${ORIGIN}/feed?access_token=s3cret&page=1`)));
+    expect(seen).toEqual([]);
+    expect(error).toBeInstanceOf(HttpBuilderError);
+    expect(error).toMatchObject({ name: 'HttpBuilderError', code: 'ERR_PAGINATION_LOOP' });
+    expect((error as Error).message).toBe(
+      `paginate(): the next page ${ORIGIN}/feed?access_token=***&page=1 was already fetched as page 1 of this walk: the pages link in a loop, so the walk stops`,
+    );
+    expect(kit.mock.calls).toHaveLength(1); // the repeated page was not requested again
+  });
+
+  it('A → B → A: the items of A and B, then ERR_PAGINATION_LOOP; a page reached by a redirect counts as fetched', async () => {
+    kit.mock.on('GET', '/a').persist().reply(200, ['a'], { link: '</b>; rel="next"' });
+    kit.mock.on('GET', '/b').persist().reply(200, ['b'], { link: '</a>; rel="next"' });
+    const cycle = await failure(kit.client().paginate((c) => void (c.request.uri.path = '/a')));
+    expect(cycle.seen).toEqual(['a', 'b']);
+    expect(cycle.error).toMatchObject({ code: 'ERR_PAGINATION_LOOP', message: expect.stringContaining(`${ORIGIN}/a was already fetched as page 1`) });
+    expect(kit.mock.calls).toHaveLength(2);
+
+    kit.mock.reset();
+    kit.mock.on('GET', '/start').reply(302, '', { location: '/list?page=1' });
+    kit.mock.on('GET', '/list?page=1').reply(200, [1], { link: '</list?page=1>; rel="next"' });
+    const redirected = await failure(kit.client().paginate((c) => void (c.request.uri.path = '/start')));
+    expect(redirected.seen).toEqual([1]);
+    expect(redirected.error).toMatchObject({ code: 'ERR_PAGINATION_LOOP' });
+    expect(kit.mock.calls.map((call) => call.url)).toEqual([`${ORIGIN}/start`, `${ORIGIN}/list?page=1`]);
+  });
+
+  it('a cursor in the query or in a header is a new page each time it changes, a loop when the server sends one again', async () => {
+    const cursors: Record<string, string> = { '': 'c1', c1: 'c2', c2: 'c1' }; // c2 sends c1 again
+    kit.mock
+      .on('GET', /\/scan/)
+      .persist()
+      .reply((call) => {
+        const url = new URL(call.url);
+        const cursor = url.searchParams.get('cursor') ?? call.headers['x-continuation'] ?? '';
+        return [200, { data: [cursor || 'start'], next: cursors[cursor] }];
+      });
+    const walk = (where: 'query' | 'header') =>
+      kit.client().paginate(String, (c) => {
+        c.request.uri.path = '/scan';
+        c.response.paginate({
+          items: (body) => (body as { data: string[] }).data,
+          next: (_fromServer, body) => {
+            const cursor = (body as { next: string }).next;
+            return where === 'query'
+              ? (next) => void (next.request.uri.query.cursor = cursor)
+              : (next) => void (next.request.headers['X-Continuation'] = cursor);
+          },
+        });
+      });
+    for (const where of ['query', 'header'] as const) {
+      const { seen, error } = await failure(walk(where));
+      expect(seen).toEqual(['start', 'c1', 'c2']);
+      expect(error).toMatchObject({ code: 'ERR_PAGINATION_LOOP', message: expect.stringContaining('was already fetched as page 2') });
+    }
+    expect(kit.mock.calls).toHaveLength(6);
+  });
+
+  it('maxPages is 10,000 by default: an endless walk of new pages ends quietly there', async () => {
+    kit.mock
+      .on('GET', /\/numbers/)
+      .persist()
+      .reply((call) => {
+        const page = Number(new URL(call.url).searchParams.get('page') ?? '1');
+        return [200, [page], { link: `</numbers?page=${page + 1}>; rel="next"` }];
+      });
+    let count = 0;
+    let last = 0;
+    for await (const item of kit.client().paginate(Number, (c) => void (c.request.uri.path = '/numbers'))) {
+      count++;
+      last = item;
+    }
+    expect([count, last]).toEqual([10_000, 10_000]);
+    expect(kit.mock.calls).toHaveLength(10_000);
+  }, 60_000);
 
   it("options merge option by option: the client's items stay under a request's maxPages", async () => {
     kit.mock.on('GET', '/a').reply(200, { items: [1, 2] }, { link: '</b>; rel=next' });

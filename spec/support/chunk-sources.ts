@@ -17,6 +17,17 @@ export async function collect<T>(source: AsyncIterable<T>): Promise<T[]> {
   return out;
 }
 
+/** What `source` yields until it fails, and what it failed with (`undefined` when it ended). */
+export async function untilFailure<T>(source: AsyncIterable<T>): Promise<{ seen: T[]; error: unknown }> {
+  const seen: T[] = [];
+  try {
+    for await (const item of source) seen.push(item);
+  } catch (error) {
+    return { seen, error };
+  }
+  return { seen, error: undefined };
+}
+
 /** Every way to cut `bytes` in two and in three pieces, and byte by byte. */
 export function* splits(bytes: Uint8Array): Generator<Uint8Array[]> {
   const n = bytes.length;

@@ -16,18 +16,19 @@ import { measureTransfer, type MemoryGrowth } from '../../bench/measure.js';
 import { checkPatternFile } from '../../bench/pattern.js';
 import { Download } from '../../lib/download.js';
 import { Stream } from '../../lib/stream.js';
-import { HttpBuilder, multipart, type BackendChoice } from '../../lib/index.js';
+import { HttpBuilder, multipart, ResponseTooLargeError, type BackendChoice } from '../../lib/index.js';
 
 /** What the test asks for. */
 export interface TransferClientJob {
   /**
    * `http://127.0.0.1:PORT`: `GET /bytes?n=N` streams N pattern bytes, `GET /lines?n=N` N bytes
-   * of 128-byte lines, `POST /upload` answers `{ bytes }` for the file part.
+   * of 128-byte lines, `GET /one-line?n=N` N bytes without a line end, `POST /upload` answers
+   * `{ bytes }` for the file part.
    */
   readonly origin: string;
   readonly backend: Extract<BackendChoice, string>;
-  /** `lines` reads `/lines` with `Stream.lines` */
-  readonly direction: 'download' | 'upload' | 'lines';
+  /** `lines` reads `/lines` with `Stream.lines`; `one-line` reads `/one-line` (one line of `size` bytes, no line end) with `Stream.lines`, which must refuse it */
+  readonly direction: 'download' | 'upload' | 'lines' | 'one-line';
   readonly size: number;
   /** Downloads go here (removed afterwards); uploads read `source-<size>.bin` from here (1 MiB and `size`). */
   readonly dir: string;
@@ -66,12 +67,14 @@ async function main(): Promise<void> {
     });
     return { bytes: (answer as { bytes: number }).bytes };
   };
-  const lines = async (size: number): Promise<Omit<TransferClientResult, 'memory'>> => {
-    const stream = await http.get((c) => {
-      c.request.uri.path = '/lines';
+  const lineStream = (path: string, size: number) =>
+    http.get((c) => {
+      c.request.uri.path = path;
       c.request.uri.query = { n: String(size) };
       return Stream.lines(c);
     });
+  const lines = async (size: number): Promise<Omit<TransferClientResult, 'memory'>> => {
+    const stream = await lineStream('/lines', size);
     let bytes = 0;
     let misshapen = 0;
     for await (const line of stream) {
@@ -80,9 +83,19 @@ async function main(): Promise<void> {
     }
     return { bytes, problem: misshapen === 0 ? undefined : `${misshapen} lines are not 127 characters long` };
   };
-  const transfer = { download, upload, lines }[job.direction];
+  const oneLine = async (size: number): Promise<Omit<TransferClientResult, 'memory'>> => {
+    const stream = await lineStream('/one-line', size);
+    let bytes = 0;
+    try {
+      for await (const line of stream) bytes += line.length;
+    } catch (error) {
+      return { bytes, problem: error instanceof ResponseTooLargeError ? undefined : `the stream failed with ${String(error)}` };
+    }
+    return { bytes, problem: 'the line was not refused' };
+  };
+  const transfer = { download, upload, lines, 'one-line': oneLine }[job.direction];
   try {
-    await transfer(WARMUP);
+    await transfer(WARMUP); // a 1 MiB line is read whole: what `one-line` measures is the refusal of a longer one
     const { value, measurement } = await measureTransfer(() => transfer(job.size));
     const problem = job.direction === 'download' ? await checkPatternFile(target, job.size) : value.problem;
     process.stdout.write(`${JSON.stringify({ ...value, problem, memory: measurement.memory } satisfies TransferClientResult)}\n`);

@@ -28,6 +28,8 @@ describe('errors', () => {
     [new ConfigError('cfg'), 'ConfigError', 'ERR_CONFIG'],
     [new ResultTypeError('type'), 'ResultTypeError', 'ERR_RESULT_TYPE'],
     [new ResponseTooLargeError('big'), 'ResponseTooLargeError', 'ERR_RESPONSE_TOO_LARGE'],
+    [new HttpBuilderError('other'), 'HttpBuilderError', 'ERR_HTTPBUILDER'],
+    [new HttpBuilderError('walk', { code: 'ERR_PAGINATION_LOOP' }), 'HttpBuilderError', 'ERR_PAGINATION_LOOP'],
   ];
 
   it.each(all)('%p has its literal name and stable code and extends HttpBuilderError and Error', (error, name, code) => {

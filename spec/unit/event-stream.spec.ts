@@ -106,6 +106,22 @@ describe('events(): limits and early stop', () => {
     expect(state).toEqual({ read: 8, returned: true }); // 8 lines of 14 bytes: 112 > 100
   });
 
+  it('without maxEventBytes, refuses an event of more than 16 MiB that never ends', async () => {
+    const line = encode(`data: ${'x'.repeat(65536 - 7)}\n`); // 64 KiB a line, 65,535 bytes counted
+    let read = 0;
+    async function* endless(): AsyncGenerator<Uint8Array> {
+      for (;;) {
+        await Promise.resolve(); // a real body awaits the network between chunks
+        read++;
+        yield line;
+      }
+    }
+    const error = await collect(events(endless())).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResponseTooLargeError);
+    expect((error as Error).message).toBe('an event of the response body is larger than maxEventBytes (16777216 bytes)');
+    expect(read).toBe(257); // 256 lines are 16 MiB less 256 bytes
+  });
+
   it('streams 64 MiB of events in bounded memory', async () => {
     // 225-byte events cut into 64 KiB chunks that start anywhere in an event
     const event = `id: 1\ndata: ${'x'.repeat(200)}\r\ndata: y\r\n\r\n`;

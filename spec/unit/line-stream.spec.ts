@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { ResponseTooLargeError } from '../../lib/core/errors.js';
-import { lines } from '../../lib/content/line-stream.js';
+import { lines, MAX_ITEM_BYTES } from '../../lib/content/line-stream.js';
 
 import { chunks, collect, encode, splits } from '../support/chunk-sources.js';
 
@@ -75,6 +75,18 @@ describe('lines()', () => {
     await expect(collect(lines(source, { maxLineBytes: 10_000 }))).rejects.toThrow(ResponseTooLargeError);
     expect(state.read).toBeLessThanOrEqual(11);
     expect(state.returned).toBe(true);
+  });
+
+  it('without maxLineBytes, takes a line of 16 MiB and refuses a longer one (MAX_ITEM_BYTES)', async () => {
+    expect(MAX_ITEM_BYTES).toBe(16 * 2 ** 20);
+    const block = new Uint8Array(65536).fill(0x78);
+    const whole = counted(block, 256); // exactly 16 MiB, the body's last line
+    expect((await collect(lines(whole.source))).map((line) => line.length)).toEqual([MAX_ITEM_BYTES]);
+    const endless = counted(block, 1_000_000);
+    const error = await collect(lines(endless.source)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResponseTooLargeError);
+    expect((error as Error).message).toBe('a line of the response body is longer than maxLineBytes (16777216 bytes)');
+    expect(endless.state).toEqual({ read: 257, returned: true });
   });
 
   it('stops reading the body on break', async () => {
