@@ -14,7 +14,7 @@ import { wirePipeline } from './pipeline/stages.js';
 import { chain, checkedRecord } from './pipeline/interceptors.js';
 import type { RequestRecord } from './model/request-record.js';
 import { loggerFromEnvironment } from './pipeline/request-log.js';
-import { verbArguments, type HeadResultFor, type ResultFor, type VerbArgument, type VerbArguments } from './verb-arguments.js';
+import { verbArguments, type BlockFor, type HeadResultFor, type ResultFor, type VerbArgument, type VerbArguments } from './verb-arguments.js';
 import { clientClosed } from './model/backend.js';
 import { DOWNLOADS, STREAMS } from './content/parsers.js';
 import { paginate, type PageWatch } from './paginate.js';
@@ -23,12 +23,14 @@ import type { ResultOf, ResultType } from './result/result-type.js';
 
 /**
  * A verb: `verb()`, `verb(block)`, or `verb(Type, block?)` resolving to the result converted to `Type`.
- * Never throws synchronously: every failure, bad input included, is a rejection.
+ * Never throws synchronously: every failure, bad input included, is a rejection. With a `Type`,
+ * the block's handlers may return only values of it ({@link BlockFor}): `Type` is taken from
+ * the first argument, never widened to fit a handler.
  */
-export type Verb = <A extends VerbArgument>(first?: A, block?: ConfigBlock) => Promise<ResultFor<A>>;
+export type Verb = <A extends VerbArgument>(first?: A, block?: BlockFor<NoInfer<A>>) => Promise<ResultFor<A>>;
 
-/** HEAD: a {@link Verb} whose result may be `null`, since a HEAD response has no body. */
-export type HeadVerb = <A extends VerbArgument>(first?: A, block?: ConfigBlock) => Promise<HeadResultFor<A>>;
+/** HEAD: a {@link Verb} whose result may be `null`, since a HEAD response has no body (so its handlers may return `null`). */
+export type HeadVerb = <A extends VerbArgument>(first?: A, block?: BlockFor<NoInfer<A>, null>) => Promise<HeadResultFor<A>>;
 
 /** The connection pool a client owns and the clients derived from it share (what requests see of it: {@link PoolState}). */
 interface Pool extends PoolState {

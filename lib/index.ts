@@ -10,7 +10,7 @@
  */
 // the client and its verbs
 export { HttpBuilder, type Verb, type HeadVerb } from './http-builder.js';
-export type { ResultFor, HeadResultFor, VerbArgument, StreamResult } from './verb-arguments.js';
+export type { ResultFor, HeadResultFor, VerbArgument, StreamResult, BlockFor } from './verb-arguments.js';
 export { withResponse, type WithResponse, type ResponseOf, type BodyOf } from './result/with-response.js';
 
 // what a configuration block writes (objects the block receives: types only)
@@ -50,7 +50,7 @@ export { ResponseHeaders } from './model/response-headers.js';
 export type { ResponseCookie } from './model/set-cookie.js';
 
 // result types
-export type { ResultType, ResultOf, FromJson } from './result/result-type.js';
+export { nullable, type NullableOf, type ResultType, type ResultOf, type FromJson, type VerbType, type HandlerValueOf } from './result/result-type.js';
 export type { StandardSchemaV1, StandardResult } from './result/standard-schema.js';
 
 // your own backend: the transport contract

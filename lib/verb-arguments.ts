@@ -2,13 +2,13 @@ import type { ConfigBlock } from './config/http-config.js';
 import { describeValue } from './core/describe-value.js';
 import { ConfigError, ResultTypeError } from './core/errors.js';
 import { hasConverter } from './result/convert.js';
-import type { ResultOf, ResultType } from './result/result-type.js';
+import { NullableOf, type HandlerValueOf, type ResultOf, type ResultType, type VerbType } from './result/result-type.js';
 import { isStandardSchema } from './result/standard-schema.js';
 import type { StreamOf } from './result/stream-of.js';
 import { ResponseOf, type BodyOf, type WithResponse } from './result/with-response.js';
 
-/** A verb's first argument: a result type (or one wrapped in `withResponse()`), a configuration block, or nothing. */
-export type VerbArgument = ResultType | ResponseOf<ResultType | undefined> | ConfigBlock | undefined;
+/** A verb's first argument: a result type (maybe `nullable()`, maybe wrapped in `withResponse()`), a configuration block, or nothing. */
+export type VerbArgument = VerbType | ResponseOf<VerbType | undefined> | ConfigBlock | undefined;
 
 /**
  * The result of a verb called with `first`: `ResultOf<Type>` for a result type, the response
@@ -18,7 +18,7 @@ export type VerbArgument = ResultType | ResponseOf<ResultType | undefined> | Con
 export type ResultFor<A> =
   A extends ResponseOf<infer T>
     ? WithResponse<BodyOf<T>>
-    : A extends ResultType
+    : A extends VerbType
       ? ResultOf<A>
       : A extends (...args: never[]) => infer R
         ? StreamResult<Awaited<R>>
@@ -54,6 +54,19 @@ function tokenKind(fn: (...args: never[]) => unknown): TokenKind {
   return known;
 }
 
+/**
+ * The block a verb takes after `first`: its handlers may return only what the call's type says
+ * (see {@link HandlerValueOf}), so `get(User, (c) => c.response.when(404, () => null))` does not
+ * compile. With `withResponse(Type)`, response handlers give the body and the exception handler
+ * the whole result. `Absent` is what a response without a body adds (`null` for HEAD). Not
+ * distributed over a union: `get(A | B, block)` lets handlers return an A or a B.
+ */
+export type BlockFor<A, Absent = never> = [A] extends [ResponseOf<infer T>]
+  ? ConfigBlock<HandlerValueOf<T> | Absent, WithResponse<BodyOf<T> | Absent>>
+  : [A] extends [VerbType]
+    ? ConfigBlock<HandlerValueOf<A> | Absent>
+    : ConfigBlock;
+
 /** A verb's arguments, sorted out: the result type, whether it is wrapped in `withResponse()`, the block. */
 export interface VerbArguments {
   readonly type: ResultType | undefined;
@@ -65,7 +78,7 @@ export interface VerbArguments {
 export function verbArguments(verb: string, first: unknown, second: unknown): VerbArguments {
   if (first === undefined || first === null) return { type: undefined, withResponse: false, block: asBlock(verb, second) };
   if (first instanceof ResponseOf) {
-    const inner: unknown = (first as ResponseOf<ResultType | undefined>).type;
+    const inner: unknown = (first as ResponseOf<VerbType | undefined>).type;
     return { type: inner === undefined ? undefined : resultType(verb, inner, 'withResponse()'), withResponse: true, block: asBlock(verb, second) };
   }
   if (typeof first === 'function' && tokenKind(first as (...args: never[]) => unknown) === false) {
@@ -107,6 +120,8 @@ export function resultType(verb: string, value: unknown, where: string): ResultT
       `${verb}(): '${fn.name || 'anonymous function'}' in ${where} is not a class or built-in constructor, so it cannot be a result type`,
     );
   }
+  // nullable(Type) types the call `Type | null`; what runs is Type's conversion, which keeps null as null
+  if (value instanceof NullableOf) return resultType(verb, (value as NullableOf).type, 'nullable()');
   const expected = where === 'the first argument' ? 'a configuration block, a class' : 'a class';
   throw new ResultTypeError(`${verb}(): ${where} must be ${expected}, a built-in constructor or a Standard Schema, not ${describeValue(value, true)}`);
 }

@@ -13,17 +13,22 @@ export type ContextMap = ReadonlyMap<string, ReadonlyMap<string | symbol, unknow
 /**
  * What a configuration block receives, as its argument and as `this`.
  *
+ * `R` and `E` type what the block's handlers may return (`c.response`): `unknown` (anything) in a
+ * client block and in a block without a result type; in the block of `verb(Type, block)`, the
+ * verbs make them that type's value, so a handler cannot make the call resolve to something its
+ * type does not say.
+ *
  * @example
  * HttpBuilder.configure((c) => { c.request.uri = 'https://api.example.com'; });
  * HttpBuilder.configure(function (this: HttpConfig) { this.request.uri = 'https://api.example.com'; });
  */
-export class HttpConfig {
+export class HttpConfig<R = unknown, E = R> {
   /** What to send. */
   readonly request = new RequestConfig();
   /** @internal */
   contextSet: Map<string, Map<string | symbol, unknown>> | undefined;
   // made on first use: most request blocks touch only `request`, and a block runs per call
-  #response: ResponseConfig | undefined;
+  #response: ResponseConfig<R, E> | undefined;
   #execution: ExecutionConfig | undefined;
   #client: ClientConfig | undefined;
 
@@ -35,8 +40,8 @@ export class HttpConfig {
   }
 
   /** How to handle the response. */
-  get response(): ResponseConfig {
-    return (this.#response ??= new ResponseConfig());
+  get response(): ResponseConfig<R, E> {
+    return (this.#response ??= new ResponseConfig<R, E>());
   }
 
   /** How to run the exchange. */
@@ -89,5 +94,8 @@ const RESPONSE_SETTINGS = settingsOf(new ResponseConfig());
 const EXECUTION_SETTINGS = settingsOf(new ExecutionConfig('client'));
 const CLIENT_SETTINGS = settingsOf(new ClientConfig('client'));
 
-/** A configuration block, in either style: `c => { c.request... }` or `function () { this.request... }`. */
-export type ConfigBlock = (this: HttpConfig, config: HttpConfig) => unknown;
+/**
+ * A configuration block, in either style: `c => { c.request... }` or `function () { this.request... }`.
+ * `R` and `E`: what its handlers may return (see {@link HttpConfig}); anything by default.
+ */
+export type ConfigBlock<R = unknown, E = R> = (this: HttpConfig<R, E>, config: HttpConfig<R, E>) => unknown;

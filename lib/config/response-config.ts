@@ -12,12 +12,18 @@ import { checkPagination, type PaginationOptions } from './pagination.js';
  * Dispatch: `when(status)`, then `success`/`failure` at request level; the same at client
  * level; then the default (success returns the parsed body, failure throws `HttpException`).
  *
+ * `R` is what the response handlers may return and `E` what the exception handler may: anything
+ * in a client block or a block without a result type; in the block of `verb(Type, block)`, a
+ * value of that type (see `HttpConfig`), so `get(User, (c) => c.response.when(404, () => null))`
+ * does not compile (`get(nullable(User), ...)` does, typed `User | null`).
+ *
  * @example
  * c.response.when(404, () => null);
  * c.response.success((fromServer, body) => body);
  * c.response.parser('text/date', async (fromServer) => new Date(await fromServer.text()));
  */
-export class ResponseConfig {
+// R and E are for the type checker only: what runs and what is stored is the same for every R and E
+export class ResponseConfig<R = unknown, E = R> {
   #when: Map<number, ResponseHandler> | undefined;
   #success: ResponseHandler | undefined;
   #failure: ResponseHandler | undefined;
@@ -28,17 +34,17 @@ export class ResponseConfig {
   pagination: PaginationOptions | undefined;
 
   /** Runs for status < 400. */
-  success(handler: ResponseHandler): void {
+  success(handler: ResponseHandler<R>): void {
     this.#success = checkFunction(handler, 'response.success()');
   }
 
   /** Runs for status >= 400. */
-  failure(handler: ResponseHandler): void {
+  failure(handler: ResponseHandler<R>): void {
     this.#failure = checkFunction(handler, 'response.failure()');
   }
 
   /** Runs for exactly that status (number or numeric string); `'success'`/`'failure'` are the two above. */
-  when(code: number | string, handler: ResponseHandler): void {
+  when(code: number | string, handler: ResponseHandler<R>): void {
     if (code === 'success') return this.success(handler);
     if (code === 'failure') return this.failure(handler);
     const status = typeof code === 'number' ? code : /^\d{3}$/.test(code) ? Number(code) : NaN;
@@ -49,7 +55,7 @@ export class ResponseConfig {
   }
 
   /** Receives any error of the exchange; its return value becomes the result. Re-throw to propagate. */
-  exception(handler: ExceptionHandler): void {
+  exception(handler: ExceptionHandler<E>): void {
     this.#exception = checkFunction(handler, 'response.exception()');
   }
 

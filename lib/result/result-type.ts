@@ -40,28 +40,79 @@ export function checkMapper(value: unknown, where: string): asserts value is Map
   }
 }
 
+/** The result type that {@link nullable} makes: `Type`, or `null`. */
+export class NullableOf<T extends ResultType = ResultType> {
+  // a private field makes the type nominal: only what nullable() made is one
+  // eslint-disable-next-line no-unused-private-class-members -- read by the type checker, not the code
+  readonly #brand = true;
+
+  /** @internal */
+  constructor(readonly type: T) {
+    Object.freeze(this);
+  }
+}
+
 /**
- * The TypeScript result of `verb(Type, block)`.
+ * Wraps a result type so the call is typed `Type | null`: its handlers may then return `null`
+ * (a 404 as "no such thing"), which `verb(Type, block)` does not let them. The result is
+ * converted to `Type` as usual, and `null` (or a response without a body) stays `null`.
+ * Also inside `withResponse(nullable(Type))`, typing `body` so.
+ *
+ * @example
+ * const user = await http.get(nullable(User), (c) => {
+ *   c.request.uri.path = '/users/7';
+ *   c.response.when(404, () => null);
+ * }); // User | null
+ */
+export function nullable<T extends ResultType>(type: T): NullableOf<T> {
+  return new NullableOf(type);
+}
+
+/** What a verb takes as its `Type`: a {@link ResultType}, or one wrapped in `nullable()`. */
+export type VerbType = ResultType | NullableOf<ResultType>;
+
+/**
+ * The TypeScript result of `verb(Type, block)` (`Type | null` for `nullable(Type)`).
  *
  * @example
  * const n: number = await http.get(Number);
  * const user: User = await http.get(User, (c) => { c.request.uri.path = '/users/1'; });
  */
-export type ResultOf<T> = T extends { readonly '~standard': { readonly types?: { readonly output: infer O } | undefined } }
-  ? O
-  : T extends StringConstructor
-    ? string
-    : T extends NumberConstructor
-      ? number
-      : T extends BooleanConstructor
-        ? boolean
-        : T extends ObjectConstructor
-          ? unknown
-          : T extends { fromJSON(value: unknown): infer R }
-            ? R
-            : T extends abstract new (...args: never[]) => infer I
-              ? I
-              : unknown;
+export type ResultOf<T> =
+  T extends NullableOf<infer U>
+    ? ResultOf<U> | null
+    : T extends { readonly '~standard': { readonly types?: { readonly output: infer O } | undefined } }
+      ? O
+      : T extends StringConstructor
+        ? string
+        : T extends NumberConstructor
+          ? number
+          : T extends BooleanConstructor
+            ? boolean
+            : T extends ObjectConstructor
+              ? unknown
+              : T extends { fromJSON(value: unknown): infer R }
+                ? R
+                : T extends abstract new (...args: never[]) => infer I
+                  ? I
+                  : unknown;
+
+/**
+ * What a handler in the block of `verb(Type, block)` may return (or a promise of it): a value of
+ * that type, so the call's type cannot lie. For a Standard Schema, its input type (the schema
+ * validates what the handler returns); `null` only with `nullable(Type)`.
+ *
+ * @example
+ * await http.get(User, (c) => c.response.when(404, () => new User()));          // compiles
+ * await http.get(User, (c) => c.response.when(404, () => null));                // does not
+ * await http.get(nullable(User), (c) => c.response.when(404, () => null));      // User | null
+ */
+export type HandlerValueOf<T> =
+  T extends NullableOf<infer U>
+    ? HandlerValueOf<U> | null
+    : T extends { readonly '~standard': { readonly types?: { readonly input: infer I } | undefined } }
+      ? I
+      : ResultOf<T>;
 
 /** Whether this type takes the body as text or bytes, skipping the content-type parser. */
 export function rawBodyKind(type: ResultType | undefined): 'text' | 'bytes' | undefined {

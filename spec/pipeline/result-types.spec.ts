@@ -1,7 +1,7 @@
 import { expect, it } from '@jest/globals';
 import { z } from 'zod';
 import { gzipSync } from 'node:zlib';
-import { ResultTypeError } from '../../lib/index.js';
+import { nullable, ResultTypeError, withResponse } from '../../lib/index.js';
 import { pipeline } from './kit.js';
 
 const JSON_BODY = ['{"alpha":"bravo","charlie":42}', { 'Content-Type': 'application/json' }] as const;
@@ -30,7 +30,10 @@ pipeline('result types', (kit) => {
     let handlerBody: unknown;
     const text = await kit.client().get(String, (c) => {
       c.request.uri.path = '/json';
-      c.response.success((_fs, body) => (handlerBody = body));
+      c.response.success((_fs, body) => {
+        handlerBody = body;
+        return body as string; // the text, for a String result
+      });
     });
     expect(text).toBe('{"a":1}');
     expect(handlerBody).toBe('{"a":1}');
@@ -109,6 +112,29 @@ pipeline('result types', (kit) => {
   it('an array cannot become a class instance', async () => {
     respond('/array', '[1,2]', 'application/json');
     await expect(get(Widget, '/array')).rejects.toThrow(/an array.*cannot be converted to Widget/);
+  });
+
+  it('nullable(Type): a handler may answer null, and any other result is converted to Type', async () => {
+    kit.mock.on('GET', '/widgets/1').reply(200, ...JSON_BODY);
+    kit.mock.on('GET', '/widgets/2').reply(404, { error: 'no such widget' });
+    const find = (id: number) =>
+      kit.client().get(nullable(Widget), (c) => {
+        c.request.uri.path = `/widgets/${id}`;
+        c.response.when(404, () => null);
+      });
+    const found = await find(1);
+    expect(found).toBeInstanceOf(Widget);
+    expect(found?.describe()).toBe('bravo/42');
+    expect(await find(2)).toBeNull();
+  });
+
+  it('withResponse(nullable(Type)): the status, and a null body from the handler', async () => {
+    kit.mock.on('GET', '/widgets/2').reply(404, { error: 'no such widget' });
+    const result = await kit.client().get(withResponse(nullable(Widget)), (c) => {
+      c.request.uri.path = '/widgets/2';
+      c.response.when(404, () => null);
+    });
+    expect([result.statusCode, result.body]).toEqual([404, null]);
   });
 
   it('HEAD with a result type resolves to null', async () => {

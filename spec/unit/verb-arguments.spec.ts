@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { z } from 'zod';
-import { ConfigError, ResultTypeError, withResponse } from '../../lib/index.js';
+import { ConfigError, nullable, ResultTypeError, withResponse } from '../../lib/index.js';
 import { verbArguments } from '../../lib/verb-arguments.js';
 
 class Plain {}
@@ -42,6 +42,19 @@ describe('verbArguments: telling a result type from a block', () => {
   it('withResponse() of something that is no result type is refused, naming withResponse()', () => {
     expect(() => verbArguments('get', withResponse(Map as never), block)).toThrow(ResultTypeError);
     expect(() => verbArguments('get', withResponse((() => 1) as never), block)).toThrow(/in withResponse\(\) is not a class/);
+  });
+
+  it('nullable(Type) is Type (it changes the TypeScript type only), alone or inside withResponse()', () => {
+    expect(verbArguments('get', nullable(Plain), block)).toEqual({ type: Plain, withResponse: false, block });
+    expect(verbArguments('get', withResponse(nullable(String)), undefined)).toEqual({ type: String, withResponse: true, block: undefined });
+  });
+
+  it('nullable() of something that is no result type is refused, naming nullable()', () => {
+    expect(() => verbArguments('get', nullable(Map as never), block)).toThrow(/Map is not a result type/);
+    expect(() => verbArguments('get', nullable(42 as never), block)).toThrow(
+      /get\(\): nullable\(\) must be a class, a built-in constructor or a Standard Schema, not a number \(42\)/,
+    );
+    expect(() => verbArguments('get', withResponse(nullable((() => 1) as never)), block)).toThrow(/in nullable\(\) is not a class/);
   });
 
   it('a string (an axios habit) points at c.request.uri.path, without repeating the text', () => {
