@@ -1,5 +1,4 @@
 import fc from 'fast-check';
-import { performance } from 'node:perf_hooks';
 import { Readable } from 'node:stream';
 import type { WireResponse } from '../../lib/model/backend.js';
 import { HttpBuilderError } from '../../lib/core/errors.js';
@@ -7,8 +6,8 @@ import { FromServer } from '../../lib/model/from-server.js';
 
 /**
  * Shared pieces of the property tests in spec/fuzz: a fixed seed (the same inputs on every run,
- * so a failure reproduces), hostile string builders, the prototype-pollution check and the
- * ReDoS timing check. `FUZZ_SEED=<n> npm test -- spec/fuzz` explores other inputs.
+ * so a failure reproduces), hostile string builders and the prototype-pollution check (the ReDoS
+ * check is linear-time.ts). `FUZZ_SEED=<n> npm test -- spec/fuzz` explores other inputs.
  */
 export const SEED = process.env.FUZZ_SEED === undefined ? 0x6_2024 : Number(process.env.FUZZ_SEED);
 
@@ -40,7 +39,7 @@ const COMMON = [...PROTO_KEYS, ' ', '\t', '"', '\\', '=', ',', ';', '%', '&', 'a
  * One unit of hostile text: three times in four a fragment (of `fragments` or the common
  * syntax characters), else any UTF-16 code unit. One integer per unit keeps generation cheap.
  */
-function hostileUnit(fragments: readonly string[]): fc.Arbitrary<string> {
+export function hostileUnit(fragments: readonly string[]): fc.Arbitrary<string> {
   const table = [...fragments, ...COMMON];
   return fc.integer({ min: 0, max: 0x3ffff }).map((n) => (n >> 16 === 3 ? String.fromCharCode(n & 0xffff) : table[n % table.length]));
 }
@@ -52,39 +51,6 @@ function hostileUnit(fragments: readonly string[]): fc.Arbitrary<string> {
 export function hostileText(fragments: readonly string[], maxUnits = 1500): fc.Arbitrary<string> {
   return fc.string({ unit: hostileUnit(fragments), maxLength: maxUnits, size: 'large' });
 }
-
-/**
- * ReDoS-style inputs of about `size` characters: a prefix, one short unit pumped many times, a
- * suffix (the shape that makes a backtracking or rescanning parser go quadratic or worse).
- */
-export function pumped(fragments: readonly string[], size = 50_000): fc.Arbitrary<string> {
-  const piece = hostileUnit(fragments);
-  return fc
-    .tuple(fc.array(piece, { maxLength: 4 }), fc.array(piece, { minLength: 1, maxLength: 3 }), fc.array(piece, { maxLength: 4 }))
-    .map(([prefix, unit, suffix]) => {
-      const pump = unit.join('');
-      return prefix.join('') + pump.repeat(Math.ceil(size / pump.length)) + suffix.join('');
-    });
-}
-
-/** Hand-picked pumped inputs, each about 50 KB. */
-export function pathological(pairs: ReadonlyArray<readonly [prefix: string, pump: string, suffix: string]>, size = 50_000): string[] {
-  return pairs.map(([prefix, pump, suffix]) => prefix + pump.repeat(Math.ceil(size / pump.length)) + suffix);
-}
-
-/** Milliseconds a call of `run` takes: the faster of two, so a GC pause or the first JIT pass is not counted. */
-export function timed(run: () => unknown): number {
-  let best = Infinity;
-  for (let i = 0; i < 2; i++) {
-    const start = performance.now();
-    run();
-    best = Math.min(best, performance.now() - start);
-  }
-  return best;
-}
-
-/** A 50 KB input must parse in well under this (a linear parser needs about a millisecond). */
-export const BUDGET_MS = 200;
 
 /** Fails unless `error` is one of the library's own typed errors. */
 export function expectTyped(error: unknown): void {
