@@ -59,13 +59,16 @@ function tokenKind(fn: (...args: never[]) => unknown): TokenKind {
  * (see {@link HandlerValueOf}), so `get(User, (c) => c.response.when(404, () => null))` does not
  * compile. With `withResponse(Type)`, response handlers give the body and the exception handler
  * the whole result. `Absent` is what a response without a body adds (`null` for HEAD). Not
- * distributed over a union: `get(A | B, block)` lets handlers return an A or a B.
+ * distributed over a union: `get(A | B, block)` lets handlers return an A or a B. A type cast to
+ * `never` (or left open: `undefined` in it) leaves the handlers unchecked, as its result is.
  */
-export type BlockFor<A, Absent = never> = [A] extends [ResponseOf<infer T>]
-  ? ConfigBlock<HandlerValueOf<T> | Absent, WithResponse<BodyOf<T> | Absent>>
-  : [A] extends [VerbType]
-    ? ConfigBlock<HandlerValueOf<A> | Absent>
-    : ConfigBlock;
+export type BlockFor<A, Absent = never> = [A] extends [never]
+  ? ConfigBlock
+  : [A] extends [ResponseOf<infer T>]
+    ? ConfigBlock<HandlerValueOf<T> | Absent, WithResponse<BodyOf<T> | Absent>>
+    : [A] extends [VerbType]
+      ? ConfigBlock<HandlerValueOf<A> | Absent>
+      : ConfigBlock;
 
 /** A verb's arguments, sorted out: the result type, whether it is wrapped in `withResponse()`, the block. */
 export interface VerbArguments {

@@ -146,6 +146,9 @@ async function handlerResults(http: HttpBuilder, user: User): Promise<void> {
   const atUsers: ConfigBlock = (c: HttpConfig) => void (c.request.uri.path = '/users/1');
   exact<User>()(await http.get(User, atUsers));
 
+  // a type cast away (as never) leaves the block unchecked, as the result is
+  await http.get(User as never, (c) => c.response.exception(() => 'anything'));
+
   // client-level handlers cannot know a request's type: they are not checked against it
   HttpBuilder.configure((c) => c.response.failure(() => null));
   http.configure((c) => c.response.exception(() => 'fallback'));
