@@ -13,12 +13,27 @@ const LOADERS: Readonly<Record<Exclude<BackendName, 'native'>, () => Promise<Fac
   undici: () => import('./undici.js').then((module) => module.createUndiciBackend),
 };
 
-/** The backend for `client.backend`: a name (made with the client's transport settings), or a Backend object used as it is. */
+/**
+ * @internal A Backend object's method that takes the client's transport settings: {@link backendFor}
+ * calls it and uses the backend it returns, so a wrapper (the recorder of `MockBackend.record`)
+ * sends as the client would without it. `Symbol.for`: one key for the ESM and CommonJS copies.
+ */
+export const WITH_TRANSPORT: unique symbol = Symbol.for('httpbuilder-ts.withTransport');
+
+/** @internal A Backend object that takes the client's transport settings (see {@link WITH_TRANSPORT}). */
+export interface TransportAware extends Backend {
+  [WITH_TRANSPORT](options: TransportOptions): Backend;
+}
+
+/**
+ * The backend for `client.backend`: a name (made with the client's transport settings), or a
+ * Backend object used as it is (or, when it takes them, given those settings: {@link WITH_TRANSPORT}).
+ */
 export function backendFor(choice: BackendName | Backend | undefined, options: TransportOptions): Backend {
   if (options.http2 && choice === 'axios')
     throw new ConfigError("client.http2: the 'axios' backend cannot speak HTTP/2 (axios has no HTTP/2 transport): use 'native', 'undici', 'got' or 'fetch'");
   if (choice === undefined || choice === 'native') return new NativeBackend(options);
-  if (typeof choice === 'object' && choice !== null && typeof choice.send === 'function') return choice;
+  if (typeof choice === 'object' && choice !== null && typeof choice.send === 'function') return WITH_TRANSPORT in choice ? (choice as TransportAware)[WITH_TRANSPORT](options) : choice;
   if (typeof choice === 'string' && Object.hasOwn(LOADERS, choice)) return new LazyBackend(choice, LOADERS[choice], options);
   throw new ConfigError(`client.backend ${JSON.stringify(choice)} is not a backend: use 'native', 'undici', 'axios', 'got', 'fetch' or a Backend object`);
 }

@@ -1,17 +1,17 @@
 import type { Backend, WireRequest, WireResponse } from '../model/backend.js';
-import { isSecretName, redactUrl } from '../core/redact.js';
+import { redactReference } from '../core/redact.js';
+import { isCredentialHeader, redactUrisInHeader } from '../core/header-redaction.js';
 import { targetAuthority } from '../model/proxy-route.js';
 import { printable } from './render.js';
-
-/** Headers whose values are credentials: `-v` shows them as `***`. */
-const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie']);
 
 /**
  * `inner` with every wire exchange (each redirect hop, retry and auth round) shown on `out` as
  * curl -v shows it: `> ` the request line and headers as handed to the transport, `< ` the
  * status line and headers as received, each head ended by a bare `>` or `<` line. Credentials
- * are `***`: the values of {@link SECRET_HEADERS} and of credential-like names (`X-Api-Key`), and credential-like query values (as in the
- * error line and debug logs).
+ * are `***`: the values of credential headers ({@link isCredentialHeader}: `Authorization`,
+ * `Cookie`, `X-Api-Key`, ...), and user info and credential-like query values in the request
+ * line and in the URLs of `Location`, `Content-Location`, `Link` and the like (as in the error
+ * line and debug logs: a redirect to a pre-signed URL shows no signature).
  *
  * @example
  * c.client.backend = verbose(backendFor('native', { tls: undefined, connection: undefined }), process.stderr);
@@ -36,7 +36,7 @@ export function requestHead(request: WireRequest): string {
   const names = Object.keys(request.headers);
   const host = names.some((name) => name.toLowerCase() === 'host') ? [] : [['Host', targetAuthority(request)] as const];
   const headers = [...host, ...names.map((name) => [name, request.headers[name]] as const)];
-  return head('>', [`${request.method} ${shownTarget(request.target)} HTTP/1.1`, ...headerLines(headers)]);
+  return head('>', [`${request.method} ${redactReference(request.target)} HTTP/1.1`, ...headerLines(headers)]);
 }
 
 /** `< HTTP/1.1 200 OK`, the headers as received, `<`. Every backend speaks HTTP/1.1. */
@@ -51,13 +51,5 @@ function head(mark: string, lines: readonly string[]): string {
 }
 
 function headerLines(headers: ReadonlyArray<readonly [string, string]>): string[] {
-  return headers.map(([name, value]) => `${name}: ${SECRET_HEADERS.has(name.toLowerCase()) || isSecretName(name) ? '***' : value}`);
-}
-
-/** The `Host` header a transport sends: the port only when it is not the scheme's. */
-
-/** The request target with credential-like query values hidden. */
-function shownTarget(target: string): string {
-  const origin = 'http://host';
-  return redactUrl(origin + target).slice(origin.length);
+  return headers.map(([name, value]) => `${name}: ${isCredentialHeader(name) ? '***' : redactUrisInHeader(name, value, redactReference)}`);
 }

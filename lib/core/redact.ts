@@ -92,17 +92,25 @@ export function redactUrl(url: string, hide: (value: string) => string = () => '
   let text = parsed.href;
   if (userInfo) text = text.replace('//', '//***@');
   const pathStart = text.indexOf('/', text.indexOf('//') + 2);
-  const hash = text.indexOf('#');
-  const end = hash < 0 ? text.length : hash;
-  const query = text.indexOf('?');
+  return `${text.slice(0, pathStart)}${withSecretParametersHidden(text.slice(pathStart), hide)}`;
+}
+
+/**
+ * A path with its query and fragment (`/app;jsessionid=x?page=2&sig=y#top`), the values of
+ * credential-like parameters replaced by what `hide` makes of them (`***` unless told).
+ */
+function withSecretParametersHidden(reference: string, hide: (value: string) => string = () => '***'): string {
+  const hash = reference.indexOf('#');
+  const end = hash < 0 ? reference.length : hash;
+  const query = reference.indexOf('?');
   const pathEnd = query < 0 || query > end ? end : query;
   const hidden = (name: string, value: string, all: string) =>
     isSecretName(decodeName(name)) ? `${all.slice(0, all.length - value.length)}${hide(value)}` : all;
-  const path = text.slice(pathStart, pathEnd).replace(/;([^=;/]+)=([^;/]*)/g, (all: string, name: string, value: string) => hidden(name, value, all));
-  const search = text
+  const path = reference.slice(0, pathEnd).replace(/;([^=;/]+)=([^;/]*)/g, (all: string, name: string, value: string) => hidden(name, value, all));
+  const search = reference
     .slice(pathEnd, end)
     .replace(/([?&;])([^=&;]+)=([^&;]*)/g, (all: string, _at: string, name: string, value: string) => hidden(name, value, all));
-  return `${text.slice(0, pathStart)}${path}${search}${text.slice(end)}`;
+  return `${path}${search}${reference.slice(end)}`;
 }
 
 function decodeName(name: string): string {
@@ -141,3 +149,32 @@ function pathStart(text: string): number {
   const rest = text.slice(afterScheme).search(/[/?#]/);
   return rest < 0 ? text.length : afterScheme + rest;
 }
+
+/**
+ * A URI reference as a header carries it (`Location`, a `Link` target) for a log line: an absolute
+ * one as {@link redactUrl} shows it (user info and credential-like parameter values as `***`);
+ * a relative one stays relative (`/next?sig=***`, `//***@host/x`), its text otherwise as it came.
+ *
+ * @example
+ * redactReference('/download?X-Amz-Signature=abc&part=2'); // '/download?X-Amz-Signature=***&part=2'
+ */
+export function redactReference(reference: string): string {
+  // one that does not parse (a bad port, say) is no less a secret's carrier
+  if (SCHEME.test(reference)) return URL.canParse(reference) ? redactUrl(reference) : withSecretParametersHidden(redactUserInfo(reference));
+  // scheme-relative: an authority, so maybe user info; shown as an http URL is, without the `http:`
+  if (reference.startsWith('//')) return redactReference(`http:${reference}`).slice('http:'.length);
+  return withSecretParametersHidden(reference);
+}
+
+/**
+ * A URI reference with only its user info hidden ({@link redactUserInfo}), the rest as it came:
+ * for a file that is replayed, where a query must still match (`//ada:pw@host/x` → `//***@host/x`).
+ */
+export function hideReferenceUserInfo(reference: string): string {
+  if (SCHEME.test(reference)) return redactUserInfo(reference);
+  if (reference.startsWith('//')) return redactUserInfo(`http:${reference}`).slice('http:'.length);
+  return reference; // a relative path has no authority, so no user info
+}
+
+/** A reference that starts with a scheme (`https:`, `s3:`): an absolute URL. */
+const SCHEME = /^[a-z][a-z0-9+.-]*:/i;

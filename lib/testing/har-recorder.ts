@@ -1,27 +1,35 @@
 // The backend MockBackend.record returns: each request goes through a real backend, and the
 // exchange is appended to a HAR file before the response is handed back.
+import { randomBytes } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
-import { rename, writeFile } from 'node:fs/promises';
+import { rename, rm, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { ConfigError } from '../core/errors.js';
 import { describeValue } from '../core/describe-value.js';
 import type { BackendName } from '../config/client-config.js';
-import { streamedBody, type Backend, type TlsOptions, type WireRequest, type WireResponse } from '../model/backend.js';
+import { streamedBody, type Backend, type TlsOptions, type TransportOptions, type WireRequest, type WireResponse } from '../model/backend.js';
 import { contentCodings, decompress } from '../model/decompress.js';
-import { backendFor } from '../backends/registry.js';
+import { backendFor, WITH_TRANSPORT, type TransportAware } from '../backends/registry.js';
 import { emptyHar, harEntry, readHar, type HarEntry } from './har.js';
 
 /** The third argument of `MockBackend.record`. */
 export interface HarRecordOptions {
   /**
-   * TLS settings of the backend made from a name (a private CA for a test server, a client
-   * certificate); a Backend object has its own, so passing both is a ConfigError.
+   * TLS settings of the backend made from a name, for a client without `execution.tls` (which
+   * the recorder uses as the client would); setting both, or this with a Backend object (which
+   * brings its own), is a ConfigError.
    */
   readonly tls?: TlsOptions;
 }
 
 const CALLER = 'MockBackend.record';
+
+/** What a recorder sends through: a backend's name (with `options.tls`), or a Backend object. */
+interface Source {
+  readonly choice: BackendName | Backend | undefined;
+  readonly tls: TlsOptions | undefined;
+}
 
 /** The recording backend of `MockBackend.record(file, backend, options)`. */
 export function harRecorder(file: string, choice: BackendName | Backend | undefined, options: HarRecordOptions | undefined): Backend {
@@ -31,29 +39,43 @@ export function harRecorder(file: string, choice: BackendName | Backend | undefi
     throw new ConfigError(`${CALLER}: options.tls applies to a backend made from a name; a Backend object brings its own TLS settings`);
   // fail now, not at the first request, when the file is there but no HAR
   if (hasContent(file)) readHar(file, CALLER);
-  const inner = backendFor(choice ?? 'native', { tls: options?.tls, connection: undefined });
-  return new HarRecorder(resolve(file), inner, !given);
+  return new HarRecorder(resolve(file), { choice, tls: options?.tls }, { tls: undefined, connection: undefined });
 }
 
-class HarRecorder implements Backend {
+/**
+ * Records what its inner backend exchanges. As `client.backend` it is given the client's
+ * `execution.tls`, `client.connection` and `client.http2` (see {@link WITH_TRANSPORT}) and makes
+ * its inner backend with them, so it sends exactly as the client would without it.
+ */
+class HarRecorder implements TransportAware {
   readonly name: string;
   readonly proxies: boolean | undefined;
+  readonly #inner: Backend;
+  /** Whether the inner backend is this recorder's to close: made here, not a Backend object passed in. */
+  readonly #owned: boolean;
 
   constructor(
     private readonly file: string,
-    private readonly inner: Backend,
-    private readonly owned: boolean,
+    private readonly source: Source,
+    transport: TransportOptions,
   ) {
-    this.name = `har-recorder(${inner.name})`;
+    this.#inner = innerBackend(source, transport);
+    this.#owned = this.#inner !== source.choice;
+    this.name = `har-recorder(${this.#inner.name})`;
     // requests carry the proxy route only to a backend that declares it follows them
-    this.proxies = inner.proxies;
+    this.proxies = this.#inner.proxies;
+  }
+
+  /** The recorder of a client's pool: its inner backend made with the client's transport settings. */
+  [WITH_TRANSPORT](transport: TransportOptions): Backend {
+    return new HarRecorder(this.file, this.source, transport);
   }
 
   async send(request: WireRequest): Promise<WireResponse> {
     const started = new Date();
     const start = performance.now();
     const [sent, requestBody] = await withBodyRead(request);
-    const response = await this.inner.send(sent);
+    const response = await this.#inner.send(sent);
     const headed = performance.now();
     const wireBody = await readAll(response);
     const wait = headed - start;
@@ -65,8 +87,16 @@ class HarRecorder implements Backend {
 
   /** Closes the backend made from a name; a Backend object passed in is its owner's to close. */
   async close(): Promise<void> {
-    if (this.owned) await this.inner.close();
+    if (this.#owned) await this.#inner.close();
   }
+}
+
+/** The backend a recorder sends through, made with `transport` (a client's settings, or none yet). */
+function innerBackend(source: Source, transport: TransportOptions): Backend {
+  if (source.tls !== undefined && transport.tls !== undefined)
+    throw new ConfigError(`${CALLER}: options.tls and the client's execution.tls are both set: set execution.tls alone (the recorder uses it)`);
+  // a name is made with the client's settings; a Backend object is used as the client would use it
+  return backendFor(source.choice ?? 'native', { ...transport, tls: transport.tls ?? source.tls });
 }
 
 /** The request with its body in memory, and those bytes: a streamed body is read to be recorded, then sent as one chunk. */
@@ -134,19 +164,27 @@ function hasContent(file: string): boolean {
 
 /**
  * One write at a time per file (recorders of one process share it): each appends to what the
- * last one wrote. Read, add, write to a temporary file and rename: the file is one valid HAR
- * document at every moment, even if the process dies mid-write.
+ * last one wrote. Read, add, write to a new temporary file and rename: the file is one valid HAR
+ * document at every moment, even if the process dies mid-write. The file is its owner's alone
+ * (mode 0600, as ~/.netrc): query strings and bodies stay in it. Renamed over a file that was
+ * there, it replaces it with its looser mode, and a symbolic link with it rather than its target.
  */
 const writing = new Map<string, Promise<void>>();
-let written = 0;
 
 function appendEntry(file: string, entry: HarEntry): Promise<void> {
   const done = (writing.get(file) ?? Promise.resolve()).then(async () => {
     const har = hasContent(file) ? readHar(file, CALLER) : emptyHar();
     har.log.entries.push(entry);
-    const temporary = `${file}.${process.pid}.${++written}.tmp`;
-    await writeFile(temporary, `${JSON.stringify(har, null, 2)}\n`);
-    await rename(temporary, file);
+    // a name nobody can have made ready for it ('wx': never through a link another user planted)
+    const temporary = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+    try {
+      await writeFile(temporary, `${JSON.stringify(har, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
+      await rename(temporary, file);
+    } catch (error) {
+      // a full disk leaves no half file behind (one that was there is not ours to remove)
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') await rm(temporary, { force: true });
+      throw error;
+    }
   });
   const settled = done.catch(() => {}); // a failed write fails its request, not the next one
   writing.set(file, settled);

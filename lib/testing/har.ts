@@ -4,6 +4,8 @@ import { readFileSync } from 'node:fs';
 import { ConfigError } from '../core/errors.js';
 import { parseMediaType } from '../core/media-type.js';
 import { VERSION } from '../core/version.js';
+import { hideReferenceUserInfo } from '../core/redact.js';
+import { isCredentialHeader, redactUrisInHeader } from '../core/header-redaction.js';
 import type { WireRequest, WireResponse } from '../model/backend.js';
 
 /** A HAR file: one `log`. */
@@ -42,7 +44,7 @@ export interface HarEntry {
 export interface HarRequest {
   readonly method: string;
   readonly url: string;
-  /** `'HTTP/1.1'` or `'HTTP/2.0'` (the version the response came in). */
+  /** `'HTTP/1.1'` or `'HTTP/2'`: the version the exchange went in. */
   readonly httpVersion: string;
   readonly cookies: HarNameValue[];
   readonly headers: HarNameValue[];
@@ -110,17 +112,18 @@ export interface Exchange {
 /** What a HAR file's credentials are written as. */
 export const REDACTED = '***';
 
-const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie']);
-
 /** A new, empty HAR document. */
 export function emptyHar(): Har {
   return { log: { version: '1.2', creator: { name: 'httpbuilder-ts', version: VERSION }, entries: [] } };
 }
 
-/** The HAR entry of an exchange: credential header values and URL user info written as `***`. */
+/**
+ * The HAR entry of an exchange: credential header values (request and response) and URL user
+ * info written as `***`, by the rule of logs and `hb -v` ({@link isCredentialHeader}).
+ */
 export function harEntry(exchange: Exchange): HarEntry {
   const { request, response, requestBody, wireBody, content } = exchange;
-  const httpVersion = response.httpVersion === '2.0' ? 'HTTP/2.0' : 'HTTP/1.1';
+  const httpVersion = response.httpVersion === '2.0' ? 'HTTP/2' : 'HTTP/1.1';
   const requestHeaders = Object.entries(request.headers).map(([name, value]) => redacted(name, value));
   const responseHeaders = response.headers.map(([name, value]) => redacted(name, value));
   const wait = rounded(exchange.wait);
@@ -130,7 +133,7 @@ export function harEntry(exchange: Exchange): HarEntry {
     time: rounded(wait + receive),
     request: {
       method: request.method,
-      url: withoutUserInfo(request.url),
+      url: hideReferenceUserInfo(request.url),
       httpVersion,
       cookies: [],
       headers: requestHeaders,
@@ -160,15 +163,12 @@ function rounded(ms: number): number {
   return Math.round(ms * 1000) / 1000;
 }
 
-/** A header for the file: a credential's value as `***`, user info in a URL value (`Location`, `Referer`) too. */
+/**
+ * A header for the file: a credential's value as `***`, user info in its URLs (`Location`,
+ * `Referer`, `Link` targets) too. Query strings stay: a replay matches on them.
+ */
 function redacted(name: string, value: string): HarNameValue {
-  return { name, value: CREDENTIAL_HEADERS.has(name.toLowerCase()) ? REDACTED : withoutUserInfo(value) };
-}
-
-/** `https://ada:pw@host/x` → `https://***@host/x`; scheme-relative `//ada:pw@host` too. Anything else as it is. */
-function withoutUserInfo(url: string): string {
-  // up to the last `@` before the path: an unencoded `@` in a password is hidden with it
-  return url.replace(/^((?:[a-z][a-z0-9+.-]*:)?\/\/)[^/?#]*@/i, `$1${REDACTED}@`);
+  return { name, value: isCredentialHeader(name) ? REDACTED : redactUrisInHeader(name, value, hideReferenceUserInfo) };
 }
 
 function headerIn(headers: readonly HarNameValue[], name: string): string | undefined {

@@ -38,6 +38,11 @@ export class MockUnmatchedError extends HttpBuilderError {
  */
 export class MockBackend implements Backend {
   readonly name: string = 'mock';
+  /**
+   * A client with `client.proxy` (or the environment's proxies) may use a mock: each call
+   * records the proxy it would have gone through ({@link MockCall.proxy}); none is contacted.
+   */
+  readonly proxies = true;
   /** Every request received, matched or not, in order. */
   readonly calls: MockCall[] = [];
   readonly #expectations: MockExpectation[] = [];

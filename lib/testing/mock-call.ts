@@ -19,6 +19,13 @@ export interface MockCall {
   readonly headers: Readonly<Record<string, string>>;
   /** The body bytes (empty without a body). */
   readonly body: Buffer;
+  /**
+   * The proxy the request would have gone through (`client.proxy`, or the environment's
+   * `https_proxy` / `http_proxy` as for a real backend), as errors and logs name it:
+   * `http://host:port`, credentials as `***` (`http://***@host:port`). Never contacted.
+   * `undefined` when the request goes direct.
+   */
+  readonly proxy?: string;
 }
 
 /** Reads the whole request, body included (a streamed body is consumed, as a transport would send it). */
@@ -30,7 +37,9 @@ export async function receive(request: WireRequest): Promise<MockCall> {
     if (request.body.bytes !== undefined) chunks.push(request.body.bytes);
     else for await (const chunk of request.body) chunks.push(chunk);
   }
-  return { method: request.method, url: request.url, target: request.target, headers: anyCase(headers), body: Buffer.concat(chunks) };
+  const call = { method: request.method, url: request.url, target: request.target, headers: anyCase(headers), body: Buffer.concat(chunks) };
+  // set only when there is one: a direct call compares equal to an object without the key
+  return request.proxy === undefined ? call : { ...call, proxy: request.proxy.shown };
 }
 
 /** `headers` (names in lower case) readable by a name in any case, as HTTP header names are. */

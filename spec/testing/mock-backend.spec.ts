@@ -4,6 +4,7 @@ import { describe, expect, it } from '@jest/globals';
 import { gzipSync } from 'node:zlib';
 import { ConfigError, HttpBuilder, HttpException, NetworkError, TimeoutError, type ConfigBlock } from '../../lib/index.js';
 import { MockBackend, MockUnmatchedError } from '../../lib/testing.js';
+import { closedPort } from '../support/closed-port.js';
 
 const ORIGIN = 'https://api.example.com';
 
@@ -235,5 +236,49 @@ describe('MockBackend: calls', () => {
     expect([call.headers['x-trace'], call.headers['X-Trace'], 'X-TRACE' in call.headers]).toEqual(['t-1', 't-1', true]);
     expect(call.headers).toMatchObject({ 'content-type': 'text/plain', 'content-length': '8' });
     expect(call.body).toEqual(Buffer.from('remember'));
+  });
+});
+
+describe('MockBackend: a client with a proxy', () => {
+  /** A service that sets its proxy itself, as docs/testing.md's advice meets it: only the backend comes from outside. */
+  const service = (backend: MockBackend, proxy: string, noProxy: string[] = []) =>
+    HttpBuilder.configure((c) => {
+      c.request.uri = ORIGIN;
+      c.client.proxy = { url: proxy, noProxy };
+      c.client.backend = backend;
+    });
+
+  it('is accepted: each call records the proxy, credentials as ***, and the proxy is never contacted', async () => {
+    const port = await closedPort(); // a proxy contacted there would refuse the connection
+    const mock = new MockBackend();
+    mock.on('GET', `${ORIGIN}/users/42`).reply(200, { id: 42 });
+    mock.on('GET', 'http://plain.example/ping').reply(200, 'pong');
+    mock.on('GET', 'https://internal.example/health').reply(200, 'ok');
+    const http = service(mock, `http://pu:proxy-s3cret@127.0.0.1:${port}`, ['internal.example']);
+    expect(await http.get(path('/users/42'))).toEqual({ id: 42 });
+    expect(await http.get((c) => void (c.request.uri = 'http://plain.example/ping'))).toBe('pong');
+    expect(await http.get((c) => void (c.request.uri = 'https://internal.example/health'))).toBe('ok');
+    mock.assertDone();
+    expect(mock.calls.map((call) => call.proxy)).toEqual([`http://***@127.0.0.1:${port}`, `http://***@127.0.0.1:${port}`, undefined]);
+    expect('proxy' in mock.calls[2]).toBe(false); // a direct call is as it always was
+    expect(mock.calls.map((call) => call.proxy ?? '').join()).not.toContain('proxy-s3cret');
+  });
+
+  it("follows the environment's proxy as a real backend would; no_proxy exempts", async () => {
+    const saved = { https_proxy: process.env.https_proxy, no_proxy: process.env.no_proxy };
+    Object.assign(process.env, { https_proxy: 'http://127.0.0.1:3128', no_proxy: 'internal.example' });
+    try {
+      const mock = new MockBackend();
+      mock.on('GET', /./).persist().reply(200, 'ok');
+      const http = clientOf(mock);
+      await http.get(path('/a'));
+      await http.get((c) => void (c.request.uri = 'https://internal.example/b'));
+      expect(mock.calls.map((call) => call.proxy)).toEqual(['http://127.0.0.1:3128', undefined]);
+    } finally {
+      for (const [name, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
   });
 });
