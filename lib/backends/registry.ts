@@ -33,7 +33,8 @@ export function backendFor(choice: BackendName | Backend | undefined, options: T
   if (options.http2 && choice === 'axios')
     throw new ConfigError("client.http2: the 'axios' backend cannot speak HTTP/2 (axios has no HTTP/2 transport): use 'native', 'undici', 'got' or 'fetch'");
   if (choice === undefined || choice === 'native') return new NativeBackend(options);
-  if (typeof choice === 'object' && choice !== null && typeof choice.send === 'function') return WITH_TRANSPORT in choice ? (choice as TransportAware)[WITH_TRANSPORT](options) : choice;
+  if (typeof choice === 'object' && choice !== null && typeof choice.send === 'function')
+    return WITH_TRANSPORT in choice ? (choice as TransportAware)[WITH_TRANSPORT](options) : choice;
   if (typeof choice === 'string' && Object.hasOwn(LOADERS, choice)) return new LazyBackend(choice, LOADERS[choice], options);
   throw new ConfigError(`client.backend ${JSON.stringify(choice)} is not a backend: use 'native', 'undici', 'axios', 'got', 'fetch' or a Backend object`);
 }

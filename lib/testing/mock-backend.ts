@@ -51,18 +51,31 @@ export class MockBackend implements Backend {
    * A backend that sends each request through a real one (`'native'` unless `backend` names
    * another, or is a Backend object) and appends the exchange to `file` as a HAR 1.2 entry
    * (the file is created, or read and written back: it holds one valid HAR document after every
-   * exchange). Each redirect hop, auth challenge and retry is an entry of its own. The values of
-   * `Authorization`, `Proxy-Authorization`, `Cookie` and `Set-Cookie` headers and user info in
-   * URLs are written as `***`; query strings and bodies are written as they are.
+   * exchange). Each redirect hop, auth challenge and retry is an entry of its own, with the HTTP
+   * version it went in (`HTTP/1.1`, `HTTP/2`).
+   *
+   * It sends exactly as the client would without it: set as `client.backend`, the backend made
+   * from the name gets the client's `execution.tls`, `client.connection` and `client.http2`
+   * (a Backend object is used as the client would use it). What it cannot honour is a ConfigError
+   * when the client is made: `client.http2` with `'axios'`, `options.tls` beside `execution.tls`.
+   *
+   * Secrets: the value of every credential header, request and response (`Authorization`,
+   * `Cookie`, `Set-Cookie`, `X-Api-Key`, `Private-Token`, `X-Auth-Token`, ...: the rule of logs
+   * and `hb -v`) and user info in URLs are written as `***`; query strings and bodies as they are
+   * (a replay matches on them). The file has mode 0600, also when it was there with another.
    *
    * A test tool: the whole response body is read before `send` returns (the response timeout
    * covers it), and the response is handed on with that body in memory. `options.tls` (not in
-   * the HAR spec, our own) sets the TLS of a backend made from a name, such as a test server's
-   * private CA. `close()` closes the backend made from a name, not a Backend object passed in.
+   * the HAR spec, our own) sets the TLS of a backend made from a name for a client without
+   * `execution.tls`. `close()` closes the backend made from a name, not a Backend object passed in.
    *
    * @example
-   * const recorder = MockBackend.record('fixtures/users.har', 'native', { tls: { ca: testCa } });
-   * const http = HttpBuilder.configure((c) => { c.request.uri = 'https://localhost:8443'; c.client.backend = recorder; });
+   * const recorder = MockBackend.record('fixtures/users.har', 'undici');
+   * const http = HttpBuilder.configure((c) => {
+   *   c.request.uri = 'https://localhost:8443';
+   *   c.client.backend = recorder;
+   *   c.execution.tls = { ca: testCa }; // the recorder uses it, as the client would
+   * });
    * await http.get((c) => void (c.request.uri.path = '/users/42'));
    * await http.close();
    */

@@ -324,20 +324,45 @@ describe('-v heads', () => {
     expect(requestHead(wire('/', {}, 80))).toBe('> POST / HTTP/1.1\n> Host: api.test\n>\n');
   });
 
+  /** A response head with an empty body. */
+  const bodiless = (statusCode: number, message: string, headers: WireResponse['headers']): WireResponse => ({
+    statusCode,
+    message,
+    headers,
+    body: (async function* () {})(),
+    decoded: false,
+    discard: () => {},
+  });
+
   it('the status line and the headers as received, Set-Cookie as ***, control characters shown as \\xNN', () => {
-    const response: WireResponse = {
-      statusCode: 503,
-      message: 'Down \x1b[31m',
-      headers: [
-        ['set-cookie', 'sid=1'],
-        ['Set-Cookie', 'b=2'],
-        ['X-Odd', 'a\x07b'],
-      ],
-      body: (async function* () {})(),
-      decoded: false,
-      discard: () => {},
-    };
+    const response = bodiless(503, 'Down \x1b[31m', [
+      ['set-cookie', 'sid=1'],
+      ['Set-Cookie', 'b=2'],
+      ['X-Odd', 'a\x07b'],
+    ]);
     expect(responseHead(response)).toBe('< HTTP/1.1 503 Down \\x1b[31m\n< set-cookie: ***\n< Set-Cookie: ***\n< X-Odd: a\\x07b\n<\n');
+  });
+
+  it('URLs in Location, Content-Location and Link as the request line shows them: user info and credential-like query values as ***', () => {
+    const response = bodiless(302, 'Found', [
+      ['Location', 'https://ada:pw@bucket.test/r.csv?X-Amz-Credential=AKIA1&X-Amz-Signature=abc&X-Amz-Expires=60'],
+      ['Location', '/next;jsessionid=s1?page=2&token=t0k#top'],
+      ['Content-Location', '//ada:pw@cdn.test/x?sig=s'],
+      ['Link', '<https://a.test/2?access_token=t2>; rel="next", </9?page=9&api_key=k9>; rel="last"'],
+      ['X-Auth-Token', 'tok'],
+      ['X-Note', 'see /x?token=kept-not-a-url-header'],
+    ]);
+    expect(responseHead(response).split('\n')).toEqual([
+      '< HTTP/1.1 302 Found',
+      '< Location: https://***@bucket.test/r.csv?X-Amz-Credential=***&X-Amz-Signature=***&X-Amz-Expires=60',
+      '< Location: /next;jsessionid=***?page=2&token=***#top',
+      '< Content-Location: //***@cdn.test/x?sig=***',
+      '< Link: <https://a.test/2?access_token=***>; rel="next", </9?page=9&api_key=***>; rel="last"',
+      '< X-Auth-Token: ***',
+      '< X-Note: see /x?token=kept-not-a-url-header',
+      '<',
+      '',
+    ]);
   });
 });
 

@@ -166,6 +166,44 @@ describe('hb: -v (the heads of every exchange on stderr)', () => {
     expect(result.stderr).not.toMatch(/pa55-word|YWRh|c00kie-value|s3cr3t-cookie|k3y-s3cret/);
   });
 
+  it('redacts the URLs of Location, Content-Location and Link as the request line: a redirect to a pre-signed URL shows no signature', async () => {
+    const { server } = holder;
+    const origin = server.httpUrl;
+    const query = 'X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=AKIAEXAMPLE%2F20240501&X-Amz-Expires=60&X-Amz-Signature=5ign4ture';
+    const shownQuery = 'X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=***&X-Amz-Expires=60&X-Amz-Signature=***';
+    const presigned = `${origin.replace('//', '//ada:l0cation-pw@')}/bucket/report.csv?${query}`;
+    server.expect({
+      method: 'GET',
+      path: '/report',
+      respond: { status: 302, headers: { Location: presigned, Link: '</report?page=2&access_token=l1nk-t0ken>; rel="next"' } },
+    });
+    server.expect({
+      method: 'GET',
+      path: '/bucket/report.csv',
+      // the real URL goes on the wire
+      query: { 'X-Amz-Algorithm': 'AWS4-HMAC-SHA256', 'X-Amz-Credential': 'AKIAEXAMPLE/20240501', 'X-Amz-Expires': '60', 'X-Amz-Signature': '5ign4ture' },
+      respond: {
+        headers: { 'Content-Type': 'text/csv', 'Content-Location': `${origin.replace('//', '//u:c0ntent-pw@')}/bucket/report.csv?sig=c0ntent-s1g` },
+        body: 'id\n1\n',
+      },
+    });
+    const result = await hb('get', `${origin}/report`, '-v');
+    expect({ code: result.code, stdout: result.stdout.toString('utf8') }).toEqual({ code: 0, stdout: 'id\n1\n' });
+    const shownOrigin = origin.replace('//', '//***@');
+    expect(marked(result.stderr, '> ').filter((line) => line.endsWith(' HTTP/1.1'))).toEqual([
+      'GET /report HTTP/1.1',
+      `GET /bucket/report.csv?${shownQuery} HTTP/1.1`,
+    ]);
+    expect(marked(result.stderr, '< ')).toEqual(
+      expect.arrayContaining([
+        `Location: ${shownOrigin}/bucket/report.csv?${shownQuery}`,
+        'Link: </report?page=2&access_token=***>; rel="next"',
+        `Content-Location: ${shownOrigin}/bucket/report.csv?sig=***`,
+      ]),
+    );
+    expect(result.stderr).not.toMatch(/5ign4ture|AKIAEXAMPLE|l0cation-pw|l1nk-t0ken|c0ntent-pw|c0ntent-s1g/);
+  });
+
   it('shows both rounds of a Digest challenge, and -i still writes its head to stdout', async () => {
     const route = digestRoute(holder.server, { user: 'ada', password: 'wonder land' });
     const result = await hb('get', `${holder.server.httpUrl}/digest`, '--digest', 'ada:wonder land', '-v', '-i');

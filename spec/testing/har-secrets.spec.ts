@@ -1,24 +1,15 @@
 // What a HAR file of MockBackend.record keeps of the secrets an exchange carries: every
 // credential-like header value (request and response) and URL user info written as `***`, by
 // the rule of logs and `hb -v`; the file readable by its owner alone.
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { chmod, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { describe, expect, it } from '@jest/globals';
+import { chmod, readFile, stat, writeFile } from 'node:fs/promises';
 import { HttpBuilder, type ConfigBlock } from '../../lib/index.js';
 import { MockBackend, type Har, type HarNameValue } from '../../lib/testing.js';
 import { useTestServer } from '../support/use-test-server.js';
+import { useHarFiles } from './support/har-files.js';
 
 const holder = useTestServer();
-let dir: string;
-let files = 0;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'hb-har-secrets-'));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
-const harFile = () => join(dir, `secrets-${++files}.har`);
+const harFile = useHarFiles('hb-har-secrets-').file;
 const path = (p: string) => (c: Parameters<ConfigBlock>[0]) => void (c.request.uri.path = p);
 const valueOf = (headers: readonly HarNameValue[], name: string) => headers.find((h) => h.name.toLowerCase() === name)?.value;
 const modeOf = async (file: string) => (await stat(file)).mode & 0o777;

@@ -2,23 +2,20 @@
 // (a private CA), client.connection (a Unix socket) and client.http2 reach the backend it
 // records through, on every backend; what it cannot honour is a ConfigError.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import * as http from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { ConfigError, HttpBuilder, type BackendName, type ConfigBlock } from '../../lib/index.js';
 import { MockBackend, type Har, type HarEntry } from '../../lib/testing.js';
 import { useTestServer } from '../support/use-test-server.js';
+import { useHarFiles } from './support/har-files.js';
 
 const holder = useTestServer();
-const dir = mkdtempSync(join(tmpdir(), 'hb-har-transport-'));
-let files = 0;
-const harFile = () => join(dir, `transport-${++files}.har`);
+const files = useHarFiles('hb-har-transport-');
+const harFile = files.file;
 const path = (p: string) => (c: Parameters<ConfigBlock>[0]) => void (c.request.uri.path = p);
 
 // a plain HTTP server on a Unix domain socket (Docker's kind of API)
-const socketPath = join(dir, 'api.sock');
+const socketPath = files.path('api.sock');
 let unixServer: http.Server;
 beforeAll(async () => {
   unixServer = http.createServer((req, res) => {
@@ -30,7 +27,6 @@ beforeAll(async () => {
 afterAll(async () => {
   unixServer.closeAllConnections();
   await new Promise((resolve) => unixServer.close(resolve));
-  rmSync(dir, { recursive: true, force: true });
 });
 
 /** Records one GET of `p` through `backend` with the client settings of `block`; the call's result and the file's entries. */
