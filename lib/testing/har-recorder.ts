@@ -166,8 +166,9 @@ function hasContent(file: string): boolean {
  * One write at a time per file (recorders of one process share it): each appends to what the
  * last one wrote. Read, add, write to a new temporary file and rename: the file is one valid HAR
  * document at every moment, even if the process dies mid-write. The file is its owner's alone
- * (mode 0600, as ~/.netrc): query strings and bodies stay in it. Renamed over a file that was
- * there, it replaces it with its looser mode, and a symbolic link with it rather than its target.
+ * (mode 0600, as ~/.netrc): query strings and bodies stay in it. The rename puts a new file in
+ * the place of one that was there, whatever that one's mode (0644, say), and of a symbolic link
+ * rather than writing through it.
  */
 const writing = new Map<string, Promise<void>>();
 
