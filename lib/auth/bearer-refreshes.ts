@@ -1,13 +1,15 @@
 import { untilSignal } from '../pipeline/call-control.js';
 
-/** How many tokens' refreshes a client remembers per refresh function: a service with many users must not grow it forever. */
+/** How many tokens' refreshes a client remembers: a service with many users must not grow it forever. */
 const MAX_TOKENS = 1024;
 
 /**
- * What the requests of a client that share one bearer `refresh` function know about it: which
- * token each refresh replaced, and the refreshes running now. A refreshed token replaces only
- * the token it refreshed, so requests made for different users (each with its own token) never
- * send one another's; concurrent 401s to the same token share one refresh. A request waits for
+ * What the requests of a client know about bearer refreshes, whichever `refresh` function
+ * they were configured with (one written inline in a request block is a new one per call):
+ * which token each refresh replaced, and the refreshes running now, keyed by the expired token
+ * (a token is its user's). A refreshed token replaces only the token it refreshed, so requests
+ * made for different users (each with its own token) never send one another's; concurrent 401s
+ * to the same token share one refresh. A request waits for
  * a refresh until its signal aborts; when every request that could give up on a refresh has,
  * the next 401 to that token starts another (a refresh that hangs locks nobody out for good).
  *

@@ -16,7 +16,7 @@ import { carriedThrow } from '../pipeline/progress.js';
 export async function sendWithBearer(next: Send, wire: WireRequest, call: WireCall, credentials: BearerCredentials): Promise<WireResponse> {
   const { refresh } = credentials;
   const configured = await tokenOf(credentials.token, call.control);
-  const refreshes = refresh && call.plan.pool.authCache.bearer(refresh);
+  const refreshes = refresh && call.plan.pool.authCache.bearerRefreshes;
   const sent = refreshes ? refreshes.current(configured) : configured;
   const response = await next(withBearer(wire, sent), call);
   if (response.statusCode !== 401 || !refreshes || isStreamed(wire.body)) return response;

@@ -33,9 +33,9 @@ export interface BearerOptions {
   /**
    * Gives a new token (sync or async) for the token that got a 401 (its argument): the request
    * is sent once more with it, and later requests of the client configured with that same
-   * token send the new one instead. It replaces only the token it refreshed: requests with
-   * other tokens (other users) that share this function keep theirs. Requests that get a 401
-   * to the same token while its refresh runs wait for that one.
+   * token (and a `refresh`, whichever function it is) send the new one instead. It replaces only
+   * the token it refreshed: requests with other tokens (other users) keep theirs. Requests that
+   * get a 401 to the same token while its refresh runs wait for that one.
    */
   readonly refresh?: BearerRefresh;
 }
