@@ -18,7 +18,7 @@ const BASIC: SpaceState = { scheme: 'basic' };
 /**
  * A proxy's credentials and what the proxy last asked for. They go with the first request or
  * `CONNECT` as Basic (as curl does: no 407 round trip per new tunnel); once the proxy has asked
- * for Digest, every later one answers with Digest up front. A `407 Proxy-Authenticate` is
+ * for Digest, every later one answers with Digest up front, and Basic is never sent again. A `407 Proxy-Authenticate` is
  * answered by the server-auth rules (Basic or Digest, the strongest offered first; Basic once,
  * a Digest challenge once plus once more when the nonce went stale). The credentials stay in
  * private fields: nothing prints them.
@@ -44,13 +44,19 @@ export class ProxyAuthorization {
     return this.#state ?? BASIC;
   }
 
-  /** @internal Remembers a challenge we can answer; `undefined` when there is none among `values`. */
+  /**
+   * @internal Remembers a challenge we can answer; `undefined` when there is none among `values`.
+   * Once the proxy has asked for Digest, Basic is no answer: a 407 asking only for Basic (which
+   * anyone on the way to the proxy can forge) would get the password in clear, for good.
+   */
   challenged(values: readonly string[]): { state: SpaceState; stale: boolean } | undefined {
     const challenges = parseChallenges(values);
     const digest = pickDigest(challenges);
-    const state: SpaceState | undefined = digest ? { scheme: 'digest', challenge: digest } : challenges.some((c) => c.scheme === 'basic') ? BASIC : undefined;
-    if (!state) return undefined;
-    this.#state = state;
+    if (digest === undefined) {
+      if (this.#state?.scheme === 'digest' || !challenges.some((c) => c.scheme === 'basic')) return undefined;
+      return { state: (this.#state = BASIC), stale: false };
+    }
+    const state: SpaceState = (this.#state = { scheme: 'digest', challenge: digest });
     const stale = challenges.some((c) => c.scheme === 'digest' && c.params.stale?.toLowerCase() === 'true');
     return { state, stale };
   }

@@ -15,6 +15,7 @@ const PROXIES = {
   digest: { auth: { scheme: 'digest', user: 'proxy-user', password: SECRET } },
   both: { auth: { scheme: 'both', user: 'proxy-user', password: SECRET, algorithm: 'SHA-256' } },
   stale: { auth: { scheme: 'digest', user: 'proxy-user', password: SECRET, staleAfter: 1 } },
+  switching: { auth: { scheme: 'digest', user: 'proxy-user', password: SECRET } }, // demand() changes its scheme
   refusing: { refuseConnect: 403, refuseForward: 502 },
   tls: { tls: true },
 } satisfies Record<string, ProxyServerOptions>;
@@ -162,6 +163,25 @@ conformance('proxies (client.proxy)', (kit) => {
     expect(schemes).toEqual(['Basic', ...schemes.slice(1).map(() => 'Digest')]);
     expect(proxy.seen.slice(1).every((s) => s.authorized === true)).toBe(true);
     expect(kit.server.requests.every((r) => r.headers['proxy-authorization'] === undefined)).toBe(true);
+  });
+
+  it('a proxy that asked for Digest never gets Basic: a Basic-only 407 (a forged one) stands as a ProxyError, and Digest stays up front', async () => {
+    answer('/downgrade');
+    const proxy = proxies.switching;
+    proxy.demand('digest');
+    const client = kit.client((c) => void (c.client.proxy = proxy.urlWith('proxy-user', SECRET)));
+    expect(await client.get((c) => void (c.request.uri.path = '/downgrade'))).toBe('through');
+    // another origin for https: a new tunnel, so the proxy is asked again
+    const other = `${new URL(kit.server.url(kit.secure).replace('127.0.0.1', 'localhost')).origin}/downgrade`;
+    proxy.demand('basic');
+    const error = await errorOf(client.get((c) => void (c.request.uri = other)));
+    expect(error).toBeInstanceOf(ProxyError);
+    expect(error).toMatchObject({ statusCode: 407 });
+    proxy.demand('digest');
+    expect(await client.get((c) => void (c.request.uri = other))).toBe('through');
+    const schemes = proxy.seen.map((s) => s.headers['proxy-authorization']?.split(' ')[0]);
+    expect(schemes).toEqual(['Basic', ...schemes.slice(1).map(() => 'Digest')]); // the Basic up front before the proxy's first 407 only
+    expect(proxy.seen.map((s) => s.status)).toEqual([407, 200, 407, 200]);
   });
 
   it('a stale Digest nonce gets one more answer', async () => {
