@@ -19,14 +19,18 @@ const MAX_TOKENS = 1024;
  * const fresh = await refreshes.renew('a-1', sent, () => refresh(sent));
  */
 export class BearerRefreshes {
-  /** Token → what its latest refresh gave, oldest first. */
+  /** Token → what its latest refresh gave, least recently used first. */
   readonly #replaced = new Map<string, string>();
   /** Expired token → the refresh running for it. */
   readonly #running = new Map<string, Running>();
 
   /** The token to send for a request configured with `configured`: what its latest refresh gave, or itself. */
   current(configured: string): string {
-    return this.#replaced.get(configured) ?? configured;
+    const replacement = this.#replaced.get(configured);
+    if (replacement === undefined) return configured;
+    this.#replaced.delete(configured); // re-inserted last: a token in use is the last to be forgotten
+    this.#replaced.set(configured, replacement);
+    return replacement;
   }
 
   /**
@@ -38,7 +42,8 @@ export class BearerRefreshes {
     let running = this.#running.get(sent);
     if (running === undefined) {
       const latest = this.current(configured);
-      if (latest !== sent) return latest;
+      // refreshed since it went out; `configured` itself when what was sent was forgotten meanwhile: that one expired long ago
+      if (latest !== sent && latest !== configured) return latest;
       running = this.#start(sent, refresh);
     }
     const fresh = signal ? await this.#waitFor(sent, running, signal) : await running.token;
@@ -77,8 +82,8 @@ export class BearerRefreshes {
   }
 
   #remember(token: string, fresh: string): void {
-    if (token === fresh) return;
-    this.#replaced.delete(token); // re-inserted last: the oldest is the first to go
+    this.#replaced.delete(token); // re-inserted last: the least recently used is the first to go
+    if (token === fresh) return; // refreshed into itself: nothing replaces it (any longer)
     this.#replaced.set(token, fresh);
     if (this.#replaced.size > MAX_TOKENS) this.#replaced.delete(this.#replaced.keys().next().value!);
   }

@@ -77,3 +77,39 @@ describe('BearerRefreshes: waiters that give up', () => {
     expect(again.current('a-1')).toBe('a-3');
   });
 });
+
+describe('BearerRefreshes: edge cases', () => {
+  const fill = async (refreshes: BearerRefreshes, users: number) => {
+    for (let user = 0; user < users; user++) await refreshes.renew(`u${user}`, `u${user}`, () => Promise.resolve(`u${user}-fresh`));
+  };
+
+  it('a replacement forgotten while its request was out: the 401 to it refreshes it, never answers with the expired configured token', async () => {
+    const refreshes = new BearerRefreshes();
+    await refreshes.renew('a-1', 'a-1', () => Promise.resolve('a-2'));
+    const sent = refreshes.current('a-1');
+    await fill(refreshes, 1024); // a-1's entry is evicted meanwhile
+    let called = 0;
+    expect(sent).toBe('a-2');
+    expect(await refreshes.renew('a-1', sent, () => (called++, Promise.resolve('a-3')))).toBe('a-3');
+    expect(called).toBe(1);
+    expect(refreshes.current('a-1')).toBe('a-3');
+  });
+
+  it('a refresh that gives back the configured token leaves no stale replacement behind', async () => {
+    const refreshes = new BearerRefreshes();
+    await refreshes.renew('a-1', 'a-1', () => Promise.resolve('a-2'));
+    expect(await refreshes.renew('a-1', 'a-2', () => Promise.resolve('a-1'))).toBe('a-1');
+    expect(refreshes.current('a-1')).toBe('a-1');
+  });
+
+  it('the least recently used replacement is the first forgotten: a token in use stays', async () => {
+    const refreshes = new BearerRefreshes();
+    await refreshes.renew('a-1', 'a-1', () => Promise.resolve('a-2'));
+    for (let user = 0; user < 1024; user++) {
+      expect(refreshes.current('a-1')).toBe('a-2'); // a-1's user keeps sending requests
+      await refreshes.renew(`u${user}`, `u${user}`, () => Promise.resolve(`u${user}-fresh`));
+    }
+    expect(refreshes.current('a-1')).toBe('a-2');
+    expect(refreshes.current('u0')).toBe('u0');
+  });
+});
