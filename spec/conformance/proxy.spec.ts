@@ -271,6 +271,42 @@ conformance('proxies (client.proxy)', (kit) => {
     }
   });
 
+  it("hooks never see the proxy's credentials: no Proxy-Authorization in any attempt, though each one carries it to the proxy", async () => {
+    answer('/hooked');
+    const before: string[] = [];
+    const after: string[] = [];
+    const client = kit.client((c) => {
+      c.client.proxy = proxies.digest.urlWith('proxy-user', SECRET);
+      c.execution.hooks = {
+        beforeAttempt: (attempt) => {
+          before.push(JSON.stringify(attempt.headers));
+          attempt.headers['x-signed'] = 'yes'; // what a hook sets still goes out
+          if (!kit.secure) attempt.headers['proxy-authorization'] = 'Basic Zm9yZ2Vk'; // but not in place of the proxy's credentials
+        },
+        afterAttempt: (attempt) => void after.push(JSON.stringify(attempt.headers)),
+      };
+    });
+    for (let i = 0; i < 2; i++) expect(await client.get((c) => void (c.request.uri.path = '/hooked'))).toBe('through');
+    expect(before.length).toBeGreaterThanOrEqual(2);
+    expect(before.filter((headers) => /proxy-authorization/i.test(headers))).toEqual([]);
+    const basic = Buffer.from(`proxy-user:${SECRET}`).toString('base64');
+    expect([...before, ...after].filter((headers) => headers.includes(basic) || headers.includes('Digest '))).toEqual([]);
+    // http: Basic refused, Digest, then Digest up front; https: the tunnel's own CONNECTs
+    if (!kit.secure) expect(proxies.digest.seen.map((s) => s.status)).toEqual([407, 200, 200]);
+    expect(proxies.digest.seen.map((s) => s.headers['proxy-authorization'])).not.toContain('Basic Zm9yZ2Vk');
+    expect(kit.server.requests.map((r) => r.headers['x-signed'])).toEqual(['yes', 'yes']);
+    // a Proxy-Authorization of the caller's own is a header of the request like any other: hooks see it
+    const own = kit.client((c) => {
+      c.client.proxy = proxies.open.url;
+      c.execution.hooks = { beforeAttempt: (attempt) => void before.push(JSON.stringify(attempt.headers)) };
+    });
+    await own.get((c) => {
+      c.request.uri.path = '/hooked';
+      c.request.headers['Proxy-Authorization'] = 'Bearer mine';
+    });
+    expect(before.at(-1)).toContain('Bearer mine');
+  });
+
   it('a NetworkError a hook throws through a proxy fails the call as it is', async () => {
     const own = new NetworkError('the hook’s own failure', 'other');
     const client = kit.client((c) => {
