@@ -157,7 +157,7 @@ conformance('retries', (kit) => {
       const error = await http.get((c) => void (c.execution.retry = { maxRetryAfter: bad as number })).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ConfigError);
       expect((error as Error).message).toMatch(/^execution\.retry\.maxRetryAfter must be/);
-      expect((error as Error).message).toContain(typeof bad === 'number' ? String(bad) : '"60000"');
+      expect((error as Error).message).toMatch(typeof bad === 'number' ? String(bad) : /not a string$/);
     }
     expect(kit.server.requests).toHaveLength(0);
   });
