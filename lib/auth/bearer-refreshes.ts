@@ -16,7 +16,8 @@ const MAX_TOKENS = 1024;
  * @example
  * const refreshes = new BearerRefreshes();
  * const sent = refreshes.current('a-1'); // 'a-1', or what refreshing 'a-1' gave
- * const fresh = await refreshes.renew('a-1', sent, () => refresh(sent));
+ * // `sent` got a 401: the token a refresh gave it since, or a new refresh's (one per expired token)
+ * const fresh = await refreshes.renew('a-1', sent, () => sessions.renew(sent), call.control?.signal);
  */
 export class BearerRefreshes {
   /** Token → what its latest refresh gave, least recently used first. */

@@ -1,5 +1,5 @@
 import { isStreamed, type WireRequest, type WireResponse } from '../model/backend.js';
-import { checkToken, type BearerCredentials, type BearerToken } from '../config/auth-config.js';
+import { checkToken, type BearerCredentials, type BearerRefresh, type BearerToken } from '../config/auth-config.js';
 import { untilSignal, type CallControl } from '../pipeline/call-control.js';
 import type { Send, WireCall } from '../pipeline/plan.js';
 import { carriedThrow } from '../pipeline/progress.js';
@@ -34,7 +34,7 @@ async function tokenOf(token: BearerToken, control: CallControl | undefined): Pr
 }
 
 /** What the caller's refresh gives for the token that got a 401, checked. */
-async function refreshed(refresh: NonNullable<BearerCredentials['refresh']>, expired: string): Promise<string> {
+async function refreshed(refresh: BearerRefresh, expired: string): Promise<string> {
   const token = await callersOwn(() => refresh(expired), "auth.bearer()'s refresh");
   checkToken(token, "the token auth.bearer()'s refresh gave");
   return token;

@@ -22,7 +22,15 @@ export interface BearerCredentials {
   readonly refresh: BearerRefresh | undefined;
 }
 
-/** What `auth.bearer()`'s `refresh` is: given the token that got a 401, it gives a new one (sync or async). */
+/**
+ * What `auth.bearer()`'s `refresh` is: given the token that got a 401, it gives a new one (sync
+ * or async). One function can serve every user of a client: the expired token says whose it is.
+ *
+ * @example
+ * // e.g. your token endpoint's refresh_token grant for the session `expired` belongs to
+ * const refresh: BearerRefresh = (expired) => sessions.renew(expired);
+ * await http.get((c) => c.request.auth.bearer(user.token, { refresh }));
+ */
 export type BearerRefresh = (expired: string) => string | Promise<string>;
 
 /** What `auth.bearer()` takes: the token, or a function (sync or async) that gives it, called per request. */

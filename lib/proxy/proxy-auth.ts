@@ -25,6 +25,8 @@ const BASIC: SpaceState = { scheme: 'basic' };
  */
 export class ProxyAuthorization {
   readonly #login: ProxyLogin | undefined;
+  /** `Basic …` of the login, made once: it goes with every request until the proxy asks for Digest. */
+  #basic: string | undefined;
   /** The proxy's last challenge we can answer; `undefined` until it challenged (Basic until then). */
   #state: SpaceState | undefined;
   /** Digest `nc` per nonce (the proxy is one protection space). */
@@ -64,7 +66,7 @@ export class ProxyAuthorization {
   /** @internal `Proxy-Authorization` for `state`, for `method` on `uri`. */
   header(state: SpaceState, method: string, uri: string): string {
     const login = this.#login!;
-    if (state.scheme === 'basic') return basicAuthorization(login);
+    if (state.scheme === 'basic') return (this.#basic ??= basicAuthorization(login));
     // no body hashing: pickDigest prefers qop=auth, and a proxy that offers only auth-int gets an empty body's hash
     return digestAuthorization(state.challenge, {
       user: login.user,
