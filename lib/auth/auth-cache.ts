@@ -23,13 +23,15 @@ const MAX_NONCES = 256;
 export class AuthCache {
   readonly #spaces: Space[] = [];
   readonly #nonceCounts = new Map<string, number>();
-  readonly #bearers = new WeakMap<object, BearerRefreshes>();
+  #bearerRefreshes: BearerRefreshes | undefined;
 
-  /** What the client's requests share about a bearer `refresh` function: the tokens it replaced, the refreshes running. */
-  bearer(refresh: object): BearerRefreshes {
-    let refreshes = this.#bearers.get(refresh);
-    if (refreshes === undefined) this.#bearers.set(refresh, (refreshes = new BearerRefreshes()));
-    return refreshes;
+  /**
+   * What the client's requests know about bearer refreshes: the tokens refreshed, the refreshes
+   * running. One per client, whatever the `refresh` function (a request block makes a new one
+   * per call): the expired token says whose it is.
+   */
+  get bearerRefreshes(): BearerRefreshes {
+    return (this.#bearerRefreshes ??= new BearerRefreshes());
   }
 
   /** The space `url` falls in; the one with the longest matching `domain` prefix when several do. */

@@ -22,7 +22,15 @@ export interface BearerCredentials {
   readonly refresh: BearerRefresh | undefined;
 }
 
-/** What `auth.bearer()`'s `refresh` is: given the token that got a 401, it gives a new one (sync or async). */
+/**
+ * What `auth.bearer()`'s `refresh` is: given the token that got a 401, it gives a new one (sync
+ * or async). One function can serve every user of a client: the expired token says whose it is.
+ *
+ * @example
+ * // e.g. your token endpoint's refresh_token grant for the session `expired` belongs to
+ * const refresh: BearerRefresh = (expired) => sessions.renew(expired);
+ * await http.get((c) => c.request.auth.bearer(user.token, { refresh }));
+ */
 export type BearerRefresh = (expired: string) => string | Promise<string>;
 
 /** What `auth.bearer()` takes: the token, or a function (sync or async) that gives it, called per request. */
@@ -33,9 +41,9 @@ export interface BearerOptions {
   /**
    * Gives a new token (sync or async) for the token that got a 401 (its argument): the request
    * is sent once more with it, and later requests of the client configured with that same
-   * token send the new one instead. It replaces only the token it refreshed: requests with
-   * other tokens (other users) that share this function keep theirs. Requests that get a 401
-   * to the same token while its refresh runs wait for that one.
+   * token (and a `refresh`, whichever function it is) send the new one instead. It replaces only
+   * the token it refreshed: requests with other tokens (other users) keep theirs. Requests that
+   * get a 401 to the same token while its refresh runs wait for that one.
    */
   readonly refresh?: BearerRefresh;
 }

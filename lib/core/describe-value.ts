@@ -27,13 +27,16 @@ function isPrintable(value: unknown): value is number | boolean | bigint {
 }
 
 /**
- * A setting's bad value, for a `ConfigError`: a number as itself (`0`, `-1`, `1.5`, `NaN`,
- * `Infinity`: "not a number" would say the wrong thing about `0`), anything else as
- * `describeValue(value, true)` shows it.
+ * A setting's bad value, for a `ConfigError`: a number or boolean as itself (`0`, `-1`, `1.5`,
+ * `NaN`, `Infinity`, `true`: "not a number" would say the wrong thing about `0`), anything else
+ * as {@link describeValue} shows it, without its content: a string never shows (a proxy URL set
+ * in the wrong place holds a password), though an empty one says so.
  *
  * @example
  * throw new ConfigError(`client.connection.maxSockets must be at least 1, not ${describeSetting(0)}`); // "... not 0"
+ * describeSetting('http://user:secret@proxy:3128'); // "a string"
  */
 export function describeSetting(value: unknown): string {
-  return typeof value === 'number' ? String(value) : describeValue(value, true);
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return value === '' ? 'an empty string' : describeValue(value);
 }

@@ -69,6 +69,8 @@ export class Call implements WireCall {
   unanswered: Error | undefined;
   /** The last attempt the hooks saw (only with `execution.hooks`). */
   attempt: Attempt | undefined;
+  /** The proxy's credentials on the attempt the proxy stage sent last (hidden from hooks). */
+  proxyAuthorization: string | undefined;
   /** The response as handlers see it, once its head is in. */
   #fromServer: FromServer | undefined;
   /** A Stream's body, handed to its reader (the call leaves its connection to that reader). */

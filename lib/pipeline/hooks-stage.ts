@@ -12,7 +12,7 @@ import { carriedThrow } from './progress.js';
  * The hook stage: with `execution.hooks` set, each wire exchange that reaches it (every redirect
  * hop, retry, authentication and proxy round) is an {@link Attempt}: `beforeAttempt` hooks see
  * and may change its final headers — the authorization, proxy and cookie stages are outside,
- * so theirs are set — and `afterAttempt` hooks see its response head before anything reads the
+ * so theirs are set, but for the proxy's credentials, which no hook sees or changes — and `afterAttempt` hooks see its response head before anything reads the
  * body. The logging stage is inside: its lines are of the request as the hooks left it, and
  * time the round trip only. `beforeRetry` and `beforeRedirect` are called from the retry and
  * redirect stages ({@link beforeRetry}, {@link beforeRedirect}).
@@ -29,11 +29,13 @@ export function hooks(next: Send): Send {
 }
 
 async function hooked(next: Send, lists: HookLists, wire: WireRequest, call: WireCall): Promise<WireResponse> {
-  const attempt = (call.attempt = attemptOf(wire));
+  const proxyCredentials = proxyStageCredentials(wire, call);
+  const attempt = (call.attempt = attemptOf(wire, proxyCredentials !== undefined));
   let sent = wire;
   if (lists.beforeAttempt.length > 0) {
     for (const hook of lists.beforeAttempt) await callHook(call.control, 'an execution.hooks.beforeAttempt hook', hook, attempt);
-    sent = { ...wire, headers: checkedHeaders(attempt.headers, wire.headers, 'beforeAttempt') };
+    const headers = checkedHeaders(attempt.headers, wire.headers, 'beforeAttempt');
+    sent = { ...wire, headers: proxyCredentials === undefined ? headers : withProxyCredentials(headers, proxyCredentials) };
   }
   const response = await next(sent, call);
   if (lists.afterAttempt.length === 0) return response;
@@ -47,9 +49,30 @@ async function hooked(next: Send, lists: HookLists, wire: WireRequest, call: Wir
   return response;
 }
 
-/** `wire` as hooks see it: its headers a copy of their own, its body's bytes when it is in memory. */
-function attemptOf(wire: WireRequest): Attempt {
-  return { method: wire.method, url: wire.url, target: wire.target, headers: { ...wire.headers }, body: wire.body?.bytes };
+/** `wire` as hooks see it: its headers a copy of their own (without the proxy stage's credentials), its body's bytes when it is in memory. */
+function attemptOf(wire: WireRequest, hideProxyCredentials = false): Attempt {
+  const headers = { ...wire.headers };
+  if (hideProxyCredentials) delete headers[PROXY_AUTHORIZATION];
+  return { method: wire.method, url: wire.url, target: wire.target, headers, body: wire.body?.bytes };
+}
+
+const PROXY_AUTHORIZATION = 'Proxy-Authorization';
+
+/**
+ * The proxy's credentials the proxy stage put on `wire` (not a caller's own header): the proxy's
+ * password, and a hop-by-hop header, so no hook sees it (to export or sign); it goes out as it was.
+ */
+function proxyStageCredentials(wire: WireRequest, call: WireCall): string | undefined {
+  const value = call.proxyAuthorization;
+  return value !== undefined && wire.proxy !== undefined && wire.headers[PROXY_AUTHORIZATION] === value ? value : undefined;
+}
+
+/** A copy of the headers a hook left (the attempt keeps its own), with the proxy stage's credentials back in place of any `Proxy-Authorization` the hook set. */
+function withProxyCredentials(headers: Readonly<Record<string, string>>, value: string): Record<string, string> {
+  const sent: Record<string, string> = {};
+  for (const name in headers) if (name.toLowerCase() !== 'proxy-authorization') sent[name] = headers[name];
+  sent[PROXY_AUTHORIZATION] = value;
+  return sent;
 }
 
 /**

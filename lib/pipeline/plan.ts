@@ -66,6 +66,8 @@ export interface WireCall {
   unanswered: Error | undefined;
   /** The last attempt the hook stage made (with `execution.hooks` only): what `beforeRetry` and `beforeRedirect` are told about. */
   attempt: Attempt | undefined;
+  /** The `Proxy-Authorization` the proxy stage put on the attempt it sent last (the proxy's credentials): hooks never see it. */
+  proxyAuthorization: string | undefined;
 }
 
 /** One wire exchange: a request in, the response it ended with out (its body not read yet). */

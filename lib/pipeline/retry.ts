@@ -2,6 +2,7 @@ import { isStreamed, onReusedConnection, type WireRequest, type WireResponse } f
 import { IDEMPOTENT_METHODS } from '../config/execution-options.js';
 import { firstHeader } from '../model/response-headers.js';
 import { NetworkError, TimeoutError, type HttpBuilderError } from '../core/errors.js';
+import { parseHttpDate } from '../core/http-date.js';
 import { sleep, timerWait } from './call-control.js';
 import { beforeRetry } from './hooks-stage.js';
 import type { Send, WireCall } from './plan.js';
@@ -66,7 +67,7 @@ async function retryLoop(next: Send, wire: WireRequest, call: WireCall, start: L
       throw typed;
     }
     if (retried >= limit || !policy.statusCodes.has(response.statusCode)) return response;
-    const asked = retryAfter(response);
+    const asked = retryAfterDelay(firstHeader(response.headers, 'retry-after'));
     // a server that asks for a longer wait than the caller allows gets no early retry: its answer is final (as got)
     if (asked !== undefined && asked > policy.maxRetryAfter) return response;
     const wait = timerWait(asked ?? policy.backoff(retried + 1));
@@ -91,11 +92,19 @@ function retriable(error: HttpBuilderError): boolean {
   return error instanceof TimeoutError && (error.phase === 'connect' || error.phase === 'response');
 }
 
-/** `Retry-After` in ms (delay-seconds or an HTTP date, RFC 9110 §10.2.3), 0 for a date past; `undefined` when absent or unreadable. */
-export function retryAfter(response: WireResponse): number | undefined {
-  const value = firstHeader(response.headers, 'retry-after')?.trim();
-  if (value === undefined || value === '') return undefined;
-  const ms = /^\d+$/.test(value) ? Number(value) * 1000 : Date.parse(value) - Date.now();
-  if (Number.isNaN(ms)) return undefined;
-  return Math.max(ms, 0);
+/**
+ * A `Retry-After` value in ms (RFC 9110 §10.2.3): delay-seconds (digits only) or an HTTP-date,
+ * 0 for a date past; `undefined` when absent or anything else (`-1`, `1.5`, `soon`), so the
+ * backoff applies rather than an immediate retry.
+ *
+ * @example
+ * retryAfterDelay('120'); // 120000
+ * retryAfterDelay('-1'); // undefined
+ */
+export function retryAfterDelay(header: string | undefined, now = Date.now()): number | undefined {
+  const value = header?.trim();
+  if (value === undefined) return undefined;
+  if (/^\d+$/.test(value)) return Number(value) * 1000;
+  const date = parseHttpDate(value, now);
+  return date === undefined ? undefined : Math.max(date - now, 0);
 }

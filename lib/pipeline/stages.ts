@@ -24,7 +24,8 @@ import { retries } from './retry.js';
  *   the credentials and the `Cookie` a `Vary` may name (an answer from it carries no `Set-Cookie`),
  *   and above the hooks, so a request it answers makes no attempt;
  * - `hooks`: `execution.hooks` see each exchange with its final headers (signing goes here, so
- *   it runs after every stage that sets a header: authorization, proxies, cookies);
+ *   it runs after every stage that sets a header: authorization, proxies, cookies), all but the
+ *   proxy's credentials (hidden from hooks, sent as they are);
  * - `logging`: every wire exchange gets its pair of debug lines (`execution.logger`) — innermost,
  *   so a line is written only for a request that goes out as the hooks left it, and its time is
  *   the round trip's, not a hook's;

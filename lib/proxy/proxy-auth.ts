@@ -18,13 +18,15 @@ const BASIC: SpaceState = { scheme: 'basic' };
 /**
  * A proxy's credentials and what the proxy last asked for. They go with the first request or
  * `CONNECT` as Basic (as curl does: no 407 round trip per new tunnel); once the proxy has asked
- * for Digest, every later one answers with Digest up front. A `407 Proxy-Authenticate` is
+ * for Digest, every later one answers with Digest up front, and Basic is never sent again. A `407 Proxy-Authenticate` is
  * answered by the server-auth rules (Basic or Digest, the strongest offered first; Basic once,
  * a Digest challenge once plus once more when the nonce went stale). The credentials stay in
  * private fields: nothing prints them.
  */
 export class ProxyAuthorization {
   readonly #login: ProxyLogin | undefined;
+  /** `Basic …` of the login, made once: it goes with every request until the proxy asks for Digest. */
+  #basic: string | undefined;
   /** The proxy's last challenge we can answer; `undefined` until it challenged (Basic until then). */
   #state: SpaceState | undefined;
   /** Digest `nc` per nonce (the proxy is one protection space). */
@@ -44,13 +46,19 @@ export class ProxyAuthorization {
     return this.#state ?? BASIC;
   }
 
-  /** @internal Remembers a challenge we can answer; `undefined` when there is none among `values`. */
+  /**
+   * @internal Remembers a challenge we can answer; `undefined` when there is none among `values`.
+   * Once the proxy has asked for Digest, Basic is no answer: a 407 asking only for Basic (which
+   * anyone on the way to the proxy can forge) would get the password in clear, for good.
+   */
   challenged(values: readonly string[]): { state: SpaceState; stale: boolean } | undefined {
     const challenges = parseChallenges(values);
     const digest = pickDigest(challenges);
-    const state: SpaceState | undefined = digest ? { scheme: 'digest', challenge: digest } : challenges.some((c) => c.scheme === 'basic') ? BASIC : undefined;
-    if (!state) return undefined;
-    this.#state = state;
+    if (digest === undefined) {
+      if (this.#state?.scheme === 'digest' || !challenges.some((c) => c.scheme === 'basic')) return undefined;
+      return { state: (this.#state = BASIC), stale: false };
+    }
+    const state: SpaceState = (this.#state = { scheme: 'digest', challenge: digest });
     const stale = challenges.some((c) => c.scheme === 'digest' && c.params.stale?.toLowerCase() === 'true');
     return { state, stale };
   }
@@ -58,7 +66,7 @@ export class ProxyAuthorization {
   /** @internal `Proxy-Authorization` for `state`, for `method` on `uri`. */
   header(state: SpaceState, method: string, uri: string): string {
     const login = this.#login!;
-    if (state.scheme === 'basic') return basicAuthorization(login);
+    if (state.scheme === 'basic') return (this.#basic ??= basicAuthorization(login));
     // no body hashing: pickDigest prefers qop=auth, and a proxy that offers only auth-int gets an empty body's hash
     return digestAuthorization(state.challenge, {
       user: login.user,

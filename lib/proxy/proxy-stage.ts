@@ -10,8 +10,8 @@ import type { Send, WireCall } from '../pipeline/plan.js';
  * The proxy stage: decides per hop whether the request goes through a proxy (`client.proxy`,
  * `no_proxy`) and marks it for the backend (`wire.proxy`). An http request goes to the proxy in
  * absolute form with `Proxy-Authorization` from the proxy URL's credentials (Basic up front until
- * the proxy asks for Digest), so the proxy's `407` comes back here: answered once per fresh
- * challenge. An https request's `CONNECT` is the backend's tunnel, which sends and answers the
+ * the proxy asks for Digest; hooks do not see it), so the proxy's `407` comes back here: answered
+ * once per fresh challenge. An https request's `CONNECT` is the backend's tunnel, which sends and answers the
  * same credentials itself.
  */
 export function proxies(next: Send): Send {
@@ -37,7 +37,7 @@ async function throughProxy(next: Send, wire: WireRequest, call: WireCall, route
 
 async function answerProxy(next: Send, wire: WireRequest, call: WireCall, route: ProxyRoute): Promise<WireResponse> {
   const answers = route.answers(wire.method, absoluteForm(wire));
-  let response = await next(withProxyAuthorization(wire, answers.first), call);
+  let response = await next(withProxyAuthorization(wire, answers.first, call), call);
   while (response.statusCode === 407) {
     const header = answers.retry(headerValues(response.headers, 'proxy-authenticate'));
     if (header === undefined) return standing(response, wire, route, answers.refusedCredentials);
@@ -48,7 +48,7 @@ async function answerProxy(next: Send, wire: WireRequest, call: WireCall, route:
         407,
       );
     }
-    response = await next(withProxyAuthorization(wire, header), call);
+    response = await next(withProxyAuthorization(wire, header, call), call);
   }
   return response;
 }
@@ -76,6 +76,8 @@ function hasProxyAuthorization(headers: Readonly<Record<string, string>>): boole
   return false;
 }
 
-function withProxyAuthorization(wire: WireRequest, header: string | undefined): WireRequest {
+/** `wire` with the proxy's credentials, which the call keeps note of: the hook stage hides them from hooks. */
+function withProxyAuthorization(wire: WireRequest, header: string | undefined, call: WireCall): WireRequest {
+  call.proxyAuthorization = header;
   return header === undefined ? wire : { ...wire, headers: { ...wire.headers, 'Proxy-Authorization': header } };
 }

@@ -126,6 +126,42 @@ conformance('bearer tokens (auth.bearer)', (kit) => {
         ...Array<string>(4).fill('Bearer b-2'),
       ]);
     });
+    describe('a refresh written inline in each request block (a new function per call)', () => {
+      const renewals = () => {
+        const renewed: string[] = [];
+        const sessions = {
+          renew: async (expired: string) => {
+            renewed.push(expired);
+            await new Promise((resolve) => setTimeout(resolve, 30)); // the other 401s arrive while it runs
+            return expired === 'a-1' ? 'a-2' : 'b-2';
+          },
+        };
+        const asUser = (token: string) => (c: HttpConfig) => {
+          c.request.uri.path = '/me';
+          c.request.auth.bearer(token, { refresh: (expired) => sessions.renew(expired) });
+        };
+        return { renewed, asUser };
+      };
+
+      it('three calls one after another refresh the expired token once: the later ones send its replacement at once', async () => {
+        expectRoute('GET', '/me', whoAmI({ 'a-2': 'A', 'b-1': 'B' }));
+        const { renewed, asUser } = renewals();
+        const client = kit.client();
+        for (let i = 0; i < 3; i++) expect(await client.get(asUser('a-1'))).toBe('A');
+        expect(await client.get(asUser('b-1'))).toBe('B');
+        expect(renewed).toEqual(['a-1']);
+        expect(authorizations()).toEqual(['Bearer a-1', 'Bearer a-2', 'Bearer a-2', 'Bearer a-2', 'Bearer b-1']);
+      });
+
+      it('8 concurrent 401s to one token share one refresh', async () => {
+        expectRoute('GET', '/me', whoAmI({ 'a-2': 'A' }));
+        const { renewed, asUser } = renewals();
+        const client = kit.client();
+        const answers = await Promise.all(Array.from({ length: 8 }, () => client.get(asUser('a-1'))));
+        expect(answers).toEqual(Array(8).fill('A'));
+        expect(renewed).toEqual(['a-1']);
+      });
+    });
   });
 
   it('never loops: a 401 to the refreshed token is the answer (HttpException 401), the token in no message', async () => {

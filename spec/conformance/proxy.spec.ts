@@ -15,6 +15,7 @@ const PROXIES = {
   digest: { auth: { scheme: 'digest', user: 'proxy-user', password: SECRET } },
   both: { auth: { scheme: 'both', user: 'proxy-user', password: SECRET, algorithm: 'SHA-256' } },
   stale: { auth: { scheme: 'digest', user: 'proxy-user', password: SECRET, staleAfter: 1 } },
+  switching: { auth: { scheme: 'digest', user: 'proxy-user', password: SECRET } }, // demand() changes its scheme
   refusing: { refuseConnect: 403, refuseForward: 502 },
   tls: { tls: true },
 } satisfies Record<string, ProxyServerOptions>;
@@ -164,6 +165,25 @@ conformance('proxies (client.proxy)', (kit) => {
     expect(kit.server.requests.every((r) => r.headers['proxy-authorization'] === undefined)).toBe(true);
   });
 
+  it('a proxy that asked for Digest never gets Basic: a Basic-only 407 (a forged one) stands as a ProxyError, and Digest stays up front', async () => {
+    answer('/downgrade');
+    const proxy = proxies.switching;
+    proxy.demand('digest');
+    const client = kit.client((c) => void (c.client.proxy = proxy.urlWith('proxy-user', SECRET)));
+    expect(await client.get((c) => void (c.request.uri.path = '/downgrade'))).toBe('through');
+    // another origin for https: a new tunnel, so the proxy is asked again
+    const other = `${new URL(kit.server.url(kit.secure).replace('127.0.0.1', 'localhost')).origin}/downgrade`;
+    proxy.demand('basic');
+    const error = await errorOf(client.get((c) => void (c.request.uri = other)));
+    expect(error).toBeInstanceOf(ProxyError);
+    expect(error).toMatchObject({ statusCode: 407 });
+    proxy.demand('digest');
+    expect(await client.get((c) => void (c.request.uri = other))).toBe('through');
+    const schemes = proxy.seen.map((s) => s.headers['proxy-authorization']?.split(' ')[0]);
+    expect(schemes).toEqual(['Basic', ...schemes.slice(1).map(() => 'Digest')]); // the Basic up front before the proxy's first 407 only
+    expect(proxy.seen.map((s) => s.status)).toEqual([407, 200, 407, 200]);
+  });
+
   it('a stale Digest nonce gets one more answer', async () => {
     answer('/stale');
     const client = kit.client((c) => void (c.client.proxy = { url: proxies.stale.urlWith('proxy-user', SECRET), noProxy: [] }));
@@ -249,6 +269,42 @@ conformance('proxies (client.proxy)', (kit) => {
       expect(message.slice(-suffix.length)).toBe(suffix);
       expect(inspect(error)).not.toContain('w@rd');
     }
+  });
+
+  it("hooks never see the proxy's credentials: no Proxy-Authorization in any attempt, though each one carries it to the proxy", async () => {
+    answer('/hooked');
+    const before: string[] = [];
+    const after: string[] = [];
+    const client = kit.client((c) => {
+      c.client.proxy = proxies.digest.urlWith('proxy-user', SECRET);
+      c.execution.hooks = {
+        beforeAttempt: (attempt) => {
+          before.push(JSON.stringify(attempt.headers));
+          attempt.headers['x-signed'] = 'yes'; // what a hook sets still goes out
+          if (!kit.secure) attempt.headers['proxy-authorization'] = 'Basic Zm9yZ2Vk'; // but not in place of the proxy's credentials
+        },
+        afterAttempt: (attempt) => void after.push(JSON.stringify(attempt.headers)),
+      };
+    });
+    for (let i = 0; i < 2; i++) expect(await client.get((c) => void (c.request.uri.path = '/hooked'))).toBe('through');
+    expect(before.length).toBeGreaterThanOrEqual(2);
+    expect(before.filter((headers) => /proxy-authorization/i.test(headers))).toEqual([]);
+    const basic = Buffer.from(`proxy-user:${SECRET}`).toString('base64');
+    expect([...before, ...after].filter((headers) => headers.includes(basic) || headers.includes('Digest '))).toEqual([]);
+    // http: Basic refused, Digest, then Digest up front; https: the tunnel's own CONNECTs
+    if (!kit.secure) expect(proxies.digest.seen.map((s) => s.status)).toEqual([407, 200, 200]);
+    expect(proxies.digest.seen.map((s) => s.headers['proxy-authorization'])).not.toContain('Basic Zm9yZ2Vk');
+    expect(kit.server.requests.map((r) => r.headers['x-signed'])).toEqual(['yes', 'yes']);
+    // a Proxy-Authorization of the caller's own is a header of the request like any other: hooks see it
+    const own = kit.client((c) => {
+      c.client.proxy = proxies.open.url;
+      c.execution.hooks = { beforeAttempt: (attempt) => void before.push(JSON.stringify(attempt.headers)) };
+    });
+    await own.get((c) => {
+      c.request.uri.path = '/hooked';
+      c.request.headers['Proxy-Authorization'] = 'Bearer mine';
+    });
+    expect(before.at(-1)).toContain('Bearer mine');
   });
 
   it('a NetworkError a hook throws through a proxy fails the call as it is', async () => {

@@ -155,6 +155,12 @@ export class ProxyServer {
     return this.#clientSockets.size;
   }
 
+  /** From now on demands `scheme` (a proxy that changes its mind, or a forged 407 on the way); with auth configured only. */
+  demand(scheme: ProxyAuthOptions['scheme']): void {
+    if (this.#auth === undefined) throw new Error('ProxyServer.demand(): this proxy has no auth configured');
+    this.#auth.scheme = scheme;
+  }
+
   /** Forgets what was seen (the connection counter and issued nonces stay). */
   reset(): void {
     this.seen.length = 0;
@@ -317,6 +323,8 @@ type Verdict = { ok: true } | { ok: false; stale: boolean; reason: string | unde
 /** The proxy's credentials check and challenges (one nonce book per proxy). */
 class ProxyAuth {
   readonly #options: ProxyAuthOptions;
+  /** What it demands: the options' scheme until {@link ProxyServer.demand} changes it. */
+  scheme: ProxyAuthOptions['scheme'];
   readonly #realm: string;
   readonly #book = new NonceBook();
   readonly #context: NonceContext;
@@ -324,6 +332,7 @@ class ProxyAuth {
 
   constructor(options: ProxyAuthOptions) {
     this.#options = options;
+    this.scheme = options.scheme;
     this.#realm = options.realm ?? 'proxy';
     this.#context = {
       realm: this.#realm,
@@ -336,7 +345,7 @@ class ProxyAuth {
 
   /** `Proxy-Authenticate` values, Digest first; a Digest one with a fresh nonce. */
   challenges(stale: boolean): string[] {
-    const { scheme } = this.#options;
+    const { scheme } = this;
     const realm = quoteString(this.#realm);
     const out: string[] = [];
     if (scheme !== 'basic') {
@@ -362,13 +371,13 @@ class ProxyAuth {
       throw err;
     }
     const scheme = credentials.scheme.toLowerCase();
-    if (scheme === 'basic' && this.#options.scheme !== 'digest') {
+    if (scheme === 'basic' && this.scheme !== 'digest') {
       const token = credentials.token68 ?? '';
       const decoded = Buffer.from(token, 'base64');
       if (token === '' || decoded.toString('base64') !== token) return reject('Basic credentials are not base64');
       return decoded.equals(Buffer.from(`${this.#options.user}:${this.#options.password}`, 'utf8')) ? { ok: true } : reject('wrong Basic user or password');
     }
-    if (scheme === 'digest' && this.#options.scheme !== 'basic') {
+    if (scheme === 'digest' && this.scheme !== 'basic') {
       const uri = this.#options.acceptPathUri === true && path !== undefined && param(credentials, 'uri') === path ? path : target;
       // Proxy auth covers no body (qop=auth only), so auth-int never comes up.
       const verdict = checkDigest(

@@ -29,13 +29,19 @@ describe('client.connection', () => {
     expect(messageFor({ family: NaN })).toBe('client.connection.family must be 4 or 6, not NaN');
   });
 
-  it('a value of the wrong type says which type, and shows a short text', () => {
-    expect(messageFor({ maxSockets: '4' })).toBe('client.connection.maxSockets must be a whole number of at least 1 (or Infinity), not a string ("4")');
-    expect(messageFor({ keepAlive: 'yes' })).toBe('client.connection.keepAlive must be true or false, not a string ("yes")');
-    expect(messageFor({ family: '4' })).toBe('client.connection.family must be 4 or 6, not a string ("4")');
-    expect(messageFor({ localAddress: 'eth0' })).toBe('client.connection.localAddress must be an IPv4 or IPv6 address, not a string ("eth0")');
-    expect(messageFor({ socketPath: '' })).toBe('client.connection.socketPath must be the path of a Unix domain socket, not a string ("")');
-    expect(messageFor({ lookup: 'dns' })).toBe('client.connection.lookup must be a dns.lookup-compatible function, not a string ("dns")');
+  it('a value of the wrong type says which type, never what a string holds', () => {
+    expect(messageFor({ maxSockets: '4' })).toBe('client.connection.maxSockets must be a whole number of at least 1 (or Infinity), not a string');
+    expect(messageFor({ keepAlive: 'yes' })).toBe('client.connection.keepAlive must be true or false, not a string');
+    expect(messageFor({ maxSockets: true })).toBe('client.connection.maxSockets must be a whole number of at least 1 (or Infinity), not true');
+    expect(messageFor({ family: '4' })).toBe('client.connection.family must be 4 or 6, not a string');
+    expect(messageFor({ localAddress: 'eth0' })).toBe('client.connection.localAddress must be an IPv4 or IPv6 address, not a string');
+    expect(messageFor({ socketPath: '' })).toBe('client.connection.socketPath must be the path of a Unix domain socket, not an empty string');
+    expect(messageFor({ lookup: 'dns' })).toBe('client.connection.lookup must be a dns.lookup-compatible function, not a string');
+  });
+
+  it('a proxy URL set as the connection by mistake: its password is not in the message', () => {
+    expect(messageFor('http://user:hunter2@proxy:3128')).toBe('client.connection must be an object, not a string');
+    expect(messageFor({ socketPath: 'x\0hunter2' })).not.toContain('hunter2');
   });
 
   it('takes the values at their bounds', () => {

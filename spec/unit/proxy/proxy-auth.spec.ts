@@ -61,13 +61,16 @@ describe('ProxyAuthorization', () => {
     expect(answers.refusedCredentials).toBe(true);
   });
 
-  it('a proxy that asked for Digest and now asks for Basic gets Basic once', () => {
+  it('a proxy that asked for Digest never gets Basic: a Basic-only 407 (maybe spoofed) stands, and Digest stays up front', () => {
     const auth = new ProxyAuthorization(LOGIN);
     auth.answers('CONNECT', 'h:443').retry([DIGEST('n')]);
     const answers = auth.answers('CONNECT', 'h:443');
     expect(answers.first).toMatch(/^Digest /);
-    expect(answers.retry(['Basic realm="proxy"'])).toBe(BASIC);
     expect(answers.retry(['Basic realm="proxy"'])).toBeUndefined();
-    expect(auth.answers('CONNECT', 'h:443').first).toBe(BASIC);
+    expect(answers.refusedCredentials).toBe(false);
+    expect(auth.answers('GET', 'http://h/x').first).toMatch(/^Digest .*nonce="n"/);
+    // a Digest it cannot answer beside the Basic changes nothing
+    expect(auth.answers('GET', 'http://h/y').retry(['Digest realm="p", nonce="m", algorithm=UNKNOWN', 'Basic realm="p"'])).toBeUndefined();
+    expect(auth.answers('GET', 'http://h/z').first).toMatch(/^Digest .*nonce="n"/);
   });
 });
