@@ -59,9 +59,17 @@ interface Manifest {
 function checkContents(files: readonly string[], manifest: Manifest): void {
   const present = new Set(files);
   const shipped = [manifest.main, manifest.types, ...Object.values(manifest.bin), ...Object.values(manifest.typesVersions['*'] ?? {}).flat()];
-  for (const target of Object.values(manifest.exports)) {
-    if (typeof target === 'string') shipped.push(target);
-    else for (const condition of ['import', 'require']) shipped.push(target[condition]?.types ?? 'no types', target[condition]?.default ?? 'no default');
+  for (const [subpath, target] of Object.entries(manifest.exports)) {
+    if (typeof target === 'string') {
+      shipped.push(target);
+      continue;
+    }
+    // every entry point is there for import (ESM) and require (CommonJS), each with its declarations
+    for (const condition of ['import', 'require']) {
+      const { types, default: file } = target[condition] ?? {};
+      check(types !== undefined && file !== undefined, `exports['${subpath}'] has no ${condition} condition with types and default`);
+      shipped.push(types, file);
+    }
   }
   for (const file of ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', ...shipped.map((p) => p.replace(/^\.\//, ''))]) {
     check(present.has(file), `the tarball lacks ${file}`);
