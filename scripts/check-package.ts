@@ -6,17 +6,19 @@
  *    package.json names its license, repository, homepage, bugs and keywords (the npm page shows
  *    them), and every relative link of the README and CHANGELOG points at a file of the repository;
  * 2. `import` of `httpbuilder-ts`, `/download`, `/mapping`, `/testing` (a request through a MockBackend) and `/stream` (a
- *    stream of lines and a paginated list, through the mock), and `require()` of the same;
+ *    stream of lines and a paginated list, through the mock), and `require()` of the same, which gets the CommonJS build;
  * 3. a TypeScript consumer compiles against the installed types (`module: nodenext`, no skipLibCheck);
  * 4. a real request with the native backend (and a download) runs while axios, got and undici are
  *    not installed, picking `got` then fails naming the package to install, and the `fetch` backend
  *    runs on Node's global fetch (with TLS settings it fails naming undici);
- * 5. the installed `hb` bin runs (`--help`, `--version`, a GET).
+ * 5. the installed `hb` bin runs (`--help`, `--version`, a GET);
+ * 6. a CommonJS project: jest as `npx ts-jest config:init` sets it up runs a MockBackend test with no ESM
+ *    flag, `require()` sends with each lazily loaded backend, and its TypeScript compiles with every module
+ *    setting (scripts/package-check/commonjs-consumer.ts).
  *
  * Everything happens in a temporary folder that is removed at the end, pass or fail. Any failure
  * prints `check-package: FAILED: ...` and exits 1.
  */
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -24,13 +26,12 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
+import { checkCommonJsConsumer } from './package-check/commonjs-consumer.js';
+import { check, CheckFailed, NPM, sh, step } from './package-check/shell.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const OPTIONAL_PEERS = ['axios', 'got', 'undici'];
-const execFileAsync = promisify(execFile);
 
 interface PackJson {
   filename: string;
@@ -42,8 +43,11 @@ interface Manifest {
   version: string;
   main: string;
   types: string;
+  /** the subpaths' declarations for TypeScript's node10 resolution, which does not read `exports` */
+  typesVersions: Record<string, Record<string, string[]>>;
   bin: Record<string, string>;
-  exports: Record<string, string | { types: string; default: string }>;
+  /** `import` and `require` conditions, each with its `types` and `default` */
+  exports: Record<string, string | Record<string, Record<string, string>>>;
   license?: string;
   repository?: { url?: string };
   homepage?: string;
@@ -51,38 +55,28 @@ interface Manifest {
   keywords?: string[];
 }
 
-class CheckFailed extends Error {}
-
-function step(text: string): void {
-  console.log(`check-package: ${text}`);
-}
-
-function check(condition: boolean, message: string): asserts condition {
-  if (!condition) throw new CheckFailed(message);
-}
-
-/** Runs a command; on failure the error carries its whole output. Resolves to stdout. */
-async function sh(command: string, args: string[], cwd: string): Promise<string> {
-  try {
-    const { stdout } = await execFileAsync(command, args, { cwd, maxBuffer: 64 * 1024 * 1024, timeout: 300_000 });
-    return stdout;
-  } catch (error) {
-    const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
-    throw new CheckFailed(`\`${[command, ...args].join(' ')}\` failed in ${cwd}\n--- stdout\n${stdout}\n--- stderr\n${stderr}`);
-  }
-}
-
 /** 1. What goes into the tarball. */
 function checkContents(files: readonly string[], manifest: Manifest): void {
   const present = new Set(files);
-  const shipped = [manifest.main, manifest.types, ...Object.values(manifest.bin)];
-  for (const target of Object.values(manifest.exports)) shipped.push(...(typeof target === 'string' ? [target] : [target.types, target.default]));
+  const shipped = [manifest.main, manifest.types, ...Object.values(manifest.bin), ...Object.values(manifest.typesVersions['*'] ?? {}).flat()];
+  for (const [subpath, target] of Object.entries(manifest.exports)) {
+    if (typeof target === 'string') {
+      shipped.push(target);
+      continue;
+    }
+    // every entry point is there for import (ESM) and require (CommonJS), each with its declarations
+    for (const condition of ['import', 'require']) {
+      const { types, default: file } = target[condition] ?? {};
+      check(types !== undefined && file !== undefined, `exports['${subpath}'] has no ${condition} condition with types and default`);
+      shipped.push(types, file);
+    }
+  }
   for (const file of ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', ...shipped.map((p) => p.replace(/^\.\//, ''))]) {
     check(present.has(file), `the tarball lacks ${file}`);
   }
   const unwanted = files.filter(
     (file) =>
-      !/^(dist\/.+\.(js|d\.ts|js\.map|d\.ts\.map)|package\.json|README\.md|CHANGELOG\.md|LICENSE)$/.test(file) ||
+      !/^(dist\/.+\.(js|d\.ts|js\.map|d\.ts\.map)|dist\/cjs\/package\.json|package\.json|README\.md|CHANGELOG\.md|LICENSE)$/.test(file) ||
       /^(spec|bench|demo|docs|lib|scripts|coverage|node_modules|\.ci)\//.test(file) ||
       /\.spec\.|\.tsbuildinfo$|\.tgz$/.test(file),
   );
@@ -151,11 +145,20 @@ const { Download } = require('httpbuilder-ts/download');
 const { Mapping } = require('httpbuilder-ts/mapping');
 const { MockBackend } = require('httpbuilder-ts/testing');
 const { Stream } = require('httpbuilder-ts/stream');
+for (const entry of ['', '/download', '/mapping', '/testing', '/stream', '/got', '/axios']) {
+  const file = require.resolve('httpbuilder-ts' + entry);
+  if (!/dist[\\/]cjs[\\/]/.test(file)) throw new Error('require() of httpbuilder-ts' + entry + ' is not the CommonJS build: ' + file);
+}
 const ok = typeof HttpBuilder.configure === 'function' && typeof multipart === 'function' && typeof HttpException === 'function'
   && typeof Download.toTempFile === 'function' && typeof Mapping.mapper === 'function' && typeof MockBackend.fromHar === 'function'
   && typeof Stream.events === 'function';
 if (!ok) throw new Error('require: wrong or missing exports');
-console.log('require ok');
+const mock = new MockBackend();
+mock.on('GET', '/users/1').reply(200, { id: 1 });
+HttpBuilder.configure((c) => { c.request.uri = 'https://api.example.test/users/1'; c.client.backend = mock; }).get().then((user) => {
+  if (user.id !== 1) throw new Error('require: the mock answered ' + JSON.stringify(user));
+  console.log('require ok');
+});
 `;
 
 // with no optional peer installed: a real exchange with the native backend, a download, the error for a
@@ -209,6 +212,7 @@ console.log('requests without optional peers ok');
 `;
 
 const TS_CONSUMER = `
+import { CookieJar } from 'tough-cookie';
 import { HttpBuilder, HttpException, multipart, type FromServer } from 'httpbuilder-ts';
 import { Download } from 'httpbuilder-ts/download';
 import { Mapping } from 'httpbuilder-ts/mapping';
@@ -225,6 +229,7 @@ export async function use(): Promise<number> {
     c.request.uri = 'http://127.0.0.1:8080/api';
     c.client.backend = 'native';
     c.execution.timeout = { total: 1000 };
+    c.client.cookies = new CookieJar(); // a dual package's class: the declarations name the one this project imports
   });
   const user: User = await http.get(User, (c) => {
     c.request.uri.path = 'users/1';
@@ -336,6 +341,8 @@ async function main(): Promise<void> {
     check((await sh(hb, ['--version'], consumer)) === `hb (httpbuilder-ts) ${manifest.version}\n`, 'hb --version does not print the package version');
     const body = await sh(hb, ['get', `${url}/hello`], consumer);
     check(body === '{"hello":"hb"}', `hb get printed ${JSON.stringify(body)}`);
+
+    await checkCommonJsConsumer(ROOT, work, join(work, packed.filename), url);
     step('all checks passed');
   } finally {
     server.close();

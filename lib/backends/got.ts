@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { ExtendOptions, Got, Method, Request } from 'got';
+import type { ExtendOptions, Got, Method, Request } from 'got' with { 'resolution-mode': 'import' };
 import { ConfigError } from '../core/errors.js';
 import type { Backend, TlsOptions, TransportOptions, WireBody, WireRequest, WireResponse } from '../model/backend.js';
 import { exactWire, STATE, type State } from './got-wire.js';

@@ -175,10 +175,12 @@ export class SampleRunner {
 
 /** The package's entry points (`httpbuilder-ts`, `httpbuilder-ts/download`, ...) → their sources in lib/, from package.json `exports`. */
 function packageEntries(root: string): Map<string, string> {
-  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { name: string; exports: Record<string, string | { default?: string }> };
+  type Target = string | { default?: string; import?: { default?: string } };
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { name: string; exports: Record<string, Target> };
   const entries = new Map<string, string>();
   for (const [subpath, target] of Object.entries(pkg.exports)) {
-    const built = typeof target === 'string' ? target : target.default;
+    // the ESM build's file (`import` condition): the samples are ESM
+    const built = typeof target === 'string' ? target : (target.import?.default ?? target.default);
     if (built === undefined || !/^\.\/dist\/.*\.js$/.test(built)) continue; // ./package.json
     entries.set(subpath === '.' ? pkg.name : `${pkg.name}${subpath.slice(1)}`, join(root, built.replace(/^\.\/dist\//, 'lib/')));
   }

@@ -14,6 +14,18 @@ describe('importPeer: a missing optional package says which one to install', () 
     expect((error as Error).message).toBe("client.backend 'axios' needs the 'axios' package: npm install axios");
   });
 
+  it('maps a require() that cannot load an ES module (got under jest without ESM support) to a ConfigError', async () => {
+    // jest's own words and code when a CommonJS module require()s an ES module (jest-runtime, before Node 24.9)
+    const refused = Object.assign(new Error('Must use import to load ES Module: /app/node_modules/got/dist/source/index.js'), { code: 'ERR_REQUIRE_ESM' });
+    const error = await importPeer('got', 'got', () => Promise.reject(refused)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toBe(
+      "client.backend 'got' cannot load the 'got' package here: it is an ES module, which require() cannot load " +
+        'under jest without ESM support (before Node 24.9): pick another backend, or run the tests as ESM',
+    );
+    expect((error as Error).cause).toBe(refused);
+  });
+
   it('passes other failures through unchanged', async () => {
     const boom = new Error('broken install');
     await expect(importPeer('got', 'got', () => Promise.reject(boom))).rejects.toBe(boom);
