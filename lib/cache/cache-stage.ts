@@ -104,7 +104,7 @@ async function revalidated(lookup: Lookup, { entry, policy, key }: Stored): Prom
   const sent = new Set(fresh.map(([name]) => name.toLowerCase()).filter((name) => !BODY_FIELDS.has(name)));
   const headers = [...entry.headers.filter(([name]) => !sent.has(name.toLowerCase())), ...fresh.filter(([name]) => sent.has(name.toLowerCase()))];
   const updated = new CachePolicy(keptRequest(view.request, headers), { status: entry.statusCode, headers: policyHeaders(headers) }, { shared: false });
-  const shared = isPublic(updated);
+  const shared = isPublic(updated.toObject().rescc);
   const refreshed = sized({ ...entry, credentials: shared ? undefined : view.credentials, headers, policy: updated.toObject() });
   // a 304 that says no-store still answers this request, and takes the entry away
   if (updated.storable()) await kept(lookup, refreshed, shared);
@@ -160,7 +160,7 @@ async function fetched(lookup: Lookup, response: WireResponse, replacing: boolea
     if (replacing && found) await cache.delete(found.key, log);
     return missed;
   }
-  const shared = isPublic(policy);
+  const shared = isPublic(policy.toObject().rescc);
   const store = (body: Buffer) => kept(lookup, entryOf(view.url, shared ? undefined : view.credentials, response, fields, body, policy), shared);
   if (headers['content-length'] === '0' || response.statusCode === 204) {
     response.discard();

@@ -84,14 +84,18 @@ export function placeOf(view: CacheView, shared: boolean): string {
   return shared || view.credentials === undefined ? view.url : `${view.url} ${view.credentials}`;
 }
 
-/** Whether a response says any user may get it: `public` (RFC 9111 §5.2.2.9). */
-export function isPublic(policy: CachePolicy): boolean {
-  return 'public' in policy.toObject().rescc;
+/**
+ * Whether a response's `Cache-Control` directives (`rescc`, as http-cache-semantics parses them)
+ * say any user may get it: `public` (RFC 9111 §5.2.2.9), and not `private` too — a response that
+ * says both, in either order, is private (the safer reading).
+ */
+export function isPublic(rescc: Readonly<Record<string, unknown>> | undefined): boolean {
+  return rescc !== undefined && 'public' in rescc && !('private' in rescc);
 }
 
 /** Whether `entry` may answer `view`: it is public, or was stored for the same credentials (or for none, as the request has none). */
 function answers(entry: CacheEntry, view: CacheView): boolean {
-  return entry.credentials === view.credentials || 'public' in ((entry.policy as CachePolicy.CachePolicyObject).rescc ?? {});
+  return entry.credentials === view.credentials || isPublic((entry.policy as CachePolicy.CachePolicyObject).rescc);
 }
 
 const caches = new WeakMap<ResolvedCacheOptions, ResponseCache>();

@@ -131,6 +131,18 @@ conformance('HTTP cache: one client, several users', (kit) => {
     expect(varying.calls).toBe(2);
   });
 
+  it('public and private together (in either order) is private: each user’s own', async () => {
+    const http = kit.client((c) => void (c.client.cache = true));
+    for (const [path, cacheControl] of [
+      ['/public-private', 'public, private, max-age=60'],
+      ['/private-public', 'private, max-age=60, public'],
+    ]) {
+      const route = perUser(path, (req) => req.headers['x-api-key'], { 'Cache-Control': cacheControl });
+      await aliceThenBob(http, path, (user) => (c) => void (c.request.headers['X-Api-Key'] = `${user}-key`), 'alice-key', 'bob-key');
+      expect(route.calls).toBe(2);
+    }
+  });
+
   it('no credential value reaches the store: not with Vary: Authorization, Cookie, X-Api-Key, nor in a query; Set-Cookie is not kept', async () => {
     const secrets = ['bearer-secret', 'basic-secret', Buffer.from('ada:basic-secret').toString('base64'), 'api-key-secret', 'cookie-secret', 'query-secret'];
     kit.server.expect({
