@@ -32,7 +32,7 @@ export function cacheView(wire: WireRequest, credentials: Credentials | undefine
   for (const [name, value] of Object.entries(wire.headers)) {
     const lower = name.toLowerCase();
     let kept = value;
-    if (isCredential(lower)) {
+    if (isCredential(name, lower)) {
       const identity = lower === 'authorization' ? digestIdentity(value, wire, credentials) : undefined;
       // the name too: the same key as X-Api-Key and as Private-Token are two credentials
       kept = digestOf(`${lower}\0${identity ?? value}`);
@@ -45,14 +45,19 @@ export function cacheView(wire: WireRequest, credentials: Credentials | undefine
   return { url, request: { url, method: wire.method, headers }, credentials: all };
 }
 
-/** Whether each header name seen is a credential's: the names a client sends are few, and the rule takes words apart. */
+/** Whether each header name seen (as written) is a credential's: the names a client sends are few, and the rule takes words apart. */
 const credentialNames = new Map<string, boolean>();
 
-function isCredential(lowerName: string): boolean {
-  let known = credentialNames.get(lowerName);
+/**
+ * Whether header `name` (`lower`: in lower case) is a credential's by the rule of log
+ * redaction, read both as written and in lower case: camelCase humps make words (`XAuth` is
+ * `x auth`, as a log reads it), and a lower-case name has none (`x-auth`).
+ */
+export function isCredential(name: string, lower = name.toLowerCase()): boolean {
+  let known = credentialNames.get(name);
   if (known === undefined) {
     if (credentialNames.size >= 512) credentialNames.clear(); // names made up per request: stay bounded
-    credentialNames.set(lowerName, (known = isSecretName(lowerName)));
+    credentialNames.set(name, (known = isSecretName(name) || (lower !== name && isSecretName(lower))));
   }
   return known;
 }

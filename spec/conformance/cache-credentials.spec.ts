@@ -37,6 +37,15 @@ conformance('HTTP cache: one client, several users', (kit) => {
     }
   });
 
+  it('a header whose name is credential-like only as written (XAuth, UserPwd, ApiSig: camelCase words) is a credential, as in logs', async () => {
+    const http = kit.client((c) => void (c.client.cache = true));
+    for (const name of ['XAuth', 'UserPwd', 'MyPass', 'ApiSig', 'XSession', 'XTicket']) {
+      const route = perUser(`/camel/${name}`, (req) => req.headers[name.toLowerCase()], { 'Cache-Control': PRIVATE });
+      await aliceThenBob(http, `/camel/${name}`, (user) => (c) => void (c.request.headers[name] = `${user}-secret`), 'alice-secret', 'bob-secret');
+      expect(route.calls).toBe(2);
+    }
+  });
+
   it('a response without Cache-Control that a private cache may store (Last-Modified) is each user’s own too', async () => {
     const modified = new Date(Date.now() - 3_600_000).toUTCString();
     const route = perUser('/profile', (req) => req.headers['x-api-key'], { 'Last-Modified': modified });
