@@ -59,7 +59,7 @@ export function entryOf(
   response: WireResponse,
   headers: HeaderPairs,
   body: Buffer,
-  policy: CachePolicy,
+  policy: CachePolicy.CachePolicyObject,
 ): CacheEntry {
   return sized({
     v: 2,
@@ -71,7 +71,7 @@ export function entryOf(
     body: body.toString('base64'),
     decoded: response.decoded,
     httpVersion: response.httpVersion ?? '1.1',
-    policy: policy.toObject(),
+    policy,
   });
 }
 

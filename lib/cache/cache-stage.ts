@@ -1,18 +1,14 @@
-import { Readable } from 'node:stream';
 import CachePolicy from 'http-cache-semantics';
 import type { LogLine } from '../config/logger.js';
 import type { CacheEntry } from '../config/cache-options.js';
 import type { WireRequest, WireResponse } from '../model/backend.js';
 import { redactUrl } from '../core/redact.js';
-import { parseMediaType } from '../core/media-type.js';
-import { DOWNLOADS, parserFor, STREAMS } from '../content/parsers.js';
 import type { Send, WireCall } from '../pipeline/plan.js';
 import { entryOf, exchangeFields, policyHeaders, responseOf, sized, storedFields, type CacheOutcome, type HeaderPairs } from './cache-entry.js';
-import { cacheView, storedUrl, type CacheView } from './cache-view.js';
+import { cacheView, type CacheView } from './cache-view.js';
+import { invalidate, UNSAFE } from './invalidation.js';
 import { isPublic, placeOf, type ResponseCache, type Stored } from './response-cache.js';
-
-/** Methods whose success changes what a URL holds: its stored response goes (RFC 9111 §4.4). */
-const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+import { goesElsewhere, storedAsRead, storedEmpty, storedWhole } from './stored-body.js';
 /** A caller's own conditional or range request: its answer (a 304, a 206) is the caller's to handle. */
 const CALLERS_CONDITIONS = ['if-none-match', 'if-modified-since', 'if-match', 'if-unmodified-since', 'if-range', 'range'];
 /** Fields a 304 does not update: they describe the stored body (RFC 9111 §3.2). */
@@ -104,8 +100,9 @@ async function revalidated(lookup: Lookup, { entry, policy, key }: Stored): Prom
   const sent = new Set(fresh.map(([name]) => name.toLowerCase()).filter((name) => !BODY_FIELDS.has(name)));
   const headers = [...entry.headers.filter(([name]) => !sent.has(name.toLowerCase())), ...fresh.filter(([name]) => sent.has(name.toLowerCase()))];
   const updated = new CachePolicy(keptRequest(view.request, headers), { status: entry.statusCode, headers: policyHeaders(headers) }, { shared: false });
-  const shared = isPublic(updated.toObject().rescc);
-  const refreshed = sized({ ...entry, credentials: shared ? undefined : view.credentials, headers, policy: updated.toObject() });
+  const state = updated.toObject();
+  const shared = isPublic(state.rescc);
+  const refreshed = sized({ ...entry, credentials: shared ? undefined : view.credentials, headers, policy: state });
   // a 304 that says no-store still answers this request, and takes the entry away
   if (updated.storable()) await kept(lookup, refreshed, shared);
   else await cache.delete(key, log);
@@ -156,26 +153,16 @@ async function fetched(lookup: Lookup, response: WireResponse, replacing: boolea
   const fields = storedFields(response.headers);
   const headers = policyHeaders(fields);
   const policy = new CachePolicy(keptRequest(view.request, fields), { status: response.statusCode, headers }, { shared: false });
-  if (!policy.storable() || !authorizationAllows(view.request, policy)) {
+  const state = policy.storable() ? policy.toObject() : undefined;
+  if (state === undefined || !authorizationAllows(view.request, state.rescc)) {
     if (replacing && found) await cache.delete(found.key, log);
     return missed;
   }
-  const shared = isPublic(policy.toObject().rescc);
-  const store = (body: Buffer) => kept(lookup, entryOf(view.url, shared ? undefined : view.credentials, response, fields, body, policy), shared);
-  if (headers['content-length'] === '0' || response.statusCode === 204) {
-    response.discard();
-    await store(Buffer.alloc(0));
-    return { ...missed, body: emptyBody(), readAll: () => Promise.resolve(new Uint8Array(0)) };
-  }
+  const shared = isPublic(state.rescc);
+  const store = (body: Buffer) => kept(lookup, entryOf(view.url, shared ? undefined : view.credentials, response, fields, body, state), shared);
+  if (headers['content-length'] === '0' || response.statusCode === 204) return storedEmpty(missed, store);
   if (response.statusCode >= 300 && response.statusCode < 400) return storedWhole(missed, store, cache.maxBytes);
   return goesElsewhere(lookup.call, headers) ? missed : storedAsRead(missed, store, cache.maxBytes);
-}
-
-/** A body a Download writes or a Stream reads: any size, never held in memory for the cache too. */
-function goesElsewhere(call: WireCall, headers: CachePolicy.Headers): boolean {
-  const type = parseMediaType(typeof headers['content-type'] === 'string' ? headers['content-type'] : '').type || 'application/octet-stream';
-  const parse = parserFor(call.plan.parsers, type);
-  return DOWNLOADS in parse || STREAMS in parse;
 }
 
 /**
@@ -199,66 +186,7 @@ function keptRequest(request: CachePolicy.HttpRequest, responseHeaders: HeaderPa
  * (`public`, `s-maxage`, `must-revalidate`: RFC 9111 §3.5, applied to this private cache too, as
  * the contract asks); and then, unless `public`, only for the same credentials.
  */
-function authorizationAllows(request: CachePolicy.HttpRequest, policy: CachePolicy): boolean {
+function authorizationAllows(request: CachePolicy.HttpRequest, rescc: Readonly<Record<string, unknown>>): boolean {
   if (request.headers.authorization === undefined) return true;
-  const rescc = policy.toObject().rescc;
   return 'public' in rescc || 's-maxage' in rescc || 'must-revalidate' in rescc;
-}
-
-/**
- * `response` whose body, once read to its end (and no larger than `max`), is handed to `store`
- * before the read completes (so the next request finds it). A body read in part is not stored.
- */
-function storedAsRead(response: WireResponse, store: (body: Buffer) => Promise<void>, max: number): WireResponse {
-  const source = response.body;
-  async function* body(): AsyncGenerator<Uint8Array> {
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    for await (const chunk of source) {
-      size += chunk.byteLength;
-      if (size <= max) chunks.push(chunk);
-      else chunks.length = 0; // too large to store: nothing more is kept
-      yield chunk;
-    }
-    if (size <= max) await store(Buffer.concat(chunks));
-  }
-  const readAll = response.readAll?.bind(response);
-  return { ...response, body: { [Symbol.asyncIterator]: body }, readAll: readAll && (() => readAll().then((bytes) => storeWhole(bytes, store, max))) };
-}
-
-/** A response read whole here (a 3xx, whose body nobody else reads), stored, and given on with that body. */
-async function storedWhole(response: WireResponse, store: (body: Buffer) => Promise<void>, max: number): Promise<WireResponse> {
-  const chunks: Uint8Array[] = [];
-  for await (const chunk of response.body) chunks.push(chunk);
-  const bytes = await storeWhole(Buffer.concat(chunks), store, max);
-  return { ...response, body: Readable.from([bytes]), readAll: () => Promise.resolve(bytes) };
-}
-
-async function storeWhole(bytes: Uint8Array, store: (body: Buffer) => Promise<void>, max: number): Promise<Uint8Array> {
-  if (bytes.byteLength <= max) await store(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
-  return bytes;
-}
-
-function emptyBody(): AsyncIterable<Uint8Array> {
-  return Readable.from([]);
-}
-
-/**
- * The stored responses an unsafe request changed: its URL's, and its `Location`/`Content-Location`'s
- * on the same origin; of each, the shared one and the one for the request's credentials (other
- * users' own entries are theirs: they run out as they say).
- */
-async function invalidate(cache: ResponseCache, view: CacheView, response: WireResponse, log: LogLine | undefined): Promise<void> {
-  const drop = async (target: CacheView) => {
-    await cache.delete(placeOf(target, true), log);
-    if (target.credentials !== undefined) await cache.delete(placeOf(target, false), log);
-  };
-  await drop(view);
-  const origin = new URL(view.url).origin;
-  for (const [name, value] of response.headers) {
-    const lower = name.toLowerCase();
-    if (lower !== 'location' && lower !== 'content-location') continue;
-    const target = URL.canParse(value, view.url) ? new URL(value, view.url) : undefined;
-    if (target?.origin === origin) await drop({ ...view, url: storedUrl(target.href) });
-  }
 }

@@ -34,11 +34,9 @@ export class ResponseCache {
 
   /** The stored response that may answer `view`: its credentials' own, else a shared one (public, or for no credentials when it has none). */
   async find(view: CacheView, log: LogLine | undefined): Promise<Stored | undefined> {
-    if (view.credentials !== undefined) {
-      const own = await this.#get(placeOf(view, false), log);
-      if (own !== undefined && answers(own.entry, view)) return own;
-    }
-    const shared = await this.#get(view.url, log);
+    // both at once: a remote store's round trips overlap
+    const [own, shared] = await Promise.all([view.credentials === undefined ? undefined : this.#get(placeOf(view, false), log), this.#get(view.url, log)]);
+    if (own !== undefined && answers(own.entry, view)) return own;
     return shared !== undefined && answers(shared.entry, view) ? shared : undefined;
   }
 
