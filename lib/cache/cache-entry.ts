@@ -2,6 +2,8 @@ import { Readable } from 'node:stream';
 import type CachePolicy from 'http-cache-semantics';
 import type { CacheEntry } from '../config/cache-options.js';
 import type { WireResponse } from '../model/backend.js';
+import { redactUrl } from '../core/redact.js';
+import { isCredential } from './cache-view.js';
 
 /** Where a response came from, as `fromServer.cache` says. */
 export type CacheOutcome = 'hit' | 'revalidated' | 'miss';
@@ -12,18 +14,52 @@ export type HeaderPairs = ReadonlyArray<readonly [string, string]>;
 /**
  * Response fields that belong to the exchange that brought them, never to a store: a cookie the
  * jar may have replaced since (and a session a store must not hold), and Digest's per-request
- * proof and next nonce (an answer from the cache would fail the next request's check).
+ * proof and next nonce (an answer from the cache would fail the next request's check). So does
+ * every field whose name is credential-like by the rule of log redaction (`X-Subject-Token`,
+ * `X-CSRF-Token`: {@link isCredential}), but for CORS's `Access-Control-*`, which hold none.
  */
 const EXCHANGE_FIELDS = new Set(['set-cookie', 'set-cookie2', 'authentication-info', 'proxy-authentication-info']);
 
-/** The fields of `pairs` an entry keeps: all but {@link EXCHANGE_FIELDS}. */
-export function storedFields(pairs: HeaderPairs): HeaderPairs {
-  return pairs.filter(([name]) => !EXCHANGE_FIELDS.has(name.toLowerCase()));
+function isExchangeField(name: string): boolean {
+  const lower = name.toLowerCase();
+  return EXCHANGE_FIELDS.has(lower) || (!lower.startsWith('access-control-') && isCredential(name, lower));
 }
 
-/** The fields of `pairs` that belong to their exchange only ({@link EXCHANGE_FIELDS}): a 304 passes them on, unstored. */
+/** The fields of `pairs` an entry keeps: all but those of the exchange only ({@link isExchangeField}). */
+export function storedFields(pairs: HeaderPairs): HeaderPairs {
+  return pairs.filter(([name]) => !isExchangeField(name));
+}
+
+/** The fields of `pairs` that belong to their exchange only ({@link isExchangeField}): a 304 passes them on, unstored. */
 export function exchangeFields(pairs: HeaderPairs): CachePolicy.Headers {
-  return policyHeaders(pairs.filter(([name]) => EXCHANGE_FIELDS.has(name.toLowerCase())));
+  return policyHeaders(pairs.filter(([name]) => isExchangeField(name)));
+}
+
+/**
+ * Whether a `Location`, `Content-Location` or `Link` in `pairs` (resolved against `base`) points
+ * to a URL with user info or a credential-like parameter (`X-Amz-Signature=`, `access_token=`):
+ * a response that says where a secret opens is not stored (its other fields would be no use
+ * without it). One that does not resolve is counted in: the cache cannot tell.
+ */
+export function pointsToSecrets(pairs: HeaderPairs, base: string): boolean {
+  for (const [name, value] of pairs) {
+    const lower = name.toLowerCase();
+    if (lower === 'location' || lower === 'content-location') {
+      if (hasSecrets(value, base)) return true;
+    } else if (lower === 'link') {
+      for (const [, target] of value.matchAll(/<([^>]*)>/g)) if (hasSecrets(target, base)) return true;
+    }
+  }
+  return false;
+}
+
+function hasSecrets(reference: string, base: string): boolean {
+  if (!URL.canParse(reference, base)) return true;
+  const url = new URL(reference, base);
+  if (url.username !== '' || url.password !== '') return true;
+  let found = false;
+  redactUrl(url.href, (value) => ((found = true), value));
+  return found;
 }
 
 /** A response's headers as http-cache-semantics reads them: lower-case names, repeated values joined (`set-cookie` kept apart). */

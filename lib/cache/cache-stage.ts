@@ -4,7 +4,17 @@ import type { CacheEntry } from '../config/cache-options.js';
 import type { WireRequest, WireResponse } from '../model/backend.js';
 import { redactUrl } from '../core/redact.js';
 import type { Send, WireCall } from '../pipeline/plan.js';
-import { entryOf, exchangeFields, policyHeaders, responseOf, sized, storedFields, type CacheOutcome, type HeaderPairs } from './cache-entry.js';
+import {
+  entryOf,
+  exchangeFields,
+  pointsToSecrets,
+  policyHeaders,
+  responseOf,
+  sized,
+  storedFields,
+  type CacheOutcome,
+  type HeaderPairs,
+} from './cache-entry.js';
 import { cacheView, type CacheView } from './cache-view.js';
 import { invalidate, UNSAFE } from './invalidation.js';
 import { isPublic, placeOf, type ResponseCache, type Stored } from './response-cache.js';
@@ -104,7 +114,7 @@ async function revalidated(lookup: Lookup, { entry, policy, key }: Stored): Prom
   const shared = isPublic(state.rescc);
   const refreshed = sized({ ...entry, credentials: shared ? undefined : view.credentials, headers, policy: state });
   // a 304 that says no-store still answers this request, and takes the entry away
-  if (updated.storable()) await kept(lookup, refreshed, shared);
+  if (updated.storable() && !pointsToSecrets(fresh, view.url)) await kept(lookup, refreshed, shared);
   else await cache.delete(key, log);
   // the 304's own cookies and Authentication-Info are this exchange's: passed on, not stored
   const answer = { ...updated.responseHeaders(), ...exchangeFields(response.headers) };
@@ -154,7 +164,7 @@ async function fetched(lookup: Lookup, response: WireResponse, replacing: boolea
   const headers = policyHeaders(fields);
   const policy = new CachePolicy(keptRequest(view.request, fields), { status: response.statusCode, headers }, { shared: false });
   const state = policy.storable() ? policy.toObject() : undefined;
-  if (state === undefined || !authorizationAllows(view.request, state.rescc)) {
+  if (state === undefined || !authorizationAllows(view.request, state.rescc) || pointsToSecrets(fields, view.url)) {
     if (replacing && found) await cache.delete(found.key, log);
     return missed;
   }

@@ -5,7 +5,7 @@ import { HttpException, type HttpBuilder, type HttpConfig } from '../../lib/inde
 import { digestRoute } from '../support/auth/index.js';
 import type { RecordedRequest } from '../support/recorded-request.js';
 import { writeResponse } from '../support/response-writer.js';
-import { get, json, jsonStore } from './cache-support.js';
+import { get, json, jsonStore, withEtag } from './cache-support.js';
 import { conformance } from './kit.js';
 
 const PRIVATE = 'private, max-age=60';
@@ -150,6 +150,61 @@ conformance('HTTP cache: one client, several users', (kit) => {
       await aliceThenBob(http, path, (user) => (c) => void (c.request.headers['X-Api-Key'] = `${user}-key`), 'alice-key', 'bob-key');
       expect(route.calls).toBe(2);
     }
+  });
+
+  it('credential-like response headers reach the caller of the exchange that brought them, never the store nor a later answer', async () => {
+    const secrets = { 'X-Subject-Token': 'subject-secret', 'X-CSRF-Token': 'csrf-secret', 'X-Amz-Security-Token': 'amz-secret' };
+    kit.server.expect({
+      method: 'GET',
+      path: '/tokens',
+      respond: withEtag('"t1"', json('tokens', { ...secrets, 'Cache-Control': 'max-age=0', 'Access-Control-Allow-Credentials': 'true' }), secrets),
+    });
+    const store = jsonStore();
+    const http = kit.client((c) => void (c.client.cache = { store }));
+    const read = () =>
+      http.get((c) => {
+        c.request.uri.path = '/tokens';
+        c.response.success((fromServer) => [
+          fromServer.cache,
+          fromServer.headers.get('x-subject-token'),
+          fromServer.headers.get('access-control-allow-credentials'),
+        ]);
+      });
+    expect(await read()).toEqual(['miss', 'subject-secret', 'true']);
+    expect(await read()).toEqual(['revalidated', 'subject-secret', 'true']); // the 304's own, passed on
+    expect(store.saved.size).toBe(1);
+    for (const secret of Object.values(secrets)) expect(store.text()).not.toContain(secret);
+    expect(store.text()).toMatch(/access-control-allow-credentials/i); // no secret: kept
+  });
+
+  it('a redirect whose Location, or a response whose Content-Location or Link, carries user info or a credential-like parameter is not stored', async () => {
+    const fresh = { 'Cache-Control': 'max-age=60' };
+    const routes = [
+      kit.server.expect({
+        method: 'GET',
+        path: '/signed',
+        respond: { status: 302, headers: { ...fresh, Location: '/file?X-Amz-Signature=sig-secret&part=1' } },
+      }),
+      kit.server.expect({ method: 'GET', path: '/login', respond: { status: 301, headers: { ...fresh, Location: '//ada:pw-secret@127.0.0.1/file' } } }),
+      kit.server.expect({ method: 'GET', path: '/page', respond: json('page', { ...fresh, Link: '</page?access_token=link-secret&page=2>; rel="next"' }) }),
+      kit.server.expect({ method: 'GET', path: '/copy', respond: json('copy', { ...fresh, 'Content-Location': '/copy?token=place-secret' }) }),
+    ];
+    const plain = kit.server.expect({ method: 'GET', path: '/moved', respond: { status: 301, headers: { ...fresh, Location: '/page2?part=1' } } });
+    const store = jsonStore();
+    const http = kit.client((c) => {
+      c.client.cache = { store };
+      c.execution.redirects = { follow: false };
+    });
+    const outcome = (path: string) =>
+      http.get((c) => {
+        c.request.uri.path = path;
+        c.response.success((fromServer) => fromServer.cache);
+      });
+    for (const path of ['/signed', '/login', '/page', '/copy', '/moved']) await outcome(path);
+    for (const path of ['/signed', '/login', '/page', '/copy']) expect(await outcome(path)).toBe('miss');
+    expect(await outcome('/moved')).toBe('hit'); // a Location without secrets: stored as ever
+    expect([...routes.map((route) => route.calls), plain.calls]).toEqual([2, 2, 2, 2, 1]);
+    expect(store.text()).not.toMatch(/secret/);
   });
 
   it('no credential value reaches the store: not with Vary: Authorization, Cookie, X-Api-Key, nor in a query; Set-Cookie is not kept', async () => {
