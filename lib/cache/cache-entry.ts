@@ -98,7 +98,7 @@ export function entryOf(
   policy: CachePolicy.CachePolicyObject,
 ): CacheEntry {
   return sized({
-    v: 2,
+    v: 3,
     url,
     ...(credentials === undefined ? {} : { credentials }),
     statusCode: response.statusCode,

@@ -49,19 +49,25 @@ export class ResponseCache {
   }
 
   /**
-   * The entry stored under `key` with its policy, or undefined: also when the store failed, or holds
-   * something that is no entry of this format (a stale file, another version): that is reported too.
+   * The entry stored under `key` with its policy, or undefined: also when the store failed. A
+   * value that is no entry of this format (an earlier version's, whose fields may hold
+   * credentials, or anything else) is deleted, quietly: it is no one's answer now. An entry of
+   * this format whose state does not load is reported, and deleted.
    */
   async #get(key: string, log: LogLine | undefined): Promise<Stored | undefined> {
     const entry = await this.#safely('get', key, log, () => this.store.get(key));
     if (entry === undefined || entry === null) return undefined;
-    return this.#safely('get', key, log, () => {
-      if (!isEntry(entry)) throw new Error('the stored value is no cache entry of this version');
-      return { entry, policy: CachePolicy.fromObject(entry.policy as CachePolicy.CachePolicyObject), key };
-    }) as Promise<Stored | undefined>;
+    const stored = isEntry(entry) ? await this.#loaded(key, entry, log) : undefined;
+    if (stored === undefined) await this.delete(key, log);
+    return stored;
   }
 
-  async #safely(operation: string, key: string, log: LogLine | undefined, run: () => unknown): Promise<unknown> {
+  /** `entry` with its policy loaded, or undefined (reported) when that fails. */
+  #loaded(key: string, entry: CacheEntry, log: LogLine | undefined): Promise<Stored | undefined> {
+    return this.#safely('get', key, log, () => ({ entry, policy: CachePolicy.fromObject(entry.policy as CachePolicy.CachePolicyObject), key }));
+  }
+
+  async #safely<T>(operation: string, key: string, log: LogLine | undefined, run: () => T): Promise<Awaited<T> | undefined> {
     try {
       return await run();
     } catch (error) {
@@ -110,7 +116,7 @@ function isEntry(value: unknown): value is CacheEntry {
   return (
     typeof value === 'object' &&
     value !== null &&
-    entry.v === 2 &&
+    entry.v === 3 &&
     typeof entry.body === 'string' &&
     (entry.credentials === undefined || typeof entry.credentials === 'string') &&
     typeof entry.policy === 'object' &&

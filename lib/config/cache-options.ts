@@ -7,8 +7,8 @@ import { isRecord } from '../core/scalar.js';
  * {@link CacheStore} keeps. Treat it as opaque; `size` is what it counts against `maxBytes`.
  */
 export interface CacheEntry {
-  /** The format's version: an entry of another version is ignored. */
-  readonly v: 2;
+  /** The format's version: a value of another version is deleted when read. */
+  readonly v: 3;
   /** The request's URL, the values of credential-like query parameters replaced by digests. */
   readonly url: string;
   /**

@@ -92,20 +92,6 @@ pipeline('cache stores', (kit) => {
     ]);
   });
 
-  it('a stored value that is no entry of this format (a stale file, another version) is no entry, and is reported', async () => {
-    const broken: CacheStore = { get: () => ({ v: 2, body: '', policy: {} }) as never, set: () => undefined, delete: () => undefined };
-    kit.mock.on('GET', '/doc').reply(200, 'text', FRESH);
-    const lines: string[] = [];
-    const http = kit.client((c) => {
-      c.client.cache = { store: broken };
-      c.execution.logger = (line) => lines.push(line);
-    });
-    expect(await outcomes(http, '/doc')).toEqual(['miss']);
-    expect(lines.filter((line) => line.includes('failed'))[0]).toMatch(
-      /^cache: the store's get failed for https:\/\/api.example.test\/doc, so the cache is skipped: /,
-    );
-  });
-
   it('bad settings are ConfigErrors naming them, before anything is sent', async () => {
     expect(() => kit.client((c) => void (c.client.cache = 5 as never))).toThrow(
       new ConfigError('client.cache must be true, false or { maxEntries?, maxBytes?, store? }, not a number'),
@@ -161,29 +147,38 @@ pipeline('cache stores', (kit) => {
     expect(await outcomesAs(http, bearer('bob'), '/doc')).toEqual(['hit']);
   });
 
-  it('an entry of the first format (whose Vary headers may hold credentials) is not used, and is reported', async () => {
-    const old = {
-      v: 1,
-      url: 'https://api.example.test/doc',
-      statusCode: 200,
-      message: 'OK',
-      headers: [],
-      body: '',
-      decoded: false,
-      httpVersion: '1.1',
-      policy: {},
-      size: 0,
-    };
-    const store: CacheStore = { get: () => old as never, set: () => undefined, delete: () => undefined };
-    kit.mock.on('GET', '/doc').reply(200, 'text', FRESH);
+  it('an entry of an earlier format (its fields may hold credentials) or no entry at all is deleted when read, quietly', async () => {
+    const old = { url: 'https://api.example.test/doc', statusCode: 200, headers: [], body: '', policy: { reqh: { 'x-api-key': 'old-plaintext-key' } } };
+    const store = jsonStore();
+    const key = 'https://api.example.test/doc';
+    kit.mock.on('GET', '/doc').persist().reply(200, 'text', { 'cache-control': 'no-store' });
     const lines: string[] = [];
     const http = kit.client((c) => {
       c.client.cache = { store };
       c.execution.logger = (line) => lines.push(line);
     });
+    for (const stale of [old, { ...old, v: 1 }, { ...old, v: 2, decoded: false, httpVersion: '1.1', message: 'OK', size: 0 }, 'not an entry']) {
+      store.saved.set(key, JSON.stringify(stale));
+      expect(await outcomes(http, '/doc')).toEqual(['miss']);
+      expect(store.saved.has(key)).toBe(false);
+    }
+    expect(lines.filter((line) => line.includes('failed'))).toEqual([]);
+  });
+
+  it('an entry of this format whose state does not load is reported, and deleted', async () => {
+    const store = jsonStore();
+    const key = 'https://api.example.test/doc';
+    kit.mock.on('GET', '/doc').reply(200, 'text', { 'cache-control': 'no-store' });
+    const lines: string[] = [];
+    const http = kit.client((c) => {
+      c.client.cache = { store };
+      c.execution.logger = (line) => lines.push(line);
+    });
+    store.saved.set(key, JSON.stringify({ v: 3, url: key, body: '', policy: {} }));
     expect(await outcomes(http, '/doc')).toEqual(['miss']);
-    expect(lines).toContain(
-      "cache: the store's get failed for https://api.example.test/doc, so the cache is skipped: the stored value is no cache entry of this version",
+    expect(lines.filter((line) => line.includes('failed'))[0]).toMatch(
+      /^cache: the store's get failed for https:\/\/api.example.test\/doc, so the cache is skipped: /,
     );
+    expect(store.saved.has(key)).toBe(false);
   });
 });
