@@ -18,7 +18,7 @@ import { verbArguments, type BlockFor, type HeadResultFor, type ResultFor, type 
 import { clientClosed } from './model/backend.js';
 import { DOWNLOADS, STREAMS } from './content/parsers.js';
 import { paginate, type PageWatch } from './paginate.js';
-import { cacheFor } from './cache/response-cache.js';
+import { cacheFor, type ResponseCache } from './cache/response-cache.js';
 import type { ResultOf, ResultType } from './result/result-type.js';
 
 /**
@@ -53,11 +53,15 @@ export class HttpBuilder {
   readonly #pool: Pool;
   /** whether this client made its pool (a derived client sharing its parent's does not) */
   readonly #ownsPool: boolean;
+  /** `client.cache`'s cache for this client's way of connecting, or undefined */
+  readonly #cache: ResponseCache | undefined;
 
   private constructor(settings: Settings, pool: Pool, ownsPool: boolean) {
     this.#settings = settings;
     this.#pool = pool;
     this.#ownsPool = ownsPool;
+    // client-level settings only (a request cannot change them): the cache is found once per client
+    this.#cache = settings.cache && cacheFor(settings.cache, settings.tls, settings.connection);
   }
 
   /**
@@ -219,7 +223,7 @@ export class HttpBuilder {
       onUploadProgress: settings.onUploadProgress,
       execution: settings.execution,
       jar: settings.cookieJar ? ClientCookieJar.of(settings.cookieJar, this.#pool.cookies) : undefined,
-      cache: settings.cache && cacheFor(settings.cache),
+      cache: this.#cache,
       onResponse: page?.received,
     };
     // no interceptor (the usual case): no chain around the exchange

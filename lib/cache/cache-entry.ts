@@ -3,7 +3,7 @@ import type CachePolicy from 'http-cache-semantics';
 import type { CacheEntry } from '../config/cache-options.js';
 import type { WireResponse } from '../model/backend.js';
 import { redactUrl } from '../core/redact.js';
-import { isCredential } from './cache-view.js';
+import { isCredential, type CacheView } from './cache-view.js';
 
 /** Where a response came from, as `fromServer.cache` says. */
 export type CacheOutcome = 'hit' | 'revalidated' | 'miss';
@@ -86,12 +86,12 @@ function headerPairs(headers: CachePolicy.Headers): Array<[string, string]> {
 
 /**
  * The entry for a response whose body is `body` (as it came off the wire), with its stored fields
- * `headers`, for the request URL `url` as the cache keeps it, and for `credentials` (a digest;
- * undefined for a response every request may get).
+ * `headers`, for the request `view` (its URL as the cache keeps it, its connection identity, and
+ * its credentials unless the response is `shared`: one every request may get).
  */
 export function entryOf(
-  url: string,
-  credentials: string | undefined,
+  view: CacheView,
+  shared: boolean,
   response: WireResponse,
   headers: HeaderPairs,
   body: Buffer,
@@ -99,8 +99,9 @@ export function entryOf(
 ): CacheEntry {
   return sized({
     v: 3,
-    url,
-    ...(credentials === undefined ? {} : { credentials }),
+    url: view.url,
+    ...(shared || view.credentials === undefined ? {} : { credentials: view.credentials }),
+    ...(view.connection === undefined ? {} : { connection: view.connection }),
     statusCode: response.statusCode,
     message: response.message,
     headers: headers.map(([name, value]) => [name, value] as const),

@@ -60,10 +60,10 @@ async function cached(cache: ResponseCache, next: Send, wire: WireRequest, call:
   const log = call.plan.execution.logger;
   if (wire.method !== 'GET' && wire.method !== 'HEAD') {
     const response = await next(wire, call);
-    if (UNSAFE.has(wire.method) && response.statusCode < 400) await invalidate(cache, cacheView(wire, call.plan.credentials), response, log);
+    if (UNSAFE.has(wire.method) && response.statusCode < 400) await invalidate(cache, cacheView(wire, call.plan.credentials, cache.connection), response, log);
     return response;
   }
-  const view = cacheView(wire, call.plan.credentials);
+  const view = cacheView(wire, call.plan.credentials, cache.connection);
   if (CALLERS_CONDITIONS.some((name) => view.request.headers[name] !== undefined)) return next(wire, call);
   const found = await cache.find(view, log);
   const lookup: Lookup = { cache, next, wire, call, view, found, log };
@@ -169,7 +169,7 @@ async function fetched(lookup: Lookup, response: WireResponse, replacing: boolea
     return missed;
   }
   const shared = isPublic(state.rescc);
-  const store = (body: Buffer) => kept(lookup, entryOf(view.url, shared ? undefined : view.credentials, response, fields, body, state), shared);
+  const store = (body: Buffer) => kept(lookup, entryOf(view, shared, response, fields, body, state), shared);
   if (headers['content-length'] === '0' || response.statusCode === 204) return storedEmpty(missed, store);
   if (response.statusCode >= 300 && response.statusCode < 400) return storedWhole(missed, store, cache.maxBytes);
   return goesElsewhere(lookup.call, headers) ? missed : storedAsRead(missed, store, cache.maxBytes);

@@ -17,6 +17,8 @@ export interface CacheView {
   readonly request: CachePolicy.HttpRequest;
   /** A digest of all the request's credentials, or undefined for a request without any. */
   readonly credentials: string | undefined;
+  /** The client's connection identity (a digest: client certificate, Unix socket, local address), or undefined. */
+  readonly connection: string | undefined;
 }
 
 /**
@@ -25,7 +27,7 @@ export interface CacheView {
  * `Private-Token`, `Proxy-Authorization`, ...). A Digest `Authorization` made with the call's
  * `auth.digest()` credentials counts as those credentials: its value changes with every request.
  */
-export function cacheView(wire: WireRequest, credentials: Credentials | undefined): CacheView {
+export function cacheView(wire: WireRequest, credentials: Credentials | undefined, connection: string | undefined): CacheView {
   const url = storedUrl(wire.url);
   const headers: Record<string, string> = {};
   const digests: string[] = [];
@@ -42,7 +44,7 @@ export function cacheView(wire: WireRequest, credentials: Credentials | undefine
   }
   // one credential (the usual case) is its own digest: no second hash
   const all = digests.length < 2 ? digests[0] : digestOf(digests.sort().join('\n'));
-  return { url, request: { url, method: wire.method, headers }, credentials: all };
+  return { url, request: { url, method: wire.method, headers }, credentials: all, connection };
 }
 
 /** Whether each header name seen (as written) is a credential's: the names a client sends are few, and the rule takes words apart. */

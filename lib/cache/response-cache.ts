@@ -2,7 +2,8 @@ import CachePolicy from 'http-cache-semantics';
 import type { CacheEntry, CacheStore, ResolvedCacheOptions } from '../config/cache-options.js';
 import type { LogLine } from '../config/logger.js';
 import { redactUrl } from '../core/redact.js';
-import type { CacheView } from './cache-view.js';
+import type { ConnectionOptions, TlsOptions } from '../model/backend.js';
+import { digestOf, type CacheView } from './cache-view.js';
 import { MemoryStore } from './memory-store.js';
 
 /** A stored entry, the freshness and revalidation state it was stored with, and the key it is under. */
@@ -13,29 +14,38 @@ export interface Stored {
 }
 
 /**
- * A client's cache: its store, and the rules for reading and writing it. One per `client.cache`
- * setting, shared by the clients derived from that client ({@link cacheFor}). A store's failure is
- * never the request's: it is reported (through the logger, else once as a process warning) and
- * the cache is skipped.
+ * A client's cache: its store, and the rules for reading and writing it. The store is made once
+ * per `client.cache` setting and shared by the clients derived from that client; each way of
+ * connecting among them has its own `ResponseCache` over it ({@link cacheFor}). A store's
+ * failure is never the request's: it is reported (through the logger, else once as a process
+ * warning) and the cache is skipped.
  *
  * Keys: a response every request may get (`public`, or to a request without credentials) is kept
  * under its URL; any other under its URL and the digest of the credentials it was stored for, so
- * each user of a client has their own, and no user gets another's.
+ * each user of a client has their own, and no user gets another's. A client that connects with
+ * a client certificate, a Unix socket or a local address of its own puts its digest
+ * ({@link connectionIdentity}) after the URL: even a public response is its own.
  */
 export class ResponseCache {
   readonly store: CacheStore;
   readonly maxBytes: number;
+  /** A digest of how this client connects, when that can change who the server sees or which server it is. */
+  readonly connection: string | undefined;
   #warned = false;
 
-  constructor(options: ResolvedCacheOptions) {
-    this.store = options.store ?? new MemoryStore(options.maxEntries, options.maxBytes);
+  constructor(options: ResolvedCacheOptions, store: CacheStore, connection: string | undefined) {
+    this.store = store;
     this.maxBytes = options.maxBytes;
+    this.connection = connection;
   }
 
   /** The stored response that may answer `view`: its credentials' own, else a shared one (public, or for no credentials when it has none). */
   async find(view: CacheView, log: LogLine | undefined): Promise<Stored | undefined> {
     // both at once: a remote store's round trips overlap
-    const [own, shared] = await Promise.all([view.credentials === undefined ? undefined : this.#get(placeOf(view, false), log), this.#get(view.url, log)]);
+    const [own, shared] = await Promise.all([
+      view.credentials === undefined ? undefined : this.#get(placeOf(view, false), log),
+      this.#get(placeOf(view, true), log),
+    ]);
     if (own !== undefined && answers(own.entry, view)) return own;
     return shared !== undefined && answers(shared.entry, view) ? shared : undefined;
   }
@@ -83,9 +93,14 @@ export class ResponseCache {
   }
 }
 
-/** The key of a response to `view`: its URL when every request may get it (`shared`, or no credentials), else its URL and credentials. */
+/**
+ * The key of a response to `view`: its URL when every request may get it (`shared`, or no
+ * credentials), else its URL and credentials; after the URL, the client's connection identity
+ * when it has one.
+ */
 export function placeOf(view: CacheView, shared: boolean): string {
-  return shared || view.credentials === undefined ? view.url : `${view.url} ${view.credentials}`;
+  const url = view.connection === undefined ? view.url : `${view.url} ${view.connection}`;
+  return shared || view.credentials === undefined ? url : `${url} ${view.credentials}`;
 }
 
 /**
@@ -97,18 +112,45 @@ export function isPublic(rescc: Readonly<Record<string, unknown>> | undefined): 
   return rescc !== undefined && 'public' in rescc && !('private' in rescc);
 }
 
-/** Whether `entry` may answer `view`: it is public, or was stored for the same credentials (or for none, as the request has none). */
+/**
+ * Whether `entry` may answer `view`: it was stored through the same connection identity, and is
+ * public or was stored for the same credentials (or for none, as the request has none).
+ */
 function answers(entry: CacheEntry, view: CacheView): boolean {
+  if (entry.connection !== view.connection) return false;
   return entry.credentials === view.credentials || isPublic((entry.policy as CachePolicy.CachePolicyObject).rescc);
 }
 
-const caches = new WeakMap<ResolvedCacheOptions, ResponseCache>();
+/** Per `client.cache` setting: its store, and the cache of each connection identity over it. */
+const caches = new WeakMap<ResolvedCacheOptions, { readonly store: CacheStore; readonly byConnection: Map<string | undefined, ResponseCache> }>();
 
-/** The cache made for these options: the same one for every client that inherited them. */
-export function cacheFor(options: ResolvedCacheOptions): ResponseCache {
-  let cache = caches.get(options);
-  if (cache === undefined) caches.set(options, (cache = new ResponseCache(options)));
+/**
+ * The cache of a client made with these options, `tls` and `connection`: one store for every
+ * client that inherited the options, and one `ResponseCache` per connection identity over it.
+ * Called once per client.
+ */
+export function cacheFor(options: ResolvedCacheOptions, tls: TlsOptions | undefined, connection: ConnectionOptions | undefined): ResponseCache {
+  let shared = caches.get(options);
+  if (shared === undefined) {
+    shared = { store: options.store ?? new MemoryStore(options.maxEntries, options.maxBytes), byConnection: new Map() };
+    caches.set(options, shared);
+  }
+  const identity = connectionIdentity(tls, connection);
+  let cache = shared.byConnection.get(identity);
+  if (cache === undefined) shared.byConnection.set(identity, (cache = new ResponseCache(options, shared.store, identity)));
   return cache;
+}
+
+/**
+ * What of a client's way of connecting changes who the server sees, or which server it is: the
+ * client certificate and its key (`execution.tls`), the Unix socket and the local address
+ * (`client.connection`); as a digest, or undefined when the client sets none of them.
+ */
+export function connectionIdentity(tls: TlsOptions | undefined, connection: ConnectionOptions | undefined): string | undefined {
+  const parts = [tls?.cert, tls?.key, connection?.socketPath, connection?.localAddress];
+  if (parts.every((part) => part === undefined)) return undefined;
+  const text = (part: string | Uint8Array | undefined) => (part === undefined ? '' : typeof part === 'string' ? part : Buffer.from(part).toString('base64'));
+  return digestOf(`connection\0${parts.map(text).join('\0')}`);
 }
 
 function isEntry(value: unknown): value is CacheEntry {
@@ -119,6 +161,7 @@ function isEntry(value: unknown): value is CacheEntry {
     entry.v === 3 &&
     typeof entry.body === 'string' &&
     (entry.credentials === undefined || typeof entry.credentials === 'string') &&
+    (entry.connection === undefined || typeof entry.connection === 'string') &&
     typeof entry.policy === 'object' &&
     entry.policy !== null
   );

@@ -17,6 +17,11 @@ export interface CacheEntry {
    * (`public`, or to a request without credentials).
    */
   readonly credentials?: string;
+  /**
+   * A digest of how the client that stored it connects (its client certificate, Unix socket or
+   * local address), when it sets any of them: only a client that connects alike gets it.
+   */
+  readonly connection?: string;
   readonly statusCode: number;
   readonly message: string;
   /** Header name/value pairs as received, less those of the exchange only (`Set-Cookie`, `Authentication-Info`). */
