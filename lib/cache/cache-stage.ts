@@ -19,6 +19,8 @@ import { cacheView, type CacheView } from './cache-view.js';
 import { invalidate, UNSAFE } from './invalidation.js';
 import { isPublic, placeOf, type ResponseCache, type Stored } from './response-cache.js';
 import { goesElsewhere, storedAsRead, storedEmpty, storedWhole } from './stored-body.js';
+import { hooksAddCredentials } from './hook-credentials.js';
+
 /** A caller's own conditional or range request: its answer (a 304, a 206) is the caller's to handle. */
 const CALLERS_CONDITIONS = ['if-none-match', 'if-modified-since', 'if-match', 'if-unmodified-since', 'if-range', 'range'];
 /** Fields a 304 does not update: they describe the stored body (RFC 9111 §3.2). */
@@ -65,7 +67,8 @@ async function cached(cache: ResponseCache, next: Send, wire: WireRequest, call:
   }
   const view = cacheView(wire, call.plan.credentials, cache.connection);
   if (CALLERS_CONDITIONS.some((name) => view.request.headers[name] !== undefined)) return next(wire, call);
-  const found = await cache.find(view, log);
+  // hooks seen adding credentials the cache cannot see: only a public entry answers
+  const found = await cache.find(view, log, hooksAddCredentials(call.plan.execution.hooks));
   const lookup: Lookup = { cache, next, wire, call, view, found, log };
   if (found && isFresh(found, view.request)) return answered(lookup, found, found.policy.responseHeaders(), 'hit');
   if (found && wire.method === 'GET') return revalidated(lookup, found);
@@ -114,7 +117,7 @@ async function revalidated(lookup: Lookup, { entry, policy, key }: Stored): Prom
   const shared = isPublic(state.rescc);
   const refreshed = sized({ ...entry, credentials: shared ? undefined : view.credentials, headers, policy: state });
   // a 304 that says no-store still answers this request, and takes the entry away
-  if (updated.storable() && !pointsToSecrets(fresh, view.url)) await kept(lookup, refreshed, shared);
+  if (updated.storable() && mayStore(lookup, state.rescc, fresh)) await kept(lookup, refreshed, shared);
   else await cache.delete(key, log);
   // the 304's own cookies and Authentication-Info are this exchange's: passed on, not stored
   const answer = { ...updated.responseHeaders(), ...exchangeFields(response.headers) };
@@ -164,7 +167,7 @@ async function fetched(lookup: Lookup, response: WireResponse, replacing: boolea
   const headers = policyHeaders(fields);
   const policy = new CachePolicy(keptRequest(view.request, fields), { status: response.statusCode, headers }, { shared: false });
   const state = policy.storable() ? policy.toObject() : undefined;
-  if (state === undefined || !authorizationAllows(view.request, state.rescc) || pointsToSecrets(fields, view.url)) {
+  if (state === undefined || !authorizationAllows(view.request, state.rescc) || !mayStore(lookup, state.rescc, fields)) {
     if (replacing && found) await cache.delete(found.key, log);
     return missed;
   }
@@ -173,6 +176,17 @@ async function fetched(lookup: Lookup, response: WireResponse, replacing: boolea
   if (headers['content-length'] === '0' || response.statusCode === 204) return storedEmpty(missed, store);
   if (response.statusCode >= 300 && response.statusCode < 400) return storedWhole(missed, store, cache.maxBytes);
   return goesElsewhere(lookup.call, headers) ? missed : storedAsRead(missed, store, cache.maxBytes);
+}
+
+/**
+ * Whether a response the rules let a private cache store (with `rescc`, and `fields` to keep) may
+ * be stored for this lookup: not when it points to a secret ({@link pointsToSecrets}), nor, unless
+ * public, when the call's hooks add credentials the cache cannot see (it could not keep their
+ * owners apart).
+ */
+function mayStore({ view, call }: Lookup, rescc: Readonly<Record<string, unknown>>, fields: HeaderPairs): boolean {
+  if (pointsToSecrets(fields, view.url)) return false;
+  return isPublic(rescc) || !hooksAddCredentials(call.plan.execution.hooks);
 }
 
 /**

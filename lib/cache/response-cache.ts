@@ -39,15 +39,18 @@ export class ResponseCache {
     this.connection = connection;
   }
 
-  /** The stored response that may answer `view`: its credentials' own, else a shared one (public, or for no credentials when it has none). */
-  async find(view: CacheView, log: LogLine | undefined): Promise<Stored | undefined> {
+  /**
+   * The stored response that may answer `view`: its credentials' own, else a shared one (public,
+   * or for no credentials when it has none); only a public one when `publicOnly` (the request
+   * carries credentials the cache cannot see).
+   */
+  async find(view: CacheView, log: LogLine | undefined, publicOnly = false): Promise<Stored | undefined> {
     // both at once: a remote store's round trips overlap
-    const [own, shared] = await Promise.all([
-      view.credentials === undefined ? undefined : this.#get(placeOf(view, false), log),
-      this.#get(placeOf(view, true), log),
-    ]);
+    const ownKey = view.credentials === undefined || publicOnly ? undefined : placeOf(view, false);
+    const [own, shared] = await Promise.all([ownKey === undefined ? undefined : this.#get(ownKey, log), this.#get(placeOf(view, true), log)]);
     if (own !== undefined && answers(own.entry, view)) return own;
-    return shared !== undefined && answers(shared.entry, view) ? shared : undefined;
+    if (shared === undefined || !answers(shared.entry, view)) return undefined;
+    return !publicOnly || isPublic((shared.entry.policy as CachePolicy.CachePolicyObject).rescc) ? shared : undefined;
   }
 
   async set(key: string, entry: CacheEntry, log: LogLine | undefined): Promise<void> {

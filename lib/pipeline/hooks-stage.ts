@@ -1,6 +1,7 @@
 import type { WireRequest, WireResponse } from '../model/backend.js';
 import type { Attempt, AttemptResponse, HookLists, RedirectTarget, RetryInfo } from '../config/hooks.js';
 import { ConfigError } from '../core/errors.js';
+import { noteHookHeaders } from '../cache/hook-credentials.js';
 import { isThenable } from '../core/maybe-promise.js';
 import { ResponseHeaders } from '../model/response-headers.js';
 import { untilSignal, type CallControl } from './call-control.js';
@@ -36,6 +37,8 @@ async function hooked(next: Send, lists: HookLists, wire: WireRequest, call: Wir
     for (const hook of lists.beforeAttempt) await callHook(call.control, 'an execution.hooks.beforeAttempt hook', hook, attempt);
     const headers = checkedHeaders(attempt.headers, wire.headers, 'beforeAttempt');
     sent = { ...wire, headers: proxyCredentials === undefined ? headers : withProxyCredentials(headers, proxyCredentials) };
+    // a credential set here is one the cache (above) never saw: it is told, so it keeps such answers apart
+    if (call.plan.cache) noteHookHeaders(lists.beforeAttempt, wire.headers, sent.headers);
   }
   const response = await next(sent, call);
   if (lists.afterAttempt.length === 0) return response;
