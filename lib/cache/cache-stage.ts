@@ -62,10 +62,10 @@ async function cached(cache: ResponseCache, next: Send, wire: WireRequest, call:
   const log = call.plan.execution.logger;
   if (wire.method !== 'GET' && wire.method !== 'HEAD') {
     const response = await next(wire, call);
-    if (UNSAFE.has(wire.method) && response.statusCode < 400) await invalidate(cache, cacheView(wire, call.plan.credentials, cache.connection), response, log);
+    if (UNSAFE.has(wire.method) && response.statusCode < 400) await invalidate(cache, cacheView(wire, call.plan.credentials, cache), response, log);
     return response;
   }
-  const view = cacheView(wire, call.plan.credentials, cache.connection);
+  const view = cacheView(wire, call.plan.credentials, cache);
   if (CALLERS_CONDITIONS.some((name) => view.request.headers[name] !== undefined)) return next(wire, call);
   // hooks seen adding credentials the cache cannot see: only a public entry answers
   const found = await cache.find(view, log, hooksAddCredentials(call.plan.execution.hooks));

@@ -22,6 +22,6 @@ export async function invalidate(cache: ResponseCache, view: CacheView, response
     const lower = name.toLowerCase();
     if (lower !== 'location' && lower !== 'content-location') continue;
     const target = URL.canParse(value, view.url) ? new URL(value, view.url) : undefined;
-    if (target?.origin === origin) await drop({ ...view, url: storedUrl(target.href) });
+    if (target?.origin === origin) await drop({ ...view, url: storedUrl(target.href, cache.digest) });
   }
 }

@@ -3,7 +3,7 @@ import type { CacheEntry, CacheStore, ResolvedCacheOptions } from '../config/cac
 import type { LogLine } from '../config/logger.js';
 import { redactUrl } from '../core/redact.js';
 import type { ConnectionOptions, TlsOptions } from '../model/backend.js';
-import { digestOf, type CacheView } from './cache-view.js';
+import { keyedDigest, type CacheView, type Digest, type Keying } from './cache-view.js';
 import { MemoryStore } from './memory-store.js';
 
 /** A stored entry, the freshness and revalidation state it was stored with, and the key it is under. */
@@ -26,16 +26,19 @@ export interface Stored {
  * a client certificate, a Unix socket or a local address of its own puts its digest
  * ({@link connectionIdentity}) after the URL: even a public response is its own.
  */
-export class ResponseCache {
+export class ResponseCache implements Keying {
   readonly store: CacheStore;
   readonly maxBytes: number;
+  /** The digest of credentials for this store (keyed with `client.cache.secret`, else this process's random key). */
+  readonly digest: Digest;
   /** A digest of how this client connects, when that can change who the server sees or which server it is. */
   readonly connection: string | undefined;
   #warned = false;
 
-  constructor(options: ResolvedCacheOptions, store: CacheStore, connection: string | undefined) {
+  constructor(options: ResolvedCacheOptions, { store, digest }: SharedCache, connection: string | undefined) {
     this.store = store;
     this.maxBytes = options.maxBytes;
+    this.digest = digest;
     this.connection = connection;
   }
 
@@ -124,8 +127,14 @@ function answers(entry: CacheEntry, view: CacheView): boolean {
   return entry.credentials === view.credentials || isPublic((entry.policy as CachePolicy.CachePolicyObject).rescc);
 }
 
-/** Per `client.cache` setting: its store, and the cache of each connection identity over it. */
-const caches = new WeakMap<ResolvedCacheOptions, { readonly store: CacheStore; readonly byConnection: Map<string | undefined, ResponseCache> }>();
+/** What the clients of one `client.cache` setting share: the store and its digest. */
+interface SharedCache {
+  readonly store: CacheStore;
+  readonly digest: Digest;
+}
+
+/** Per `client.cache` setting: what its clients share, and the cache of each connection identity over it. */
+const caches = new WeakMap<ResolvedCacheOptions, SharedCache & { readonly byConnection: Map<string | undefined, ResponseCache> }>();
 
 /**
  * The cache of a client made with these options, `tls` and `connection`: one store for every
@@ -135,12 +144,13 @@ const caches = new WeakMap<ResolvedCacheOptions, { readonly store: CacheStore; r
 export function cacheFor(options: ResolvedCacheOptions, tls: TlsOptions | undefined, connection: ConnectionOptions | undefined): ResponseCache {
   let shared = caches.get(options);
   if (shared === undefined) {
-    shared = { store: options.store ?? new MemoryStore(options.maxEntries, options.maxBytes), byConnection: new Map() };
+    const store = options.store ?? new MemoryStore(options.maxEntries, options.maxBytes);
+    shared = { store, digest: keyedDigest(options.secret), byConnection: new Map() };
     caches.set(options, shared);
   }
-  const identity = connectionIdentity(tls, connection);
+  const identity = connectionIdentity(tls, connection, shared.digest);
   let cache = shared.byConnection.get(identity);
-  if (cache === undefined) shared.byConnection.set(identity, (cache = new ResponseCache(options, shared.store, identity)));
+  if (cache === undefined) shared.byConnection.set(identity, (cache = new ResponseCache(options, shared, identity)));
   return cache;
 }
 
@@ -149,11 +159,11 @@ export function cacheFor(options: ResolvedCacheOptions, tls: TlsOptions | undefi
  * client certificate and its key (`execution.tls`), the Unix socket and the local address
  * (`client.connection`); as a digest, or undefined when the client sets none of them.
  */
-export function connectionIdentity(tls: TlsOptions | undefined, connection: ConnectionOptions | undefined): string | undefined {
+function connectionIdentity(tls: TlsOptions | undefined, connection: ConnectionOptions | undefined, digest: Digest): string | undefined {
   const parts = [tls?.cert, tls?.key, connection?.socketPath, connection?.localAddress];
   if (parts.every((part) => part === undefined)) return undefined;
   const text = (part: string | Uint8Array | undefined) => (part === undefined ? '' : typeof part === 'string' ? part : Buffer.from(part).toString('base64'));
-  return digestOf(`connection\0${parts.map(text).join('\0')}`);
+  return digest(`connection\0${parts.map(text).join('\0')}`);
 }
 
 function isEntry(value: unknown): value is CacheEntry {

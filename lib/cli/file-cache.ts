@@ -1,41 +1,84 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { constants, type Stats } from 'node:fs';
-import { mkdir, open, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, open, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { CacheEntry, CacheStore } from '../config/cache-options.js';
+import type { CacheEntry, CacheOptions, CacheStore } from '../config/cache-options.js';
+
+/** Where a line goes: stderr. */
+interface Output {
+  write(text: string): unknown;
+}
+
+/** The file, in the cache folder, of the key its digests of credentials are made with. */
+const KEY_FILE = 'hmac.key';
 
 /**
- * `hb --cache <dir>`: a {@link CacheStore} of one JSON file per key (named by its SHA-256) in
- * `dir`, created if missing (mode 0700, files 0600). Writes go to a temporary file renamed into
- * place, so a reader never sees half an entry; an unreadable file is no entry.
+ * `hb --cache <dir>`: `client.cache` for a folder of one JSON file per key (named by its SHA-256),
+ * created if missing (mode 0700, files 0600), and the key of its digests of credentials
+ * (`client.cache.secret`): 32 random bytes in `hmac.key` there, made by the first run, so that
+ * a later run finds a user's entries, and a copy of the folder alone cannot be used to test
+ * password guesses offline.
  *
- * A folder or entry another user could have written (not owned by this user, or writable by its
- * group or by everyone) could hold a planted "fresh" answer for any URL: it is not trusted. The
- * first one found gets one warning line on `stderr`, and the run goes on without the cache (as
- * pip does).
+ * A folder or file another user could have written (not owned by this user, or writable by its
+ * group or by everyone) could hold a planted "fresh" answer for any URL, and a key others can
+ * read is no secret: it is not trusted. The first one found gets one warning line on `stderr`,
+ * and the run goes on without the cache (as pip does): undefined.
  */
-export function fileCacheStore(dir: string, stderr: { write(text: string): unknown }): CacheStore {
+export async function openFileCache(dir: string, stderr: Output): Promise<CacheOptions | undefined> {
+  const warn = (what: string, why: string): undefined => void stderr.write(`hb: warning: --cache ignores ${what}: ${why}; this run goes on without a cache\n`);
+  // a folder that cannot be made is reported by what stat finds there (or does not)
+  await mkdir(dir, { recursive: true, mode: 0o700 }).catch(() => undefined);
+  const info = await stat(dir).catch((error: NodeJS.ErrnoException) => error.code ?? 'unreadable');
+  const why = typeof info === 'string' ? `it cannot be read (${info})` : info.isDirectory() ? writableByOthers(info) : 'it is not a folder';
+  if (why !== undefined) return warn(`the folder ${dir}`, why);
+  const key = await keyIn(dir);
+  if (typeof key === 'string') return warn(`the key ${join(dir, KEY_FILE)}`, key);
+  return { store: fileCacheStore(dir, stderr, warn), secret: key };
+}
+
+/** The folder's key, made if missing; or why it is not trusted. */
+async function keyIn(dir: string): Promise<Uint8Array | string> {
+  const file = join(dir, KEY_FILE);
+  for (let tries = 0; ; tries++) {
+    const handle = await openPlain(file);
+    if (typeof handle === 'string') {
+      if (handle !== 'ENOENT' || tries > 0) return `it cannot be read (${handle})`;
+      // made whole or not at all: another run making it at once wins, and this one reads it
+      await writeFile(file, randomBytes(32), { mode: 0o600, flag: 'wx' }).catch(() => undefined);
+      continue;
+    }
+    try {
+      const info = await handle.stat();
+      const why = !info.isFile() ? 'it is not a file' : (writableByOthers(info) ?? readableByOthers(info));
+      if (why !== undefined) return why;
+      const key = await handle.readFile();
+      return key.byteLength >= 32 ? key : `it is too short (${key.byteLength} bytes)`;
+    } finally {
+      await handle.close();
+    }
+  }
+}
+
+/** Read flags: not through a link (a file of ours, or none), and no wait on a FIFO planted in its place. */
+const READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+
+/** `file` opened to read ({@link READ_FLAGS}), or the code of the error that stopped it. */
+function openPlain(file: string): Promise<FileHandle | string> {
+  return open(file, READ_FLAGS).catch((error: NodeJS.ErrnoException) => error.code ?? 'EIO');
+}
+
+/** The folder's entries (the folder checked): an entry another user could have written warns once, and turns the cache off. */
+function fileCacheStore(dir: string, stderr: Output, warn: (what: string, why: string) => undefined): CacheStore {
   const fileOf = (key: string) => join(dir, `${createHash('sha256').update(key).digest('hex')}.json`);
   let off = false;
-  let folderTrusted = false;
-  const distrust = (what: string, why: string): false => {
-    if (!off) stderr.write(`hb: warning: --cache ignores ${what}: ${why}; this run goes on without a cache\n`);
+  const distrust = (what: string, why: string): undefined => {
+    if (!off) warn(what, why);
     off = true;
-    return false;
+    return undefined;
   };
-  /** Whether the folder may be used (made first when `create`); false too while there is none. */
-  async function usable(create: boolean): Promise<boolean> {
-    if (off || folderTrusted) return !off;
-    if (create) await mkdir(dir, { recursive: true, mode: 0o700 });
-    const info = await stat(dir).catch(() => undefined);
-    if (info === undefined) return false; // nothing stored yet
-    const why = info.isDirectory() ? writableByOthers(info) : 'it is not a folder';
-    if (why !== undefined) return distrust(`the folder ${dir}`, why);
-    return (folderTrusted = true);
-  }
   return {
     async get(key) {
-      if (!(await usable(false))) return undefined;
+      if (off) return undefined;
       const file = fileOf(key);
       // not through a link: an entry is a file of ours, or none
       const handle = await open(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0)).catch(() => undefined);
@@ -43,7 +86,7 @@ export function fileCacheStore(dir: string, stderr: { write(text: string): unkno
       try {
         const info = await handle.stat();
         const why = info.isFile() ? writableByOthers(info) : 'it is not a file';
-        if (why !== undefined) return void distrust(`the entry ${file}`, why);
+        if (why !== undefined) return distrust(`the entry ${file}`, why);
         return JSON.parse(await handle.readFile('utf8')) as CacheEntry;
       } catch {
         return undefined;
@@ -52,13 +95,13 @@ export function fileCacheStore(dir: string, stderr: { write(text: string): unkno
       }
     },
     async set(key, entry) {
-      if (!(await usable(true))) return;
+      if (off) return;
       const temp = join(dir, `.${randomUUID()}.part`);
       await writeFile(temp, JSON.stringify(entry), { mode: 0o600, flag: 'wx' });
       await rename(temp, fileOf(key));
     },
     async delete(key) {
-      if (await usable(false)) await rm(fileOf(key), { force: true });
+      if (!off) await rm(fileOf(key), { force: true });
     },
   };
 }
@@ -70,4 +113,10 @@ function writableByOthers(info: Stats): string | undefined {
   if (info.uid !== process.getuid()) return `it belongs to another user (uid ${info.uid})`;
   if ((info.mode & 0o022) !== 0) return `other users can write to it (mode ${(info.mode & 0o777).toString(8)})`;
   return undefined;
+}
+
+/** Why another user could read what `info` describes (a key), or undefined. */
+function readableByOthers(info: Stats): string | undefined {
+  if (typeof process.getuid !== 'function') return undefined;
+  return (info.mode & 0o044) === 0 ? undefined : `other users can read it (mode ${(info.mode & 0o777).toString(8)})`;
 }

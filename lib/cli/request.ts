@@ -11,7 +11,7 @@ import { errorCode, UsageError } from './failure.js';
 import { verbose } from './verbose.js';
 import { checkDownloadTarget } from '../download-target.js';
 import { ConfigError } from '../core/errors.js';
-import { fileCacheStore } from './file-cache.js';
+import type { CacheOptions } from '../config/cache-options.js';
 
 /** Content types for `--file` parts, by file extension; anything else is `application/octet-stream`. */
 const FILE_TYPES: Readonly<Record<string, string>> = {
@@ -40,9 +40,14 @@ export function fileContentType(path: string): string {
  * The client for one command line: the URL (credentials in it become Basic credentials, as
  * the library does), `--backend`, `--insecure`, `--proxy` and `--noproxy` (with `-v`, each exchange's heads go to
  * `trace`), `--timeout` for the whole call, `--retry` with the library's default methods and
- * statuses, the `--session` jar and the `--cache` folder (which warns on `trace` when it cannot be trusted). The caller closes it.
+ * statuses, the `--session` jar and the `--cache` folder's cache (`openFileCache`). The caller closes it.
  */
-export function createClient(request: CliRequest, jar: CookieJar | undefined, trace: { write(text: string): unknown }): HttpBuilder {
+export function createClient(
+  request: CliRequest,
+  jar: CookieJar | undefined,
+  trace: { write(text: string): unknown },
+  cache: CacheOptions | undefined,
+): HttpBuilder {
   // made here rather than named, so that -v can wrap it: the wrapper sees every wire exchange
   const backend = backendFor(request.backend, { tls: request.insecure ? { rejectUnauthorized: false } : undefined, connection: undefined });
   return HttpBuilder.configure((c) => {
@@ -53,7 +58,7 @@ export function createClient(request: CliRequest, jar: CookieJar | undefined, tr
     if (request.timeout !== undefined) c.execution.timeout = { total: request.timeout };
     if (request.retry !== undefined) c.execution.retry = { limit: request.retry };
     if (jar !== undefined) c.client.cookies = jar;
-    if (request.cache !== undefined) c.client.cache = { store: fileCacheStore(request.cache, trace) };
+    if (cache !== undefined) c.client.cache = cache;
   });
 }
 

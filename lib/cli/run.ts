@@ -10,6 +10,7 @@ import { ProgressBar } from './progress-bar.js';
 import { formatHead, outputStyle, writeBody, writeStreamed, writeText } from './render.js';
 import { HttpException } from '../core/errors.js';
 import { applyRequest, checkFiles, checkTargets, createClient } from './request.js';
+import { openFileCache } from './file-cache.js';
 import { loadBody, type CliBody } from './body.js';
 import { loadSession, saveSession } from './session.js';
 import { processStdin, type Stdin } from './stdin.js';
@@ -50,7 +51,9 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     checkTargets(request);
     const body = await loadBody(request, io.stdin ?? processStdin(), io.signal);
     const session = request.session === undefined ? undefined : { file: request.session, jar: await loadSession(request.session) };
-    http = createClient(request, session?.jar, io.stderr);
+    // a folder it cannot trust warns on stderr, and the run goes on without a cache
+    const cache = request.cache === undefined ? undefined : await openFileCache(request.cache, io.stderr);
+    http = createClient(request, session?.jar, io.stderr, cache);
     try {
       return await (request.paginate ? paginate(http, request, body, io, secrets) : send(http, request, body, io, secrets));
     } finally {

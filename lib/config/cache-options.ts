@@ -12,7 +12,7 @@ export interface CacheEntry {
   /** The request's URL, the values of credential-like query parameters replaced by digests. */
   readonly url: string;
   /**
-   * A digest (SHA-256) of the credentials of the request it answered (`Authorization`, `Cookie`,
+   * A digest (HMAC-SHA-256, see `secret`) of the credentials of the request it answered (`Authorization`, `Cookie`,
    * credential-like headers), never their values; absent for a response every request may get
    * (`public`, or to a request without credentials).
    */
@@ -42,7 +42,8 @@ export interface CacheEntry {
  * or persistent cache. Each method may return a promise. A store that throws (or rejects) never
  * fails a request: the cache is skipped for it, and a warning goes through `execution.logger`.
  * Keys and entries hold no credential values: a response only some credentials may get is kept
- * under its URL and a digest of them (`<url> sha256:...`); any other under its URL.
+ * under its URL and a digest of them (`<url> hmac:...`); any other under its URL. A store kept
+ * across processes needs `secret` (the digests' key) to find its credentialed entries again.
  *
  * @example
  * const entries = new Map<string, string>();
@@ -68,6 +69,12 @@ export interface CacheOptions {
   readonly maxBytes?: number;
   /** Your own store (then `maxEntries` does not apply; `maxBytes` still bounds one response). */
   readonly store?: CacheStore;
+  /**
+   * The key of the HMAC that digests credentials in keys and entries (at least 16 bytes; keep
+   * it out of the store). Without it, a random key of this process: give one for a store that
+   * outlives the process (a file, Redis), or its credentialed entries are never found again.
+   */
+  readonly secret?: string | Uint8Array;
 }
 
 /** `client.cache`: `true` for the defaults, options, or `false` (no cache, the default). */
@@ -78,17 +85,18 @@ export interface ResolvedCacheOptions {
   readonly maxEntries: number;
   readonly maxBytes: number;
   readonly store: CacheStore | undefined;
+  readonly secret: string | Uint8Array | undefined;
 }
 
 /** `client.cache` checked when set: `undefined` for `false`. */
 export function resolveCacheChoice(value: unknown): ResolvedCacheOptions | undefined {
   if (value === false) return undefined;
-  if (value === true) return Object.freeze({ maxEntries: 1000, maxBytes: 50 * 2 ** 20, store: undefined });
-  if (!isRecord(value)) throw new ConfigError(`client.cache must be true, false or { maxEntries?, maxBytes?, store? }, not ${describeValue(value)}`);
+  if (value === true) return Object.freeze({ maxEntries: 1000, maxBytes: 50 * 2 ** 20, store: undefined, secret: undefined });
+  if (!isRecord(value)) throw new ConfigError(`client.cache must be true, false or { maxEntries?, maxBytes?, store?, secret? }, not ${describeValue(value)}`);
   for (const key of Object.keys(value)) {
-    if (!['maxEntries', 'maxBytes', 'store'].includes(key)) throw new ConfigError(`client.cache: '${key}' is no option (maxEntries, maxBytes, store)`);
+    if (!OPTIONS.includes(key)) throw new ConfigError(`client.cache: '${key}' is no option (${OPTIONS.join(', ')})`);
   }
-  const { maxEntries = 1000, maxBytes = 50 * 2 ** 20, store } = value as CacheOptions;
+  const { maxEntries = 1000, maxBytes = 50 * 2 ** 20, store, secret } = value as CacheOptions;
   checkCount(maxEntries, 'maxEntries');
   checkCount(maxBytes, 'maxBytes');
   if (store !== undefined) {
@@ -97,7 +105,19 @@ export function resolveCacheChoice(value: unknown): ResolvedCacheOptions | undef
         throw new ConfigError(`client.cache.store needs get, set and delete methods (${method} is missing)`);
     }
   }
-  return Object.freeze({ maxEntries, maxBytes, store });
+  checkSecret(secret);
+  // a copy: bytes the caller changes later would change every digest
+  return Object.freeze({ maxEntries, maxBytes, store, secret: secret instanceof Uint8Array ? Uint8Array.from(secret) : secret });
+}
+
+const OPTIONS = ['maxEntries', 'maxBytes', 'store', 'secret'];
+
+/** A secret too short to key the HMAC well is refused; its value is never shown, only its kind and length. */
+function checkSecret(secret: unknown): void {
+  if (secret === undefined) return;
+  const bytes = typeof secret === 'string' ? Buffer.byteLength(secret) : secret instanceof Uint8Array ? secret.byteLength : undefined;
+  if (bytes === undefined) throw new ConfigError(`client.cache.secret must be a string or a Uint8Array of at least 16 bytes, not ${describeValue(secret)}`);
+  if (bytes < 16) throw new ConfigError(`client.cache.secret must be at least 16 bytes long, not ${bytes}`);
 }
 
 function checkCount(value: unknown, name: string): void {

@@ -2,6 +2,7 @@
 // folder or entry another user could have written. Runs as root in CI: another user's files are
 // made with chown to uid 65534 (nobody).
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createHash } from 'node:crypto';
 import { chmodSync, chownSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -78,13 +79,18 @@ describe('hb --cache: credentials at rest', () => {
       }
       expect(statSync(folder).mode & 0o777).toBe(0o700);
       for (const name of readdirSync(folder)) expect(statSync(join(folder, name)).mode & 0o777).toBe(0o600);
+      // the digests are keyed with the folder's own key, made by the first run: no plain hash to test guesses against
+      expect(readFileSync(join(folder, 'hmac.key'))).toHaveLength(32);
+      const plain = createHash('sha256').update('httpbuilder-ts cache\0').update(`authorization\0${basic}`).digest('base64url');
+      expect(text).toMatch(/"credentials":"hmac:[\w-]{43}"/);
+      expect(text).not.toContain(plain);
     },
     2 * RUNS_MS,
   );
 });
 
 describe('hb --cache: a folder or entry another user could have written', () => {
-  const WARNING = /^hb: warning: --cache ignores the (folder|entry) [^\n]*: ([^\n]*); this run goes on without a cache\n$/;
+  const WARNING = /^hb: warning: --cache ignores the (folder|entry|key) [^\n]*: ([^\n]*); this run goes on without a cache\n$/;
 
   /** Two runs against a fresh route: each warns once and reaches the server (no cache), and prints its answer. */
   async function ignored(folder: string, path: string, why: string): Promise<void> {
@@ -125,11 +131,27 @@ describe('hb --cache: a folder or entry another user could have written', () => 
     RUNS_MS,
   );
 
+  it.each([
+    ['others can read', (key: string) => chmodSync(key, 0o644), 'other users can read it (mode 644)'],
+    ['another user owns', (key: string) => chownSync(key, NOBODY, NOBODY), `it belongs to another user (uid ${NOBODY})`],
+  ])(
+    'a key %s is not used',
+    async (_what, spoil, why) => {
+      const folder = join(dir, `key-${why.replace(/\W+/g, '-')}`);
+      mkdirSync(folder, { mode: 0o700 });
+      writeFileSync(join(folder, 'hmac.key'), Buffer.alloc(32, 7), { mode: 0o600 });
+      spoil(join(folder, 'hmac.key'));
+      await ignored(folder, `/key-${why.length}`, why);
+      expect(readdirSync(folder)).toEqual(['hmac.key']);
+    },
+    RUNS_MS,
+  );
+
   /** A folder whose entry for `path` (stored by a first run) now holds a planted answer; the entry's file. */
   async function planted(path: string): Promise<string> {
     const folder = join(dir, `planted${path.replace(/\//g, '-')}`);
     expect((await hb('get', `${holder.server.httpUrl}${path}`, '--cache', folder)).stdout.toString('utf8')).toBe('real rates');
-    const [name] = readdirSync(folder);
+    const [name] = readdirSync(folder).filter((file) => file.endsWith('.json'));
     const file = join(folder, name);
     const entry = JSON.parse(readFileSync(file, 'utf8')) as { body: string };
     writeFileSync(file, JSON.stringify({ ...entry, body: Buffer.from('planted rates').toString('base64') }));

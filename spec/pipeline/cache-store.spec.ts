@@ -1,5 +1,6 @@
 // client.cache's stores on the MockBackend: the in-memory LRU's bounds, a store of your own, a store that fails.
 import { expect, it } from '@jest/globals';
+import { createHash } from 'node:crypto';
 import { ConfigError, type CacheEntry, type CacheStore, type HttpBuilder, type HttpConfig } from '../../lib/index.js';
 import { pipeline } from './kit.js';
 
@@ -94,13 +95,19 @@ pipeline('cache stores', (kit) => {
 
   it('bad settings are ConfigErrors naming them, before anything is sent', async () => {
     expect(() => kit.client((c) => void (c.client.cache = 5 as never))).toThrow(
-      new ConfigError('client.cache must be true, false or { maxEntries?, maxBytes?, store? }, not a number'),
+      new ConfigError('client.cache must be true, false or { maxEntries?, maxBytes?, store?, secret? }, not a number'),
     );
     expect(() => kit.client((c) => void (c.client.cache = { maxEntries: 0 }))).toThrow(/client.cache.maxEntries must be a whole number of at least 1/);
     expect(() => kit.client((c) => void (c.client.cache = { store: { get: () => undefined, set: () => undefined } as never }))).toThrow(
       'client.cache.store needs get, set and delete methods (delete is missing)',
     );
     expect(() => kit.client((c) => void (c.client.cache = { maxEntry: 3 } as never))).toThrow("client.cache: 'maxEntry' is no option");
+    expect(() => kit.client((c) => void (c.client.cache = { secret: 'hunter2' }))).toThrow(
+      new ConfigError('client.cache.secret must be at least 16 bytes long, not 7'),
+    );
+    expect(() => kit.client((c) => void (c.client.cache = { secret: 1234567890123456 as never }))).toThrow(
+      new ConfigError('client.cache.secret must be a string or a Uint8Array of at least 16 bytes, not a number'),
+    );
     await expect(kit.client().get((c) => void (c.client.cache = true))).rejects.toThrow(ConfigError);
     expect(kit.mock.calls).toHaveLength(0);
   });
@@ -116,9 +123,27 @@ pipeline('cache stores', (kit) => {
     expect(await outcomesAs(http, bearer('token-two'), '/catalog', '/me', '/me')).toEqual(['hit', 'miss', 'hit']);
     const keys = [...store.saved.keys()];
     expect(keys.slice(0, 2)).toEqual(['https://api.example.test/open', 'https://api.example.test/catalog']);
-    expect(keys.slice(2)).toEqual([expect.stringMatching(/^https:\/\/api\.example\.test\/me sha256:[\w-]{43}$/), expect.stringMatching(/ sha256:/)]);
+    expect(keys.slice(2)).toEqual([expect.stringMatching(/^https:\/\/api\.example\.test\/me hmac:[\w-]{43}$/), expect.stringMatching(/ hmac:/)]);
     expect(new Set(keys).size).toBe(4);
     expect(JSON.stringify([...store.saved])).not.toMatch(/token-one|token-two/);
+  });
+
+  it('digests are HMACs keyed per store: no plain hash of a credential is kept; clients over one store share entries only with the same secret', async () => {
+    kit.mock.on('GET', '/me').persist().reply(200, 'me', { 'cache-control': 'private, max-age=60, must-revalidate' });
+    const store = jsonStore();
+    const client = (secret?: string) => kit.client((c) => void (c.client.cache = secret === undefined ? { store } : { store, secret }));
+    const [one, two, other] = [client('a secret of 16+ bytes'), client('a secret of 16+ bytes'), client('another secret, as long')];
+    expect(await outcomesAs(one, bearer('token-one'), '/me')).toEqual(['miss']);
+    expect(await outcomesAs(two, bearer('token-one'), '/me')).toEqual(['hit']); // another process with the same secret, say
+    expect(await outcomesAs(other, bearer('token-one'), '/me')).toEqual(['miss']);
+    // without a secret, this process's own key: its clients share, a later process would not
+    expect(await outcomesAs(client(), bearer('token-one'), '/me', '/me')).toEqual(['miss', 'hit']);
+    const plain = (value: string) => createHash('sha256').update('httpbuilder-ts cache\0').update(value).digest('base64url');
+    const text = JSON.stringify([...store.saved]);
+    for (const value of ['authorization\0Bearer token-one', 'Bearer token-one']) {
+      expect(text).not.toContain(plain(value));
+      expect(text).not.toContain(createHash('sha256').update(value).digest('base64url'));
+    }
   });
 
   it('a store that gives one entry for every key never gives one user the response stored for another', async () => {
