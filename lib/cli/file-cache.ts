@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { constants, type Stats } from 'node:fs';
-import { mkdir, open, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
+import { lstat, mkdir, open, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CacheEntry, CacheOptions, CacheStore } from '../config/cache-options.js';
 
@@ -26,14 +26,26 @@ const KEY_FILE = 'hmac.key';
  */
 export async function openFileCache(dir: string, stderr: Output): Promise<CacheOptions | undefined> {
   const warn = (what: string, why: string): undefined => void stderr.write(`hb: warning: --cache ignores ${what}: ${why}; this run goes on without a cache\n`);
-  // a folder that cannot be made is reported by what stat finds there (or does not)
-  await mkdir(dir, { recursive: true, mode: 0o700 }).catch(() => undefined);
-  const info = await stat(dir).catch((error: NodeJS.ErrnoException) => error.code ?? 'unreadable');
-  const why = typeof info === 'string' ? `it cannot be read (${info})` : info.isDirectory() ? writableByOthers(info) : 'it is not a folder';
+  const why = await folderDistrust(dir);
   if (why !== undefined) return warn(`the folder ${dir}`, why);
   const key = await keyIn(dir);
   if (typeof key === 'string') return warn(`the key ${join(dir, KEY_FILE)}`, key);
   return { store: fileCacheStore(dir, stderr, warn), secret: key };
+}
+
+/**
+ * Why the folder is not trusted, or undefined (made first when missing). Given as a link, the
+ * link must be this user's too (a link another user owns could be turned elsewhere); its
+ * parents are not checked.
+ */
+async function folderDistrust(dir: string): Promise<string | undefined> {
+  const named = await lstat(dir).catch(() => undefined);
+  // a folder that cannot be made is reported by what stat finds there (or does not)
+  if (named === undefined) await mkdir(dir, { recursive: true, mode: 0o700 }).catch(() => undefined);
+  else if (named.isSymbolicLink() && otherOwner(named) !== undefined) return `it is a link another user owns (uid ${named.uid})`;
+  const info = await stat(dir).catch((error: NodeJS.ErrnoException) => error.code ?? 'EIO');
+  if (typeof info === 'string') return `it cannot be read (${info})`;
+  return info.isDirectory() ? writableByOthers(info) : 'it is not a folder';
 }
 
 /** The folder's key, made if missing; or why it is not trusted. */
@@ -42,7 +54,7 @@ async function keyIn(dir: string): Promise<Uint8Array | string> {
   for (let tries = 0; ; tries++) {
     const handle = await openPlain(file);
     if (typeof handle === 'string') {
-      if (handle !== 'ENOENT' || tries > 0) return `it cannot be read (${handle})`;
+      if (handle !== 'ENOENT' || tries > 0) return unopened(handle);
       // made whole or not at all: another run making it at once wins, and this one reads it
       await writeFile(file, randomBytes(32), { mode: 0o600, flag: 'wx' }).catch(() => undefined);
       continue;
@@ -67,6 +79,11 @@ function openPlain(file: string): Promise<FileHandle | string> {
   return open(file, READ_FLAGS).catch((error: NodeJS.ErrnoException) => error.code ?? 'EIO');
 }
 
+/** Why a file did not open, from the error's code: a link (`O_NOFOLLOW`), or another reason. */
+function unopened(code: string): string {
+  return code === 'ELOOP' || code === 'EMLINK' ? 'it is a link' : `it cannot be read (${code})`;
+}
+
 /** The folder's entries (the folder checked): an entry another user could have written warns once, and turns the cache off. */
 function fileCacheStore(dir: string, stderr: Output, warn: (what: string, why: string) => undefined): CacheStore {
   const fileOf = (key: string) => join(dir, `${createHash('sha256').update(key).digest('hex')}.json`);
@@ -80,9 +97,8 @@ function fileCacheStore(dir: string, stderr: Output, warn: (what: string, why: s
     async get(key) {
       if (off) return undefined;
       const file = fileOf(key);
-      // not through a link: an entry is a file of ours, or none
-      const handle = await open(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0)).catch(() => undefined);
-      if (handle === undefined) return undefined;
+      const handle = await openPlain(file);
+      if (typeof handle === 'string') return handle === 'ENOENT' ? undefined : distrust(`the entry ${file}`, unopened(handle));
       try {
         const info = await handle.stat();
         const why = info.isFile() ? writableByOthers(info) : 'it is not a file';
@@ -106,11 +122,16 @@ function fileCacheStore(dir: string, stderr: Output, warn: (what: string, why: s
   };
 }
 
+/** The uid of the other user who owns what `info` describes, or undefined: this user's (or no POSIX owners: Windows). */
+function otherOwner(info: Stats): number | undefined {
+  return typeof process.getuid === 'function' && info.uid !== process.getuid() ? info.uid : undefined;
+}
+
 /** Why another user could have written what `info` describes, or undefined: owned by this user, writable by no one else. */
 function writableByOthers(info: Stats): string | undefined {
   // no POSIX owners or modes (Windows): nothing to check
   if (typeof process.getuid !== 'function') return undefined;
-  if (info.uid !== process.getuid()) return `it belongs to another user (uid ${info.uid})`;
+  if (otherOwner(info) !== undefined) return `it belongs to another user (uid ${info.uid})`;
   if ((info.mode & 0o022) !== 0) return `other users can write to it (mode ${(info.mode & 0o777).toString(8)})`;
   return undefined;
 }

@@ -3,7 +3,8 @@
 // made with chown to uid 65534 (nobody).
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createHash } from 'node:crypto';
-import { chmodSync, chownSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, chownSync, lchownSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { useTestServer } from '../support/use-test-server.js';
@@ -143,6 +144,55 @@ describe('hb --cache: a folder or entry another user could have written', () => 
       spoil(join(folder, 'hmac.key'));
       await ignored(folder, `/key-${why.length}`, why);
       expect(readdirSync(folder)).toEqual(['hmac.key']);
+    },
+    RUNS_MS,
+  );
+
+  /** The file of the entry a run without credentials keeps for `path`. */
+  const entryFile = (folder: string, path: string) => join(folder, `${createHash('sha256').update(`${holder.server.httpUrl}${path}`).digest('hex')}.json`);
+
+  it(
+    'a FIFO in place of an entry does not hang the run: it is no file, so the cache is ignored',
+    async () => {
+      const folder = join(dir, 'fifo');
+      mkdirSync(folder, { mode: 0o700 });
+      execFileSync('mkfifo', ['-m', '600', entryFile(folder, '/fifo')]);
+      const route = fresh('/fifo', 'from the server');
+      const result = await runHb(cli, ['get', `${holder.server.httpUrl}/fifo`, '--cache', folder], { timeout: 10_000 });
+      expect({ signal: result.signal, stdout: result.stdout.toString('utf8') }).toEqual({ signal: null, stdout: 'from the server' });
+      expect(WARNING.exec(result.stderr)?.[2]).toBe('it is not a file');
+      expect(route.calls).toBe(1);
+    },
+    RUNS_MS,
+  );
+
+  it(
+    'an entry that is a link (even to a file of ours) is not followed, and says so',
+    async () => {
+      const folder = join(dir, 'linked-entry');
+      mkdirSync(folder, { mode: 0o700 });
+      const planted = join(dir, 'planted-elsewhere.json');
+      writeFileSync(planted, '{}', { mode: 0o600 });
+      symlinkSync(planted, entryFile(folder, '/linked'));
+      const route = fresh('/linked', 'from the server');
+      const result = await hb('get', `${holder.server.httpUrl}/linked`, '--cache', folder);
+      expect(result.stdout.toString('utf8')).toBe('from the server');
+      expect(WARNING.exec(result.stderr)?.slice(1)).toEqual(['entry', 'it is a link']);
+      expect(route.calls).toBe(1);
+    },
+    RUNS_MS,
+  );
+
+  it(
+    'a folder given as a link another user owns is not used, even when it leads to a folder of ours',
+    async () => {
+      const real = join(dir, 'real-folder');
+      mkdirSync(real, { mode: 0o700 });
+      const link = join(dir, 'nobodys-link');
+      symlinkSync(real, link);
+      lchownSync(link, NOBODY, NOBODY);
+      await ignored(link, '/through-link', `it is a link another user owns (uid ${NOBODY})`);
+      expect(readdirSync(real)).toEqual([]);
     },
     RUNS_MS,
   );
