@@ -18,7 +18,8 @@ import { verbArguments, type BlockFor, type HeadResultFor, type ResultFor, type 
 import { clientClosed } from './model/backend.js';
 import { DOWNLOADS, STREAMS } from './content/parsers.js';
 import { paginate, type PageWatch } from './paginate.js';
-import { cacheFor, type ResponseCache } from './cache/response-cache.js';
+import { cacheFor } from './cache/cache-for.js';
+import type { ResponseCache } from './cache/response-cache.js';
 import type { ResultOf, ResultType } from './result/result-type.js';
 
 /**

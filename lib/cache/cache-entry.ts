@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type CachePolicy from 'http-cache-semantics';
 import type { CacheEntry } from '../config/cache-options.js';
@@ -110,6 +111,21 @@ export function entryOf(
     httpVersion: response.httpVersion ?? '1.1',
     policy,
   });
+}
+
+/**
+ * What an unsafe request that changed `url` (its stored URL) leaves under the URL's shared key:
+ * no response (status 0), only a new random mark. Entries stored from then on carry it; those
+ * other users stored before do not, and no longer answer.
+ */
+export function markerOf(url: string): CacheEntry {
+  const invalidated = randomUUID();
+  return sized({ v: 3, url, invalidated, statusCode: 0, message: '', headers: [], body: '', decoded: false, httpVersion: '1.1', policy: {} });
+}
+
+/** Whether `entry` is a marker ({@link markerOf}), no response. */
+export function isMarker(entry: CacheEntry): boolean {
+  return entry.statusCode === 0;
 }
 
 /** `entry` with its `size`: the body as stored, and the headers twice (as received, and in the policy). */

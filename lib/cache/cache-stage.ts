@@ -36,6 +36,8 @@ interface Lookup {
   readonly view: CacheView;
   /** the stored response found for it (stale, when the request goes out), and where it is */
   readonly found: Stored | undefined;
+  /** the mark the last unsafe request left on the URL (under its shared key): what is stored now carries it */
+  readonly invalidated: string | undefined;
   readonly log: LogLine | undefined;
 }
 
@@ -68,8 +70,8 @@ async function cached(cache: ResponseCache, next: Send, wire: WireRequest, call:
   const view = cacheView(wire, call.plan.credentials, cache);
   if (CALLERS_CONDITIONS.some((name) => view.request.headers[name] !== undefined)) return next(wire, call);
   // hooks seen adding credentials the cache cannot see: only a public entry answers
-  const found = await cache.find(view, log, hooksAddCredentials(call.plan.execution.hooks));
-  const lookup: Lookup = { cache, next, wire, call, view, found, log };
+  const { stored: found, invalidated } = await cache.find(view, log, hooksAddCredentials(call.plan.execution.hooks));
+  const lookup: Lookup = { cache, next, wire, call, view, found, invalidated, log };
   if (found && isFresh(found, view.request)) return answered(lookup, found, found.policy.responseHeaders(), 'hit');
   if (found && wire.method === 'GET') return revalidated(lookup, found);
   return fetched(lookup, await next(wire, call), false);
@@ -129,9 +131,10 @@ async function revalidated(lookup: Lookup, { entry, policy, key }: Stored): Prom
  * drops what it replaces: the stale entry found under another key, or (for a public response)
  * the credentials' own entry, which a lookup would find first.
  */
-async function kept({ cache, view, found, log }: Lookup, entry: CacheEntry, shared: boolean): Promise<void> {
+async function kept({ cache, view, found, invalidated, log }: Lookup, entry: CacheEntry, shared: boolean): Promise<void> {
   const key = placeOf(view, shared);
-  await cache.set(key, entry, log);
+  // stored after the last unsafe request: it carries that request's mark (and under the shared key, keeps it there)
+  await cache.set(key, invalidated === undefined ? entry : { ...entry, invalidated }, log);
   if (found !== undefined && found.key !== key) await cache.delete(found.key, log);
   else if (shared && view.credentials !== undefined) await cache.delete(placeOf(view, false), log);
 }

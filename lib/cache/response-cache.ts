@@ -2,9 +2,8 @@ import CachePolicy from 'http-cache-semantics';
 import type { CacheEntry, CacheStore, ResolvedCacheOptions } from '../config/cache-options.js';
 import type { LogLine } from '../config/logger.js';
 import { redactUrl } from '../core/redact.js';
-import type { ConnectionOptions, TlsOptions } from '../model/backend.js';
-import { keyedDigest, type CacheView, type Digest, type Keying } from './cache-view.js';
-import { MemoryStore } from './memory-store.js';
+import { isMarker } from './cache-entry.js';
+import type { CacheView, Digest, Keying } from './cache-view.js';
 
 /** A stored entry, the freshness and revalidation state it was stored with, and the key it is under. */
 export interface Stored {
@@ -13,10 +12,22 @@ export interface Stored {
   readonly key: string;
 }
 
+/** What a lookup found: the stored response that answers, and the mark the last unsafe request left on the URL, if the store keeps one. */
+export interface Found {
+  readonly stored: Stored | undefined;
+  readonly invalidated: string | undefined;
+}
+
+/** What the clients of one `client.cache` setting share: the store and its digest. */
+export interface SharedCache {
+  readonly store: CacheStore;
+  readonly digest: Digest;
+}
+
 /**
  * A client's cache: its store, and the rules for reading and writing it. The store is made once
  * per `client.cache` setting and shared by the clients derived from that client; each way of
- * connecting among them has its own `ResponseCache` over it ({@link cacheFor}). A store's
+ * connecting among them has its own `ResponseCache` over it (`cacheFor`, cache-for.ts). A store's
  * failure is never the request's: it is reported (through the logger, else once as a process
  * warning) and the cache is skipped.
  *
@@ -24,7 +35,7 @@ export interface Stored {
  * under its URL; any other under its URL and the digest of the credentials it was stored for, so
  * each user of a client has their own, and no user gets another's. A client that connects with
  * a client certificate, a Unix socket or a local address of its own puts its digest
- * ({@link connectionIdentity}) after the URL: even a public response is its own.
+ * (cache-for.ts) after the URL: even a public response is its own.
  */
 export class ResponseCache implements Keying {
   readonly store: CacheStore;
@@ -45,15 +56,21 @@ export class ResponseCache implements Keying {
   /**
    * The stored response that may answer `view`: its credentials' own, else a shared one (public,
    * or for no credentials when it has none); only a public one when `publicOnly` (the request
-   * carries credentials the cache cannot see).
+   * carries credentials the cache cannot see). An own entry stored before an unsafe request
+   * (anyone's) last changed the URL does not answer (RFC 9111 §4.4): it does not carry the mark
+   * that request left under the shared key.
    */
-  async find(view: CacheView, log: LogLine | undefined, publicOnly = false): Promise<Stored | undefined> {
+  async find(view: CacheView, log: LogLine | undefined, publicOnly = false): Promise<Found> {
+    const [ownKey, sharedKey] = [view.credentials === undefined || publicOnly ? undefined : placeOf(view, false), placeOf(view, true)];
     // both at once: a remote store's round trips overlap
-    const ownKey = view.credentials === undefined || publicOnly ? undefined : placeOf(view, false);
-    const [own, shared] = await Promise.all([ownKey === undefined ? undefined : this.#get(ownKey, log), this.#get(placeOf(view, true), log)]);
-    if (own !== undefined && answers(own.entry, view)) return own;
-    if (shared === undefined || !answers(shared.entry, view)) return undefined;
-    return !publicOnly || isPublic((shared.entry.policy as CachePolicy.CachePolicyObject).rescc) ? shared : undefined;
+    const [own, shared] = await Promise.all([ownKey === undefined ? undefined : this.#read(ownKey, log), this.#read(sharedKey, log)]);
+    const invalidated = shared?.invalidated;
+    const [ownAnswers, sharedAnswers] = [
+      own !== undefined && answers(own, view) && (invalidated === undefined || own.invalidated === invalidated),
+      shared !== undefined && answers(shared, view) && (!publicOnly || isPublic(stateOf(shared).rescc)),
+    ];
+    const stored = ownAnswers ? await this.#loaded(ownKey!, own!, log) : sharedAnswers ? await this.#loaded(sharedKey, shared!, log) : undefined;
+    return { stored, invalidated };
   }
 
   async set(key: string, entry: CacheEntry, log: LogLine | undefined): Promise<void> {
@@ -65,22 +82,23 @@ export class ResponseCache implements Keying {
   }
 
   /**
-   * The entry stored under `key` with its policy, or undefined: also when the store failed. A
-   * value that is no entry of this format (an earlier version's, whose fields may hold
-   * credentials, or anything else) is deleted, quietly: it is no one's answer now. An entry of
-   * this format whose state does not load is reported, and deleted.
+   * The entry (or marker) stored under `key`, or undefined: also when the store failed. A value
+   * that is no entry of this format (an earlier version's, whose fields may hold credentials, or
+   * anything else) is deleted, quietly: it is no one's answer now.
    */
-  async #get(key: string, log: LogLine | undefined): Promise<Stored | undefined> {
+  async #read(key: string, log: LogLine | undefined): Promise<CacheEntry | undefined> {
     const entry = await this.#safely('get', key, log, () => this.store.get(key));
     if (entry === undefined || entry === null) return undefined;
-    const stored = isEntry(entry) ? await this.#loaded(key, entry, log) : undefined;
-    if (stored === undefined) await this.delete(key, log);
-    return stored;
+    if (isEntry(entry)) return entry;
+    await this.delete(key, log);
+    return undefined;
   }
 
-  /** `entry` with its policy loaded, or undefined (reported) when that fails. */
-  #loaded(key: string, entry: CacheEntry, log: LogLine | undefined): Promise<Stored | undefined> {
-    return this.#safely('get', key, log, () => ({ entry, policy: CachePolicy.fromObject(entry.policy as CachePolicy.CachePolicyObject), key }));
+  /** `entry` with its policy loaded; when that fails, undefined, reported, and the entry deleted. */
+  async #loaded(key: string, entry: CacheEntry, log: LogLine | undefined): Promise<Stored | undefined> {
+    const stored = await this.#safely('get', key, log, () => ({ entry, policy: CachePolicy.fromObject(stateOf(entry)), key }));
+    if (stored === undefined) await this.delete(key, log);
+    return stored;
   }
 
   async #safely<T>(operation: string, key: string, log: LogLine | undefined, run: () => T): Promise<Awaited<T> | undefined> {
@@ -119,51 +137,18 @@ export function isPublic(rescc: Readonly<Record<string, unknown>> | undefined): 
 }
 
 /**
- * Whether `entry` may answer `view`: it was stored through the same connection identity, and is
- * public or was stored for the same credentials (or for none, as the request has none).
+ * Whether `entry` may answer `view`: it is a response (no marker), stored through the same
+ * connection identity, and is public or was stored for the same credentials (or for none, as
+ * the request has none).
  */
 function answers(entry: CacheEntry, view: CacheView): boolean {
-  if (entry.connection !== view.connection) return false;
-  return entry.credentials === view.credentials || isPublic((entry.policy as CachePolicy.CachePolicyObject).rescc);
+  if (isMarker(entry) || entry.connection !== view.connection) return false;
+  return entry.credentials === view.credentials || isPublic(stateOf(entry).rescc);
 }
 
-/** What the clients of one `client.cache` setting share: the store and its digest. */
-interface SharedCache {
-  readonly store: CacheStore;
-  readonly digest: Digest;
-}
-
-/** Per `client.cache` setting: what its clients share, and the cache of each connection identity over it. */
-const caches = new WeakMap<ResolvedCacheOptions, SharedCache & { readonly byConnection: Map<string | undefined, ResponseCache> }>();
-
-/**
- * The cache of a client made with these options, `tls` and `connection`: one store for every
- * client that inherited the options, and one `ResponseCache` per connection identity over it.
- * Called once per client.
- */
-export function cacheFor(options: ResolvedCacheOptions, tls: TlsOptions | undefined, connection: ConnectionOptions | undefined): ResponseCache {
-  let shared = caches.get(options);
-  if (shared === undefined) {
-    const store = options.store ?? new MemoryStore(options.maxEntries, options.maxBytes);
-    shared = { store, digest: keyedDigest(options.secret), byConnection: new Map() };
-    caches.set(options, shared);
-  }
-  const identity = connectionIdentity(tls, connection, shared.digest);
-  let cache = shared.byConnection.get(identity);
-  if (cache === undefined) shared.byConnection.set(identity, (cache = new ResponseCache(options, shared, identity)));
-  return cache;
-}
-
-/**
- * What of a client's way of connecting changes who the server sees, or which server it is: the
- * client certificate and its key (`execution.tls`), the Unix socket and the local address
- * (`client.connection`); as a digest, or undefined when the client sets none of them.
- */
-function connectionIdentity(tls: TlsOptions | undefined, connection: ConnectionOptions | undefined, digest: Digest): string | undefined {
-  const parts = [tls?.cert, tls?.key, connection?.socketPath, connection?.localAddress];
-  if (parts.every((part) => part === undefined)) return undefined;
-  const text = (part: string | Uint8Array | undefined) => (part === undefined ? '' : typeof part === 'string' ? part : Buffer.from(part).toString('base64'));
-  return digest(`connection\0${parts.map(text).join('\0')}`);
+/** An entry's freshness and revalidation state, as http-cache-semantics keeps it. */
+function stateOf(entry: CacheEntry): CachePolicy.CachePolicyObject {
+  return entry.policy as CachePolicy.CachePolicyObject;
 }
 
 function isEntry(value: unknown): value is CacheEntry {
@@ -175,6 +160,7 @@ function isEntry(value: unknown): value is CacheEntry {
     typeof entry.body === 'string' &&
     (entry.credentials === undefined || typeof entry.credentials === 'string') &&
     (entry.connection === undefined || typeof entry.connection === 'string') &&
+    (entry.invalidated === undefined || typeof entry.invalidated === 'string') &&
     typeof entry.policy === 'object' &&
     entry.policy !== null
   );

@@ -22,6 +22,13 @@ export interface CacheEntry {
    * local address), when it sets any of them: only a client that connects alike gets it.
    */
   readonly connection?: string;
+  /**
+   * The mark (random) the last unsafe request (POST, PUT, PATCH, DELETE) that changed the URL
+   * left under its shared key, as it was when this entry was stored: an entry stored for other
+   * credentials without the URL's current mark no longer answers.
+   */
+  readonly invalidated?: string;
+  /** The response's status; 0 for an entry that is only the mark of an unsafe request (`invalidated`), with no response. */
   readonly statusCode: number;
   readonly message: string;
   /** Header name/value pairs as received, less those of the exchange only (`Set-Cookie`, `Authentication-Info`). */

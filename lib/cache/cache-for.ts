@@ -1,0 +1,38 @@
+import type { ResolvedCacheOptions } from '../config/cache-options.js';
+import type { ConnectionOptions, TlsOptions } from '../model/backend.js';
+import { keyedDigest, type Digest } from './cache-view.js';
+import { MemoryStore } from './memory-store.js';
+import { ResponseCache, type SharedCache } from './response-cache.js';
+
+/** Per `client.cache` setting: what its clients share, and the cache of each connection identity over it. */
+const caches = new WeakMap<ResolvedCacheOptions, SharedCache & { readonly byConnection: Map<string | undefined, ResponseCache> }>();
+
+/**
+ * The cache of a client made with these options, `tls` and `connection`: one store for every
+ * client that inherited the options, and one `ResponseCache` per connection identity over it.
+ * Called once per client.
+ */
+export function cacheFor(options: ResolvedCacheOptions, tls: TlsOptions | undefined, connection: ConnectionOptions | undefined): ResponseCache {
+  let shared = caches.get(options);
+  if (shared === undefined) {
+    const store = options.store ?? new MemoryStore(options.maxEntries, options.maxBytes);
+    shared = { store, digest: keyedDigest(options.secret), byConnection: new Map() };
+    caches.set(options, shared);
+  }
+  const identity = connectionIdentity(tls, connection, shared.digest);
+  let cache = shared.byConnection.get(identity);
+  if (cache === undefined) shared.byConnection.set(identity, (cache = new ResponseCache(options, shared, identity)));
+  return cache;
+}
+
+/**
+ * What of a client's way of connecting changes who the server sees, or which server it is: the
+ * client certificate and its key (`execution.tls`), the Unix socket and the local address
+ * (`client.connection`); as a digest, or undefined when the client sets none of them.
+ */
+function connectionIdentity(tls: TlsOptions | undefined, connection: ConnectionOptions | undefined, digest: Digest): string | undefined {
+  const parts = [tls?.cert, tls?.key, connection?.socketPath, connection?.localAddress];
+  if (parts.every((part) => part === undefined)) return undefined;
+  const text = (part: string | Uint8Array | undefined) => (part === undefined ? '' : typeof part === 'string' ? part : Buffer.from(part).toString('base64'));
+  return digest(`connection\0${parts.map(text).join('\0')}`);
+}
