@@ -120,14 +120,33 @@ describe('hb --cache: a folder or entry another user could have written', () => 
     RUNS_MS,
   );
 
-  it(
-    'a folder another user owns is not used',
-    async () => {
-      const folder = join(dir, 'owned');
-      mkdirSync(folder, { mode: 0o700 });
-      chownSync(folder, NOBODY, NOBODY);
-      await ignored(folder, '/folder-owned', `it belongs to another user (uid ${NOBODY})`);
-      expect(readdirSync(folder)).toEqual([]);
+  it.each([
+    [
+      'a folder another user owns',
+      (folder: string) => {
+        mkdirSync(folder, { mode: 0o700 });
+        chownSync(folder, NOBODY, NOBODY);
+        return folder;
+      },
+      `it belongs to another user (uid ${NOBODY})`,
+    ],
+    [
+      'a link another user owns, even to a folder of ours,',
+      (link: string) => {
+        mkdirSync(`${link}-target`, { mode: 0o700 });
+        symlinkSync(`${link}-target`, link);
+        lchownSync(link, NOBODY, NOBODY);
+        return `${link}-target`;
+      },
+      `it is a link another user owns (uid ${NOBODY})`,
+    ],
+  ])(
+    '%s is not used',
+    async (_what, make, why) => {
+      const folder = join(dir, `owned-${why.length}`);
+      const real = make(folder);
+      await ignored(folder, `/owned-${why.length}`, why);
+      expect(readdirSync(real)).toEqual([]);
     },
     RUNS_MS,
   );
@@ -151,48 +170,22 @@ describe('hb --cache: a folder or entry another user could have written', () => 
   /** The file of the entry a run without credentials keeps for `path`. */
   const entryFile = (folder: string, path: string) => join(folder, `${createHash('sha256').update(`${holder.server.httpUrl}${path}`).digest('hex')}.json`);
 
-  it(
-    'a FIFO in place of an entry does not hang the run: it is no file, so the cache is ignored',
-    async () => {
-      const folder = join(dir, 'fifo');
+  it.each([
+    ['a FIFO (the run does not hang on it)', (file: string) => execFileSync('mkfifo', ['-m', '600', file]), 'it is not a file'],
+    ['a link (even to a file of ours)', (file: string) => symlinkSync(join(dir, 'planted-elsewhere.json'), file), 'it is a link'],
+  ])(
+    'an entry that is %s is not read, and says so',
+    async (_what, plant, why) => {
+      const folder = join(dir, `entry-${why.replace(/\W+/g, '-')}`);
+      const path = `/${why.length}-planted`;
       mkdirSync(folder, { mode: 0o700 });
-      execFileSync('mkfifo', ['-m', '600', entryFile(folder, '/fifo')]);
-      const route = fresh('/fifo', 'from the server');
-      const result = await runHb(cli, ['get', `${holder.server.httpUrl}/fifo`, '--cache', folder], { timeout: 10_000 });
+      writeFileSync(join(dir, 'planted-elsewhere.json'), '{}', { mode: 0o600 });
+      plant(entryFile(folder, path));
+      const route = fresh(path, 'from the server');
+      const result = await runHb(cli, ['get', `${holder.server.httpUrl}${path}`, '--cache', folder], { timeout: 10_000 });
       expect({ signal: result.signal, stdout: result.stdout.toString('utf8') }).toEqual({ signal: null, stdout: 'from the server' });
-      expect(WARNING.exec(result.stderr)?.[2]).toBe('it is not a file');
+      expect(WARNING.exec(result.stderr)?.slice(1)).toEqual(['entry', why]);
       expect(route.calls).toBe(1);
-    },
-    RUNS_MS,
-  );
-
-  it(
-    'an entry that is a link (even to a file of ours) is not followed, and says so',
-    async () => {
-      const folder = join(dir, 'linked-entry');
-      mkdirSync(folder, { mode: 0o700 });
-      const planted = join(dir, 'planted-elsewhere.json');
-      writeFileSync(planted, '{}', { mode: 0o600 });
-      symlinkSync(planted, entryFile(folder, '/linked'));
-      const route = fresh('/linked', 'from the server');
-      const result = await hb('get', `${holder.server.httpUrl}/linked`, '--cache', folder);
-      expect(result.stdout.toString('utf8')).toBe('from the server');
-      expect(WARNING.exec(result.stderr)?.slice(1)).toEqual(['entry', 'it is a link']);
-      expect(route.calls).toBe(1);
-    },
-    RUNS_MS,
-  );
-
-  it(
-    'a folder given as a link another user owns is not used, even when it leads to a folder of ours',
-    async () => {
-      const real = join(dir, 'real-folder');
-      mkdirSync(real, { mode: 0o700 });
-      const link = join(dir, 'nobodys-link');
-      symlinkSync(real, link);
-      lchownSync(link, NOBODY, NOBODY);
-      await ignored(link, '/through-link', `it is a link another user owns (uid ${NOBODY})`);
-      expect(readdirSync(real)).toEqual([]);
     },
     RUNS_MS,
   );
