@@ -115,11 +115,11 @@ export function entryOf(
 
 /**
  * What an unsafe request that changed `url` (its stored URL) leaves under the URL's shared key:
- * no response (status 0), only a new random mark. Entries stored from then on carry it; those
- * other users stored before do not, and no longer answer.
+ * no response (status 0), only a mark, new and random (or the one a dropped shared entry
+ * carried). Entries stored from then on carry it; those other users stored before do not, and
+ * no longer answer.
  */
-export function markerOf(url: string): CacheEntry {
-  const invalidated = randomUUID();
+export function markerOf(url: string, invalidated: string = randomUUID()): CacheEntry {
   return sized({ v: 3, url, invalidated, statusCode: 0, message: '', headers: [], body: '', decoded: false, httpVersion: '1.1', policy: {} });
 }
 

@@ -7,6 +7,7 @@ import type { Send, WireCall } from '../pipeline/plan.js';
 import {
   entryOf,
   exchangeFields,
+  markerOf,
   pointsToSecrets,
   policyHeaders,
   responseOf,
@@ -98,7 +99,7 @@ function isFresh({ entry, policy }: Stored, request: CachePolicy.HttpRequest): b
  * may try again): a stale response is never served instead, as got's and undici's caches do.
  */
 async function revalidated(lookup: Lookup, { entry, policy, key }: Stored): Promise<WireResponse> {
-  const { cache, next, wire, call, view, log } = lookup;
+  const { next, wire, call, view } = lookup;
   const conditions = policy.revalidationHeaders(view.request);
   const asking = { ...wire.headers };
   if (typeof conditions['if-none-match'] === 'string') asking['If-None-Match'] = conditions['if-none-match'];
@@ -107,7 +108,7 @@ async function revalidated(lookup: Lookup, { entry, policy, key }: Stored): Prom
   if (response.statusCode !== 304) return fetched(lookup, response, true);
   response.discard(); // nothing to read
   if (otherValidator(entry.headers, response.headers)) {
-    await cache.delete(key, log);
+    await dropped(lookup, key);
     return fetched({ ...lookup, found: undefined }, await next(wire, call), false);
   }
   // RFC 9111 §3.2: the 304's fields replace and add to the stored ones (http-cache-semantics only replaces)
@@ -120,7 +121,7 @@ async function revalidated(lookup: Lookup, { entry, policy, key }: Stored): Prom
   const refreshed = sized({ ...entry, credentials: shared ? undefined : view.credentials, headers, policy: state });
   // a 304 that says no-store still answers this request, and takes the entry away
   if (updated.storable() && mayStore(lookup, state.rescc, fresh)) await kept(lookup, refreshed, shared);
-  else await cache.delete(key, log);
+  else await dropped(lookup, key);
   // the 304's own cookies and Authentication-Info are this exchange's: passed on, not stored
   const answer = { ...updated.responseHeaders(), ...exchangeFields(response.headers) };
   return answered(lookup, { entry: refreshed, policy: updated, key }, answer, 'revalidated');
@@ -131,12 +132,22 @@ async function revalidated(lookup: Lookup, { entry, policy, key }: Stored): Prom
  * drops what it replaces: the stale entry found under another key, or (for a public response)
  * the credentials' own entry, which a lookup would find first.
  */
-async function kept({ cache, view, found, invalidated, log }: Lookup, entry: CacheEntry, shared: boolean): Promise<void> {
+async function kept(lookup: Lookup, entry: CacheEntry, shared: boolean): Promise<void> {
+  const { cache, view, found, invalidated, log } = lookup;
   const key = placeOf(view, shared);
   // stored after the last unsafe request: it carries that request's mark (and under the shared key, keeps it there)
   await cache.set(key, invalidated === undefined ? entry : { ...entry, invalidated }, log);
-  if (found !== undefined && found.key !== key) await cache.delete(found.key, log);
+  if (found !== undefined && found.key !== key) await dropped(lookup, found.key);
   else if (shared && view.credentials !== undefined) await cache.delete(placeOf(view, false), log);
+}
+
+/**
+ * Takes away the entry found under `key`. Under the shared key, the mark of the last unsafe
+ * request it carried stays there ({@link markerOf}): other users' older entries must not come back.
+ */
+async function dropped({ cache, view, invalidated, log }: Lookup, key: string): Promise<void> {
+  if (invalidated !== undefined && key === placeOf(view, true)) await cache.set(key, markerOf(view.url, invalidated), log);
+  else await cache.delete(key, log);
 }
 
 /**
@@ -171,7 +182,7 @@ async function fetched(lookup: Lookup, response: WireResponse, replacing: boolea
   const policy = new CachePolicy(keptRequest(view.request, fields), { status: response.statusCode, headers }, { shared: false });
   const state = policy.storable() ? policy.toObject() : undefined;
   if (state === undefined || !authorizationAllows(view.request, state.rescc) || !mayStore(lookup, state.rescc, fields)) {
-    if (replacing && found) await cache.delete(found.key, log);
+    if (replacing && found) await dropped(lookup, found.key);
     return missed;
   }
   const shared = isPublic(state.rescc);

@@ -177,6 +177,22 @@ pipeline('cache stores', (kit) => {
     expect(kit.mock.calls.filter((call) => call.method === 'GET')).toHaveLength(5);
   });
 
+  it('the mark of an unsafe request stays when the shared entry that carried it goes', async () => {
+    const answers = ['private, max-age=60, must-revalidate', 'public, max-age=0', 'private, max-age=60, must-revalidate'];
+    let gets = 0;
+    kit.mock
+      .on('GET', '/doc')
+      .persist()
+      .reply(() => [200, 'doc', { 'cache-control': answers[Math.min(gets++, 2)], etag: `"${gets}"` }] as const);
+    kit.mock.on('PUT', '/doc').persist().reply(204);
+    const http = kit.client((c) => void (c.client.cache = true));
+    expect(await outcomesAs(http, bearer('bob'), '/doc')).toEqual(['miss']);
+    await http.put((c) => ((c.request.uri.path = '/doc'), (c.request.body = 'new'), (c.request.contentType = 'text/plain'), bearer('alice')(c)));
+    expect(await outcomes(http, '/doc')).toEqual(['miss']); // public, stale at once: stored with the mark
+    expect(await outcomesAs(http, bearer('carol'), '/doc')).toEqual(['miss']); // revalidated: private now, so it replaces the public entry
+    expect(await outcomesAs(http, bearer('bob'), '/doc')).toEqual(['miss']);
+  });
+
   it('an entry of an earlier format (its fields may hold credentials) or no entry at all is deleted when read, quietly', async () => {
     const old = { url: 'https://api.example.test/doc', statusCode: 200, headers: [], body: '', policy: { reqh: { 'x-api-key': 'old-plaintext-key' } } };
     const store = jsonStore();
