@@ -4,22 +4,12 @@ import type { CacheEntry } from '../config/cache-options.js';
 import type { WireRequest, WireResponse } from '../model/backend.js';
 import { redactUrl } from '../core/redact.js';
 import type { Send, WireCall } from '../pipeline/plan.js';
-import {
-  entryOf,
-  exchangeFields,
-  markerOf,
-  pointsToSecrets,
-  policyHeaders,
-  responseOf,
-  sized,
-  storedFields,
-  type CacheOutcome,
-  type HeaderPairs,
-} from './cache-entry.js';
+import { entryOf, exchangeFields, markerOf, policyHeaders, responseOf, sized, storedFields, type CacheOutcome, type HeaderPairs } from './cache-entry.js';
 import { cacheView, type CacheView } from './cache-view.js';
 import { invalidate, UNSAFE } from './invalidation.js';
 import { isPublic, placeOf, type ResponseCache, type Stored } from './response-cache.js';
 import { goesElsewhere, storedAsRead, storedEmpty, storedWhole } from './stored-body.js';
+import { authorizationAllows, keptRequest, mayStore } from './storing-rules.js';
 import { hooksAddCredentials } from './hook-credentials.js';
 
 /** A caller's own conditional or range request: its answer (a 304, a 206) is the caller's to handle. */
@@ -120,7 +110,7 @@ async function revalidated(lookup: Lookup, { entry, policy, key }: Stored): Prom
   const shared = isPublic(state.rescc);
   const refreshed = sized({ ...entry, credentials: shared ? undefined : view.credentials, headers, policy: state });
   // a 304 that says no-store still answers this request, and takes the entry away
-  if (updated.storable() && mayStore(lookup, state.rescc, fresh)) await kept(lookup, refreshed, shared);
+  if (updated.storable() && mayStore(view, call.plan.execution.hooks, state.rescc, fresh)) await kept(lookup, refreshed, shared);
   else await dropped(lookup, key);
   // the 304's own cookies and Authentication-Info are this exchange's: passed on, not stored
   const answer = { ...updated.responseHeaders(), ...exchangeFields(response.headers) };
@@ -181,7 +171,7 @@ async function fetched(lookup: Lookup, response: WireResponse, replacing: boolea
   const headers = policyHeaders(fields);
   const policy = new CachePolicy(keptRequest(view.request, fields), { status: response.statusCode, headers }, { shared: false });
   const state = policy.storable() ? policy.toObject() : undefined;
-  if (state === undefined || !authorizationAllows(view.request, state.rescc) || !mayStore(lookup, state.rescc, fields)) {
+  if (state === undefined || !authorizationAllows(view.request, state.rescc) || !mayStore(view, lookup.call.plan.execution.hooks, state.rescc, fields)) {
     if (replacing && found) await dropped(lookup, found.key);
     return missed;
   }
@@ -190,41 +180,4 @@ async function fetched(lookup: Lookup, response: WireResponse, replacing: boolea
   if (headers['content-length'] === '0' || response.statusCode === 204) return storedEmpty(missed, store);
   if (response.statusCode >= 300 && response.statusCode < 400) return storedWhole(missed, store, cache.maxBytes);
   return goesElsewhere(lookup.call, headers) ? missed : storedAsRead(missed, store, cache.maxBytes);
-}
-
-/**
- * Whether a response the rules let a private cache store (with `rescc`, and `fields` to keep) may
- * be stored for this lookup: not when it points to a secret ({@link pointsToSecrets}), nor, unless
- * public, when the call's hooks add credentials the cache cannot see (it could not keep their
- * owners apart).
- */
-function mayStore({ view, call }: Lookup, rescc: Readonly<Record<string, unknown>>, fields: HeaderPairs): boolean {
-  if (pointsToSecrets(fields, view.url)) return false;
-  return isPublic(rescc) || !hooksAddCredentials(call.plan.execution.hooks);
-}
-
-/**
- * The request as an entry keeps it: only the headers its response's `Vary` names (credentials as
- * digests: {@link cacheView}), and the request's own cache directives. http-cache-semantics keeps
- * every request header for `Vary`; credentials and API keys have no place in a store (a file, a
- * shared Redis).
- */
-function keptRequest(request: CachePolicy.HttpRequest, responseHeaders: HeaderPairs): CachePolicy.HttpRequest {
-  const named = new Set(['cache-control', 'pragma']);
-  for (const [name, value] of responseHeaders) {
-    if (name.toLowerCase() === 'vary') for (const field of value.split(',')) named.add(field.trim().toLowerCase());
-  }
-  const headers: CachePolicy.Headers = {};
-  for (const name of named) if (request.headers[name] !== undefined) headers[name] = request.headers[name];
-  return { ...request, headers };
-}
-
-/**
- * A response to a request with `Authorization` is not stored unless it says it may be shared
- * (`public`, `s-maxage`, `must-revalidate`: RFC 9111 §3.5, applied to this private cache too, as
- * the contract asks); and then, unless `public`, only for the same credentials.
- */
-function authorizationAllows(request: CachePolicy.HttpRequest, rescc: Readonly<Record<string, unknown>>): boolean {
-  if (request.headers.authorization === undefined) return true;
-  return 'public' in rescc || 's-maxage' in rescc || 'must-revalidate' in rescc;
 }
