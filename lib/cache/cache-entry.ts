@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import type CachePolicy from 'http-cache-semantics';
 import type { CacheEntry } from '../config/cache-options.js';
 import type { WireResponse } from '../model/backend.js';
+import { redactUrisInHeader } from '../core/header-redaction.js';
 import { redactUrl } from '../core/redact.js';
 import { isCredential, type CacheView } from './cache-view.js';
 
@@ -37,21 +38,17 @@ export function exchangeFields(pairs: HeaderPairs): CachePolicy.Headers {
 }
 
 /**
- * Whether a `Location`, `Content-Location` or `Link` in `pairs` (resolved against `base`) points
- * to a URL with user info or a credential-like parameter (`X-Amz-Signature=`, `access_token=`):
- * a response that says where a secret opens is not stored (its other fields would be no use
- * without it). One that does not resolve is counted in: the cache cannot tell.
+ * Whether a URI reference in `pairs` — a `Location`, `Content-Location`, a `Link` target, any
+ * value that starts as a URL (the ones `hb -v` redacts), resolved against `base` — has user info
+ * or a credential-like parameter (`X-Amz-Signature=`, `access_token=`): a response that says
+ * where a secret opens is not stored. One that does not resolve is counted in: the cache
+ * cannot tell.
  */
 export function pointsToSecrets(pairs: HeaderPairs, base: string): boolean {
-  for (const [name, value] of pairs) {
-    const lower = name.toLowerCase();
-    if (lower === 'location' || lower === 'content-location') {
-      if (hasSecrets(value, base)) return true;
-    } else if (lower === 'link') {
-      for (const [, target] of value.matchAll(/<([^>]*)>/g)) if (hasSecrets(target, base)) return true;
-    }
-  }
-  return false;
+  let found = false;
+  const check = (reference: string) => ((found ||= hasSecrets(reference, base)), reference);
+  for (const [name, value] of pairs) redactUrisInHeader(name, value, check);
+  return found;
 }
 
 function hasSecrets(reference: string, base: string): boolean {
