@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { ResponseTooLargeError } from '../../lib/core/errors.js';
 import { events, type ServerSentEvent } from '../../lib/content/event-stream.js';
 
-import { chunks, collect, encode, splits } from '../support/chunk-sources.js';
+import { chunks, collect, encode, retainedBytes, splits } from '../support/chunk-sources.js';
 
 const ev = (data: string, more: Partial<ServerSentEvent> = {}): ServerSentEvent => ({ event: 'message', data, id: undefined, retry: undefined, ...more });
 
@@ -142,5 +142,21 @@ describe('events(): limits and early stop', () => {
     }
     expect(n).toBe(Math.floor((size * 1024) / event.length));
     expect(process.memoryUsage().rss - before).toBeLessThan(24 * 1024 * 1024);
+  });
+
+  it('holds an event of many short data lines in no more than the bytes it counts', async () => {
+    const line = encode('data:xy\n');
+    const count = 2 ** 19; // 3.5 MiB counted (7 bytes a line), 1.5 MiB of data
+    let retained = 0;
+    async function* body(): AsyncGenerator<Uint8Array> {
+      await Promise.resolve();
+      const before = retainedBytes();
+      for (let k = 0; k < count; k++) yield line;
+      retained = retainedBytes() - before; // the event is still open here
+      yield encode('\n');
+    }
+    const got = await collect(events(body(), { maxEventBytes: 4 * 2 ** 20 }));
+    expect(got.map((e) => e.data.length)).toEqual([3 * count - 1]);
+    expect(retained).toBeLessThan(7 * count); // a string per line is ~4 times that
   });
 });

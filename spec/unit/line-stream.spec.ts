@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { ResponseTooLargeError } from '../../lib/core/errors.js';
 import { lines, MAX_ITEM_BYTES } from '../../lib/content/line-stream.js';
 
-import { chunks, collect, encode, splits } from '../support/chunk-sources.js';
+import { chunks, collect, encode, retainedBytes, splits } from '../support/chunk-sources.js';
 
 async function expectLinesEverywhere(text: string | Uint8Array, expected: string[], options?: { maxLineBytes?: number }): Promise<void> {
   const bytes = typeof text === 'string' ? encode(text) : text;
@@ -125,5 +125,21 @@ describe('lines()', () => {
     expect(n).toBe(Math.ceil((size * count) / width));
     expect(bytes).toBe(size * count + 1); // the last line has no line end
     expect(growth).toBeLessThan(24 * 1024 * 1024);
+  });
+
+  it('holds an open line sent one byte per chunk in about its own size (no object per chunk)', async () => {
+    const size = 2 ** 20;
+    const byte = encode('x');
+    let retained = 0;
+    async function* body(): AsyncGenerator<Uint8Array> {
+      await Promise.resolve();
+      const before = retainedBytes();
+      for (let k = 0; k < size; k++) yield byte;
+      retained = retainedBytes() - before; // the line is still open here
+      yield encode('\n');
+    }
+    const got = await collect(lines(body()));
+    expect(got.map((line) => line.length)).toEqual([size]);
+    expect(retained).toBeLessThan(4 * size); // an object per chunk is ~100 bytes per byte
   });
 });
