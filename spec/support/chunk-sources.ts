@@ -1,6 +1,4 @@
 // Bodies for the decoders of response streams (lines, events): text as chunks cut every which way.
-import v8 from 'node:v8';
-import vm from 'node:vm';
 
 export const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
 
@@ -38,14 +36,4 @@ export function* splits(bytes: Uint8Array): Generator<Uint8Array[]> {
   for (let i = 0; i <= n; i++) {
     for (let j = i; j <= n; j++) yield [bytes.subarray(0, i), bytes.subarray(i, j), bytes.subarray(j)];
   }
-}
-
-v8.setFlagsFromString('--expose-gc');
-const gc = vm.runInNewContext('gc') as () => void;
-
-/** The bytes the process holds after a full collection (heap and array buffers): what is retained, not garbage. */
-export function retainedBytes(): number {
-  gc();
-  const memory = process.memoryUsage();
-  return memory.heapUsed + memory.arrayBuffers;
 }

@@ -2,7 +2,8 @@ import { describe, expect, it } from '@jest/globals';
 import { ResponseTooLargeError } from '../../lib/core/errors.js';
 import { events, type ServerSentEvent } from '../../lib/content/event-stream.js';
 
-import { chunks, collect, encode, retainedBytes, splits } from '../support/chunk-sources.js';
+import { chunks, collect, encode, splits } from '../support/chunk-sources.js';
+import { retainedBytes } from '../support/retained-bytes.js';
 
 const ev = (data: string, more: Partial<ServerSentEvent> = {}): ServerSentEvent => ({ event: 'message', data, id: undefined, retry: undefined, ...more });
 

@@ -2,7 +2,8 @@ import { describe, expect, it } from '@jest/globals';
 import { ResponseTooLargeError } from '../../lib/core/errors.js';
 import { lines, MAX_ITEM_BYTES } from '../../lib/content/line-stream.js';
 
-import { chunks, collect, encode, retainedBytes, splits } from '../support/chunk-sources.js';
+import { chunks, collect, encode, splits } from '../support/chunk-sources.js';
+import { retainedBytes } from '../support/retained-bytes.js';
 
 async function expectLinesEverywhere(text: string | Uint8Array, expected: string[], options?: { maxLineBytes?: number }): Promise<void> {
   const bytes = typeof text === 'string' ? encode(text) : text;
