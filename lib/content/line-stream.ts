@@ -10,6 +10,9 @@ import { ByteBuffer } from './byte-buffer.js';
  */
 export const MAX_ITEM_BYTES = 16 * 2 ** 20;
 
+/** {@link MAX_ITEM_BYTES} for a message: `16 MiB (16777216 bytes)`. */
+export const MAX_ITEM_TEXT = `${MAX_ITEM_BYTES / 2 ** 20} MiB (${MAX_ITEM_BYTES} bytes)`;
+
 const LF = 0x0a;
 const CR = 0x0d;
 // slack over the limit while a line is still open: its `\r` (lines()) and a leading BOM
