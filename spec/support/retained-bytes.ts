@@ -11,3 +11,19 @@ export function retainedBytes(): number {
   const memory = process.memoryUsage();
   return memory.heapUsed + memory.arrayBuffers;
 }
+
+/**
+ * A body of `piece` repeated `times` and then `end`; `retained()` is what the process came to
+ * retain while reading the repeats, measured just before `end` (the item they make still open).
+ */
+export function bodyRetaining(piece: Uint8Array, times: number, end: Uint8Array): { body: AsyncIterable<Uint8Array>; retained: () => number } {
+  let retained = 0;
+  async function* body(): AsyncGenerator<Uint8Array> {
+    await Promise.resolve();
+    const before = retainedBytes();
+    for (let k = 0; k < times; k++) yield piece;
+    retained = retainedBytes() - before;
+    yield end;
+  }
+  return { body: body(), retained: () => retained };
+}

@@ -3,7 +3,7 @@ import { ResponseTooLargeError } from '../../lib/core/errors.js';
 import { lines, MAX_ITEM_BYTES } from '../../lib/content/line-stream.js';
 
 import { chunks, collect, encode, splits } from '../support/chunk-sources.js';
-import { retainedBytes } from '../support/retained-bytes.js';
+import { bodyRetaining } from '../support/retained-bytes.js';
 
 async function expectLinesEverywhere(text: string | Uint8Array, expected: string[], options?: { maxLineBytes?: number }): Promise<void> {
   const bytes = typeof text === 'string' ? encode(text) : text;
@@ -130,17 +130,9 @@ describe('lines()', () => {
 
   it('holds an open line sent one byte per chunk in about its own size (no object per chunk)', async () => {
     const size = 2 ** 20;
-    const byte = encode('x');
-    let retained = 0;
-    async function* body(): AsyncGenerator<Uint8Array> {
-      await Promise.resolve();
-      const before = retainedBytes();
-      for (let k = 0; k < size; k++) yield byte;
-      retained = retainedBytes() - before; // the line is still open here
-      yield encode('\n');
-    }
-    const got = await collect(lines(body()));
+    const { body, retained } = bodyRetaining(encode('x'), size, encode('\n')); // the line is open until the end
+    const got = await collect(lines(body));
     expect(got.map((line) => line.length)).toEqual([size]);
-    expect(retained).toBeLessThan(4 * size); // an object per chunk is ~100 bytes per byte
+    expect(retained()).toBeLessThan(4 * size); // an object per chunk is ~100 bytes per byte
   });
 });
