@@ -2,10 +2,11 @@ import { HttpConfig } from './config/http-config.js';
 import { mergePagination, type PaginationOptions } from './config/pagination.js';
 import { linkTo } from './content/link-header.js';
 import { describeValue } from './core/describe-value.js';
-import { ConfigError, HttpBuilderError, ResultTypeError } from './core/errors.js';
+import { ConfigError, ResultTypeError } from './core/errors.js';
 import { urlForMessage } from './core/redact.js';
 import type { FromServer } from './model/from-server.js';
 import type { RequestRecord } from './model/request-record.js';
+import { PageTrail } from './page-trail.js';
 import { convertResult } from './result/convert.js';
 import { MAPPER_ID, type Mapper } from './result/result-type.js';
 import { verbArguments } from './verb-arguments.js';
@@ -55,14 +56,16 @@ export async function* paginate(
   let yielded = 0;
   for (let pages = 1; ; pages++) {
     let response: PageResponse | undefined;
+    let loop: Error | undefined;
     const watch: PageWatch = {
       sending: (record) => trail.visit(record, pages),
       received: (fromServer, record) => {
         response = { fromServer, record };
-        trail.arrived(fromServer.uri, record, pages);
+        loop = trail.arrived(fromServer.uri, record, pages);
       },
     };
     const body = await send(layer, watch);
+    if (loop) throw loop; // redirected back to a page of the walk: its items were yielded already
     for (const item of await itemsOf(body, response, options)) {
       yield type === undefined ? item : await convertResult(item, type, mapperOf(response));
       if (++yielded >= maxItems) return;
@@ -119,39 +122,4 @@ function nextUrl(next: string, { fromServer, record }: PageResponse): URL {
     );
   }
   return url;
-}
-
-/**
- * The requests a walk has sent, to stop one that comes back to a page it fetched: a page that
- * names itself as next (often an empty last page), or A → B → A. A request is its full URL
- * (query included, fragment not) and its headers: a cursor sent in a header (a continuation
- * token) makes a new request at the same URL.
- */
-class PageTrail {
-  readonly #pages = new Map<string, number>();
-
-  /** Notes page `page`'s request; throws `ERR_PAGINATION_LOOP` when the walk sent it before. */
-  visit(record: RequestRecord, page: number): void {
-    const key = requestKey(record.url, record.headers);
-    const earlier = this.#pages.get(key);
-    if (earlier !== undefined) {
-      throw new HttpBuilderError(
-        `paginate(): the next page ${urlForMessage(record.url)} was already fetched as page ${earlier} of this walk: the pages link in a loop, so the walk stops`,
-        { code: 'ERR_PAGINATION_LOOP' },
-      );
-    }
-    this.#pages.set(key, page);
-  }
-
-  /** Notes the URL page `page` came from after redirects: fetched too. */
-  arrived(url: string, record: RequestRecord, page: number): void {
-    const key = requestKey(url, record.headers);
-    if (!this.#pages.has(key)) this.#pages.set(key, page);
-  }
-}
-
-function requestKey(url: string, headers: Readonly<Record<string, string>>): string {
-  const hash = url.indexOf('#');
-  const names = Object.keys(headers).sort();
-  return JSON.stringify([hash < 0 ? url : url.slice(0, hash), ...names.map((name) => [name.toLowerCase(), headers[name]])]);
 }

@@ -1,6 +1,6 @@
 import type { HttpConfig } from './config/http-config.js';
 import { events, type ServerSentEvent } from './content/event-stream.js';
-import { lines, MAX_ITEM_BYTES } from './content/line-stream.js';
+import { lines, MAX_ITEM_BYTES, MAX_ITEM_TEXT } from './content/line-stream.js';
 import { defaultParser, READS_EMPTY_BODIES, STREAMS, takesBodyUnread, type Parser } from './content/parsers.js';
 import { ParseError, ResponseTooLargeError } from './core/errors.js';
 import { urlForMessage } from './core/redact.js';
@@ -43,7 +43,7 @@ function streamWith<T>(config: HttpConfig, item: 'a line' | 'an event', read: Re
 function itemLimit(maxResponseSize: number | undefined): { max: number; name: string } {
   if (maxResponseSize !== undefined && maxResponseSize <= MAX_ITEM_BYTES)
     return { max: maxResponseSize, name: `execution.maxResponseSize (${maxResponseSize} bytes)` };
-  return { max: MAX_ITEM_BYTES, name: `16 MiB (${MAX_ITEM_BYTES} bytes), the most a Stream holds of one line or event` };
+  return { max: MAX_ITEM_BYTES, name: `${MAX_ITEM_TEXT}, the most a Stream holds of one line or event` };
 }
 
 function readLines(body: AsyncIterable<Uint8Array>, _fromServer: FromServer, _request: RequestRecord, limit: Limit): AsyncIterable<string> {

@@ -3,7 +3,7 @@ import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FromServer } from '../model/from-server.js';
 import { events } from '../content/event-stream.js';
-import { lines } from '../content/line-stream.js';
+import { lines, MAX_ITEM_TEXT } from '../content/line-stream.js';
 import { ResponseTooLargeError } from '../core/errors.js';
 import { urlForMessage } from '../core/redact.js';
 import { prettyJson } from './json-pretty.js';
@@ -74,7 +74,7 @@ export async function writeBody(fromServer: FromServer, out: Writable, style: Ou
 export async function writeStreamed(fromServer: FromServer, out: Writable): Promise<void> {
   const tooLarge = (item: string) => () =>
     new ResponseTooLargeError(
-      `${item} of the response of ${urlForMessage(fromServer.uri)} is larger than 16 MiB; without --stream the body is printed as it comes`,
+      `${item} of the response of ${urlForMessage(fromServer.uri)} is larger than ${MAX_ITEM_TEXT}; without --stream the body is printed as it comes`,
     );
   if (fromServer.contentType === 'text/event-stream') {
     for await (const event of events(fromServer.stream(), { tooLarge: tooLarge('an event') })) await writeText(out, `${JSON.stringify(event)}\n`);

@@ -33,9 +33,9 @@ export interface PaginationOptions {
    * `undefined` to stop. Default: the `Link` header's `rel="next"` target.
    */
   readonly next?: (fromServer: FromServer, body: unknown) => string | NextPageBlock | undefined | Promise<string | NextPageBlock | undefined>;
-  /** At most this many pages are requested (default 10,000); the walk ends quietly after the last. */
+  /** At most this many pages are requested (default 10,000; `Infinity`: no cap); the walk ends quietly after the last. */
   readonly maxPages?: number;
-  /** At most this many items are yielded (no page is requested once they are). */
+  /** At most this many items are yielded (no page is requested once they are); default and `Infinity`: no cap. */
   readonly maxItems?: number;
 }
 
@@ -57,8 +57,9 @@ const OPTION_NAMES = ['items', 'next', 'maxPages', 'maxItems'];
 
 function checkCount(value: unknown, name: string): void {
   if (value === undefined) return;
+  if (value === Infinity) return; // no cap
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
-    throw new ConfigError(`response.paginate({ ${name} }) must be a whole number of at least 1, not ${describeValue(value, true)}`);
+    throw new ConfigError(`response.paginate({ ${name} }) must be a whole number of at least 1 (or Infinity), not ${describeValue(value, true)}`);
   }
 }
 

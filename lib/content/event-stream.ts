@@ -1,10 +1,12 @@
 import { ResponseTooLargeError } from '../core/errors.js';
+import { ByteBuffer } from './byte-buffer.js';
 import { LineSplitter, MAX_ITEM_BYTES, type StreamLimit } from './line-stream.js';
 // WHATWG HTML §9.2.6 "Interpreting an event stream", on bytes: field names are ASCII, so the
 // colon and the space after it are found in the line's bytes and only values are decoded.
 
 const COLON = 0x3a;
 const SPACE = 0x20;
+const LF = 0x0a;
 
 /** One event of a `text/event-stream` body. */
 export interface ServerSentEvent {
@@ -44,7 +46,9 @@ export async function* events(body: AsyncIterable<Uint8Array>, options: StreamLi
   const splitter = new LineSplitter(true, max, tooLarge);
   const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
   let type = '';
-  let data: string[] = [];
+  // the data lines' bytes, each followed by `\n`, in one buffer (decoded once, at dispatch): no
+  // object per line, so the bytes counted below bound the memory whatever the lines' lengths
+  const data = new ByteBuffer(max, tooLarge);
   let eventBytes = 0;
   let id: string | undefined;
   let retry: number | undefined;
@@ -52,9 +56,9 @@ export async function* events(body: AsyncIterable<Uint8Array>, options: StreamLi
   function field(line: Uint8Array): ServerSentEvent | undefined {
     if (line.length === 0) {
       // dispatch; an event without data only resets the buffers
-      const event = data.length === 0 ? undefined : { event: type === '' ? 'message' : type, data: data.join('\n'), id, retry };
+      const bytes = data.take();
+      const event = bytes.length === 0 ? undefined : { event: type === '' ? 'message' : type, data: decoder.decode(bytes.subarray(0, -1)), id, retry };
       type = '';
-      data = [];
       eventBytes = 0;
       return event;
     }
@@ -66,8 +70,10 @@ export async function* events(body: AsyncIterable<Uint8Array>, options: StreamLi
     const name = decoder.decode(line.subarray(0, colon));
     const start = line[colon + 1] === SPACE ? colon + 2 : colon + 1;
     const value = line.subarray(Math.min(start, line.length));
-    if (name === 'data') data.push(decoder.decode(value));
-    else if (name === 'event') type = decoder.decode(value);
+    if (name === 'data') {
+      data.append(value);
+      data.appendByte(LF);
+    } else if (name === 'event') type = decoder.decode(value);
     else if (name === 'id') {
       if (!value.includes(0)) id = decoder.decode(value);
     } else if (name === 'retry') {

@@ -1,4 +1,5 @@
 import { ResponseTooLargeError } from '../core/errors.js';
+import { ByteBuffer } from './byte-buffer.js';
 // Splitting works on bytes, not text: `\n` and `\r` never occur inside a multi-byte UTF-8
 // character, so a line's bytes are decoded whole (a character split across chunks included) and
 // limits count bytes exactly, as the server sent them.
@@ -9,21 +10,24 @@ import { ResponseTooLargeError } from '../core/errors.js';
  */
 export const MAX_ITEM_BYTES = 16 * 2 ** 20;
 
+/** {@link MAX_ITEM_BYTES} for a message: `16 MiB (16777216 bytes)`. */
+export const MAX_ITEM_TEXT = `${MAX_ITEM_BYTES / 2 ** 20} MiB (${MAX_ITEM_BYTES} bytes)`;
+
 const LF = 0x0a;
 const CR = 0x0d;
 // slack over the limit while a line is still open: its `\r` (lines()) and a leading BOM
 const SLACK = 4;
 
 /**
- * Splits chunks into lines of bytes, keeping only (a copy of) the open line between chunks:
- * never more than one line plus one chunk. Shared with event-stream.ts.
+ * Splits chunks into lines of bytes, keeping only the open line between chunks, copied into one
+ * growable buffer (however small the chunks): never more than one line plus one chunk. Shared
+ * with event-stream.ts.
  * With `cr`, a lone `\r` ends a line too and `\r\n` is one line end (event streams); without,
  * lines end at `\n` and one `\r` before it is dropped. A leading UTF-8 BOM is dropped.
  * @internal
  */
 export class LineSplitter {
-  private open: Uint8Array[] = [];
-  private openBytes = 0;
+  private readonly open: ByteBuffer;
   private first = true;
   private skipLF = false;
 
@@ -31,10 +35,13 @@ export class LineSplitter {
     private readonly cr: boolean,
     private readonly max: number,
     private readonly tooLarge: () => Error,
-  ) {}
+  ) {
+    this.open = new ByteBuffer(max + SLACK, tooLarge);
+  }
 
   /**
-   * The lines this chunk completes; views of it, to use before the next chunk comes. Lazily: a
+   * The lines this chunk completes; views (of it or of the open line's buffer), to use before
+   * asking for the next line. Lazily: a
    * line that is too large throws only once the lines before it were taken.
    */
   *push(chunk: Uint8Array): Generator<Uint8Array, void, undefined> {
@@ -59,32 +66,22 @@ export class LineSplitter {
         else if (chunk[start] === LF) start++;
       }
     }
-    if (start < chunk.length) {
-      // a copy: a view would keep the whole chunk alive, the lines before this one included
-      this.open.push(chunk.slice(start));
-      this.openBytes += chunk.length - start;
-      if (this.openBytes > this.max + SLACK) throw this.tooLarge();
-    }
+    // copied into the open line's buffer: a view would keep the whole chunk alive, the lines before this one included
+    if (start < chunk.length) this.open.append(chunk.subarray(start));
   }
 
   /** The last line, when the body does not end with a line end. */
   end(): Uint8Array | undefined {
-    if (this.openBytes === 0) return undefined;
+    if (this.open.length === 0) return undefined;
     const line = this.finish(new Uint8Array(0));
     return line.length > 0 ? line : undefined;
   }
 
   private finish(tail: Uint8Array): Uint8Array {
     let line = tail;
-    if (this.openBytes > 0) {
-      line = new Uint8Array(this.openBytes + tail.length);
-      let at = 0;
-      for (const part of [...this.open, tail]) {
-        line.set(part, at);
-        at += part.length;
-      }
-      this.open = [];
-      this.openBytes = 0;
+    if (this.open.length > 0) {
+      this.open.append(tail);
+      line = this.open.take();
     }
     if (this.first) {
       this.first = false;

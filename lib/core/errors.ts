@@ -17,10 +17,9 @@ export class HttpBuilderError extends Error {
   /** Stable, machine-readable code, e.g. `ERR_HTTP`; `ERR_PAGINATION_LOOP` for a walk that came back to a page. */
   readonly code: string;
 
-  /** `code` is for an error of no class of its own (a subclass's literal `code` wins). */
-  constructor(message: string, options?: { cause?: unknown; code?: string }) {
+  constructor(message: string, options?: { cause?: unknown }) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
-    this.code = options?.code ?? 'ERR_HTTPBUILDER';
+    this.code = 'ERR_HTTPBUILDER';
   }
 }
 

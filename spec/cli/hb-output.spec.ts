@@ -334,7 +334,7 @@ describe('hb: --paginate and --stream', () => {
     expect(result.code).toBe(1);
     expect(result.stdout.toString('utf8')).toBe('first\n');
     expect(result.stderr).toBe(
-      `hb: ResponseTooLargeError: a line of the response of ${holder.server.httpUrl}/no-end is larger than 16 MiB; without --stream the body is printed as it comes\n`,
+      `hb: ResponseTooLargeError: a line of the response of ${holder.server.httpUrl}/no-end is larger than 16 MiB (16777216 bytes); without --stream the body is printed as it comes\n`,
     );
   });
 

@@ -201,6 +201,56 @@ pipeline('paginate()', (kit) => {
     expect(kit.mock.calls).toHaveLength(6);
   });
 
+  it('a cursor in the JSON body (a scroll) is a new page each time it changes, a loop when the server sends one again', async () => {
+    const next: Record<number, number> = { 0: 1, 1: 2, 2: 1 }; // scroll 2 names scroll 1 again
+    kit.mock
+      .on('GET', '/_search/scroll')
+      .persist()
+      .reply((call) => {
+        const scroll = (JSON.parse(call.body.toString()) as { scroll_id: number }).scroll_id;
+        return [200, { hits: [scroll], scroll_id: next[scroll] }];
+      });
+    const { seen, error } = await failure(
+      kit.client().paginate(Number, (c) => {
+        c.request.uri.path = '/_search/scroll';
+        c.request.contentType = 'application/json';
+        c.request.body = { scroll_id: 0 };
+        c.response.paginate({
+          items: (body) => (body as { hits: number[] }).hits,
+          next: (_fromServer, body) => (page) => void (page.request.body = { scroll_id: (body as { scroll_id: number }).scroll_id }),
+        });
+      }),
+    );
+    expect(seen).toEqual([0, 1, 2]);
+    expect(error).toMatchObject({ code: 'ERR_PAGINATION_LOOP', message: expect.stringContaining('was already fetched as page 2') });
+    expect(kit.mock.calls).toHaveLength(3);
+  });
+
+  it('a page redirected back to an earlier page ends the walk before its items come again', async () => {
+    kit.mock.on('GET', '/a').persist().reply(200, ['a'], { link: '</b>; rel="next"' });
+    kit.mock.on('GET', '/b').persist().reply(302, '', { location: '/a' });
+    const { seen, error } = await failure(kit.client().paginate((c) => void (c.request.uri.path = '/a')));
+    expect(seen).toEqual(['a']);
+    expect(error).toMatchObject({
+      code: 'ERR_PAGINATION_LOOP',
+      message: `paginate(): page 2 (${ORIGIN}/b) was redirected to ${ORIGIN}/a, already fetched as page 1 of this walk: the pages link in a loop, so the walk stops`,
+    });
+  });
+
+  it('the loop error names the page without its fragment (a token may ride there)', async () => {
+    kit.mock.on('GET', '/feed').persist().reply(200, [1], { link: '</feed#access_token=s3cret>; rel="next"' });
+    const { error } = await failure(kit.client().paginate((c) => void (c.request.uri.path = '/feed')));
+    expect(error).toMatchObject({ code: 'ERR_PAGINATION_LOOP' });
+    expect((error as Error).message).toContain(`the next page ${ORIGIN}/feed was already fetched as page 1`);
+    expect((error as Error).message).not.toContain('s3cret');
+  });
+
+  it('maxPages and maxItems take Infinity: no cap', async () => {
+    githubPages();
+    const items = await all(kit.client().paginate((c) => (users(c), c.response.paginate({ maxPages: Infinity, maxItems: Infinity }))));
+    expect(items).toHaveLength(5);
+  });
+
   it('maxPages is 10,000 by default: an endless walk of new pages ends quietly there', async () => {
     kit.mock
       .on('GET', /\/numbers/)
@@ -258,7 +308,7 @@ pipeline('paginate()', (kit) => {
     const client = kit.client();
     expect(() => client.paginate((c) => c.response.paginate({ maxPages: 0 }))).not.toThrow(); // a rejection of the loop, as verbs reject
     await expect(all(client.paginate((c) => c.response.paginate({ maxPages: 0 })))).rejects.toThrow(
-      new ConfigError('response.paginate({ maxPages }) must be a whole number of at least 1, not a number (0)'),
+      new ConfigError('response.paginate({ maxPages }) must be a whole number of at least 1 (or Infinity), not a number (0)'),
     );
     await expect(all(client.paginate((c) => c.response.paginate({ nextPage: () => undefined } as never)))).rejects.toThrow(
       /'nextPage' is no option \(items, next, maxPages, maxItems\)/,

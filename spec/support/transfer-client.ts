@@ -27,8 +27,12 @@ export interface TransferClientJob {
    */
   readonly origin: string;
   readonly backend: Extract<BackendChoice, string>;
-  /** `lines` reads `/lines` with `Stream.lines`; `one-line` reads `/one-line` (one line of `size` bytes, no line end) with `Stream.lines`, which must refuse it */
-  readonly direction: 'download' | 'upload' | 'lines' | 'one-line';
+  /**
+   * `lines` reads `/lines` with `Stream.lines`; `one-line` reads `/one-line` (one line of `size`
+   * bytes, no line end) with `Stream.lines`, which must refuse it; `tiny-line` reads `/tiny-line`
+   * (one line of `size` bytes sent 8 bytes per HTTP chunk, no line end) with `Stream.lines`
+   */
+  readonly direction: 'download' | 'upload' | 'lines' | 'one-line' | 'tiny-line';
   readonly size: number;
   /** Downloads go here (removed afterwards); uploads read `source-<size>.bin` from here (1 MiB and `size`). */
   readonly dir: string;
@@ -93,7 +97,12 @@ async function main(): Promise<void> {
     }
     return { bytes, problem: 'the line was not refused' };
   };
-  const transfer = { download, upload, lines, 'one-line': oneLine }[job.direction];
+  const tinyLine = async (size: number): Promise<Omit<TransferClientResult, 'memory'>> => {
+    let bytes = 0;
+    for await (const line of await lineStream('/tiny-line', size)) bytes += line.length;
+    return { bytes };
+  };
+  const transfer = { download, upload, lines, 'one-line': oneLine, 'tiny-line': tinyLine }[job.direction];
   try {
     await transfer(WARMUP); // a 1 MiB line is read whole: what `one-line` measures is the refusal of a longer one
     const { value, measurement } = await measureTransfer(() => transfer(job.size));

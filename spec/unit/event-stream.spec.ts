@@ -3,6 +3,7 @@ import { ResponseTooLargeError } from '../../lib/core/errors.js';
 import { events, type ServerSentEvent } from '../../lib/content/event-stream.js';
 
 import { chunks, collect, encode, splits } from '../support/chunk-sources.js';
+import { bodyRetaining } from '../support/retained-bytes.js';
 
 const ev = (data: string, more: Partial<ServerSentEvent> = {}): ServerSentEvent => ({ event: 'message', data, id: undefined, retry: undefined, ...more });
 
@@ -142,5 +143,14 @@ describe('events(): limits and early stop', () => {
     }
     expect(n).toBe(Math.floor((size * 1024) / event.length));
     expect(process.memoryUsage().rss - before).toBeLessThan(24 * 1024 * 1024);
+  });
+
+  it('holds an event of many short data lines in about the size of its data (no string per line)', async () => {
+    const line = encode('data:xy\n');
+    const count = 2 ** 19; // 3.5 MiB counted (7 bytes a line), 1.5 MiB of data
+    const { body, retained } = bodyRetaining(line, count, encode('\n')); // the event is open until the end
+    const got = await collect(events(body, { maxEventBytes: 4 * 2 ** 20 }));
+    expect(got.map((e) => e.data.length)).toEqual([3 * count - 1]);
+    expect(retained()).toBeLessThan(12 * count); // 3 bytes a line held (2 MiB of buffer), a string per line was ~33 bytes
   });
 });

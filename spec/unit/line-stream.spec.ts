@@ -3,6 +3,7 @@ import { ResponseTooLargeError } from '../../lib/core/errors.js';
 import { lines, MAX_ITEM_BYTES } from '../../lib/content/line-stream.js';
 
 import { chunks, collect, encode, splits } from '../support/chunk-sources.js';
+import { bodyRetaining } from '../support/retained-bytes.js';
 
 async function expectLinesEverywhere(text: string | Uint8Array, expected: string[], options?: { maxLineBytes?: number }): Promise<void> {
   const bytes = typeof text === 'string' ? encode(text) : text;
@@ -125,5 +126,13 @@ describe('lines()', () => {
     expect(n).toBe(Math.ceil((size * count) / width));
     expect(bytes).toBe(size * count + 1); // the last line has no line end
     expect(growth).toBeLessThan(24 * 1024 * 1024);
+  });
+
+  it('holds an open line sent one byte per chunk in about its own size (no object per chunk)', async () => {
+    const size = 2 ** 20;
+    const { body, retained } = bodyRetaining(encode('x'), size, encode('\n')); // the line is open until the end
+    const got = await collect(lines(body));
+    expect(got.map((line) => line.length)).toEqual([size]);
+    expect(retained()).toBeLessThan(4 * size); // an object per chunk is ~100 bytes per byte
   });
 });
