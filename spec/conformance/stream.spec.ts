@@ -254,12 +254,12 @@ conformance('Stream (httpbuilder-ts/stream)', (kit) => {
       respond: async (_req, res) => {
         head(res, { 'Content-Type': 'text/plain' });
         res.write('first\n');
-        await pause(200);
+        await pause(400);
         if (!res.destroyed) res.write('second\n');
         // then silence until the client gives up
       },
     });
-    const client = kit.client((c) => void (c.execution.timeout = { read: 400, total: 100 }));
+    const client = kit.client((c) => void (c.execution.timeout = { read: 700, total: 300 }));
     const seen: string[] = [];
     const failure = await (async () => {
       for await (const text of await client.get((c) => ((c.request.uri.path = '/silent'), Stream.lines(c)))) seen.push(text);
