@@ -13,6 +13,7 @@ import {
   type WireResponse,
 } from '../model/backend.js';
 import { targetAuthority } from '../model/proxy-route.js';
+import { endOnlyAtEndStream } from './h2-stream-end.js';
 import { answeringAll } from './lookup.js';
 import { DEFAULT_IDLE_MS } from './node-agents.js';
 import { tlsMaterial } from './node-response.js';
@@ -158,6 +159,7 @@ function exchange(session: http2.ClientHttp2Session, request: WireRequest): Prom
       reject(error instanceof Error ? error : new Error(String(error))); // a session that closed meanwhile
       return;
     }
+    endOnlyAtEndStream(stream);
     let responded = false;
     limitStream(stream, request, () => responded);
     stream.once('error', (error: Error) => {
