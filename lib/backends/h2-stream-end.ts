@@ -42,7 +42,8 @@ export function endOnlyAtEndStream(stream: http2.ClientHttp2Stream): void {
     if (chunk !== null) return push.call(this, chunk, encoding);
     if (!this.closed && !this.destroyed) endStream = true;
     if (endStream) return push.call(this, null);
-    if (!this.destroyed) this.destroy(); // closed with NO_ERROR before END_STREAM
+    // closed with NO_ERROR before END_STREAM; node still uses the stream after this push
+    if (!this.destroyed) process.nextTick(() => this.destroy());
     return false;
   };
   const destroy = stream._destroy;

@@ -7,6 +7,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import tls from 'node:tls';
+import { FLAG, FRAME, frame, headerBlock } from './raw-h2-server.js';
 
 /** What the server does after it has answered a request (and pushed before the answer). */
 export type AfterAnswer = 'goaway' | 'hold';
@@ -42,9 +43,6 @@ export interface ForcedPushServer {
   close(): Promise<void>;
 }
 
-/** Frame types and flags (RFC 9113 §6). */
-const FRAME = { DATA: 0x0, HEADERS: 0x1, RST_STREAM: 0x3, SETTINGS: 0x4, PUSH_PROMISE: 0x5, PING: 0x6, GOAWAY: 0x7 } as const;
-const FLAG = { END_STREAM: 0x1, ACK: 0x1, END_HEADERS: 0x4 } as const;
 const INTERNAL_ERROR = 0x2;
 const PREFACE_LENGTH = 24;
 
@@ -159,22 +157,6 @@ function goaway(lastStream: number): Buffer {
   payload.writeUInt32BE(lastStream, 0);
   payload.writeUInt32BE(INTERNAL_ERROR, 4);
   return frame(FRAME.GOAWAY, 0, 0, payload);
-}
-
-function frame(type: number, flags: number, stream: number, payload: Buffer): Buffer {
-  const head = Buffer.alloc(9);
-  head.writeUIntBE(payload.length, 0, 3);
-  head[3] = type;
-  head[4] = flags;
-  head.writeUInt32BE(stream, 5);
-  return Buffer.concat([head, payload]);
-}
-
-/** HPACK: each field a literal without indexing, new name, no Huffman (every string under 127 bytes). */
-function headerBlock(fields: Array<readonly [string, string]>): Buffer {
-  const parts: Buffer[] = [];
-  for (const [name, value] of fields) parts.push(Buffer.from([0x00, name.length]), Buffer.from(name), Buffer.from([value.length]), Buffer.from(value));
-  return Buffer.concat(parts);
 }
 
 /** A SETTINGS parameter's value, `undefined` when absent. */
