@@ -47,8 +47,7 @@ function lengthChecked(body: ReadableStream<Uint8Array> | null, headers: Readonl
         controller.enqueue(chunk);
       },
       flush(controller) {
-        if (owed > 0)
-          controller.error(shortOfLength(owed));
+        if (owed > 0) controller.error(shortOfLength(owed));
       },
     }),
   );

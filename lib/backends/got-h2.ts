@@ -58,7 +58,12 @@ export async function gotHttp2Agent(): Promise<GotHttp2Agent> {
     }
 
     // every stream of this agent: a body cut short must not end as if whole
-    override async request(origin: string | URL, options?: SecureClientSessionOptions, headers?: OutgoingHttpHeaders, stream?: ClientSessionRequestOptions): Promise<ClientHttp2Stream> {
+    override async request(
+      origin: string | URL,
+      options?: SecureClientSessionOptions,
+      headers?: OutgoingHttpHeaders,
+      stream?: ClientSessionRequestOptions,
+    ): Promise<ClientHttp2Stream> {
       const made = await super.request(origin, options, headers, stream);
       endOnlyAtEndStream(made);
       return made;

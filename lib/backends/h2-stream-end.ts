@@ -35,21 +35,21 @@ const CODE_NAMES = [
  */
 export function endOnlyAtEndStream(stream: http2.ClientHttp2Stream): void {
   let endStream = false;
-  const push = stream.push;
+  const push = stream.push.bind(stream);
   // node pushes the end while the stream is open only for END_STREAM (on DATA, HEADERS or
   // trailers); it pushes it again, closed, when the stream closes or is destroyed
-  stream.push = function (this: http2.ClientHttp2Stream, chunk: unknown, encoding?: BufferEncoding): boolean {
-    if (chunk !== null) return push.call(this, chunk, encoding);
-    if (!this.closed && !this.destroyed) endStream = true;
-    if (endStream) return push.call(this, null);
+  stream.push = (chunk: unknown, encoding?: BufferEncoding): boolean => {
+    if (chunk !== null) return push(chunk, encoding);
+    if (!stream.closed && !stream.destroyed) endStream = true;
+    if (endStream) return push(null);
     // closed with NO_ERROR before END_STREAM; node still uses the stream after this push
-    if (!this.destroyed) process.nextTick(() => this.destroy());
+    if (!stream.destroyed) process.nextTick(() => stream.destroy());
     return false;
   };
-  const destroy = stream._destroy;
-  stream._destroy = function (this: http2.ClientHttp2Stream, error: Error | null, callback: (error?: Error | null) => void): void {
-    const cut = error == null && !endStream && this.closed;
-    destroy.call(this, error, (own?: Error | null) => callback(own ?? (cut ? truncated(this.rstCode) : own)));
+  const destroy = stream._destroy.bind(stream);
+  stream._destroy = (error: Error | null, callback: (error?: Error | null) => void): void => {
+    const cut = error == null && !endStream && stream.closed;
+    destroy(error, (own?: Error | null) => callback(own ?? (cut ? truncated(stream.rstCode) : own)));
   };
 }
 

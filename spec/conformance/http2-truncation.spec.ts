@@ -35,7 +35,9 @@ const TRUNCATED: Record<string, Answer> = {
   'the connection closed, content-length: 100 and 4 bytes sent': cutAfter(HEAD_100, 'part', (socket) => socket.end()),
   'RST_STREAM INTERNAL_ERROR': cutAfter(HEAD, 'part', (socket, stream) => socket.write(resetFrame(stream, NGHTTP2_INTERNAL_ERROR))),
   'RST_STREAM CANCEL, content-length: 100': cutAfter(HEAD_100, 'part', (socket, stream) => socket.write(resetFrame(stream, NGHTTP2_CANCEL))),
-  'RST_STREAM NO_ERROR before END_STREAM, content-length: 100': cutAfter(HEAD_100, 'part', (socket, stream) => socket.write(resetFrame(stream, NGHTTP2_NO_ERROR))),
+  'RST_STREAM NO_ERROR before END_STREAM, content-length: 100': cutAfter(HEAD_100, 'part', (socket, stream) =>
+    socket.write(resetFrame(stream, NGHTTP2_NO_ERROR)),
+  ),
   'RST_STREAM CANCEL': cutAfter(HEAD, 'part', (socket, stream) => socket.write(resetFrame(stream, NGHTTP2_CANCEL))),
   'RST_STREAM NO_ERROR before END_STREAM': cutAfter(HEAD, 'part', (socket, stream) => socket.write(resetFrame(stream, NGHTTP2_NO_ERROR))),
 };
@@ -49,7 +51,8 @@ const UNSEEN_BY_UNDICI = new Set(['RST_STREAM CANCEL', 'RST_STREAM NO_ERROR befo
 const undiciBased = (name: string) => name === 'undici' || name === 'fetch';
 
 const WHOLE: Record<string, Answer> = {
-  'DATA with END_STREAM': (socket, stream) => socket.write(Buffer.concat([headersFrame(stream, HEAD), dataFrame(stream, 'one\n'), dataFrame(stream, 'two', true)])),
+  'DATA with END_STREAM': (socket, stream) =>
+    socket.write(Buffer.concat([headersFrame(stream, HEAD), dataFrame(stream, 'one\n'), dataFrame(stream, 'two', true)])),
   'trailers with END_STREAM': (socket, stream) =>
     socket.write(Buffer.concat([headersFrame(stream, HEAD), dataFrame(stream, 'one\ntwo'), headersFrame(stream, [['x-checksum', '1']], true)])),
 };
@@ -63,7 +66,10 @@ beforeAll(async () => {
   await Promise.all([
     ...Object.entries({ ...TRUNCATED, ...WHOLE }).map(([name, answer]) => start(name, answer)),
     start('short', (socket, stream) => socket.write(Buffer.concat([headersFrame(stream, HEAD_100), dataFrame(stream, 'part', true)]))),
-    start('lines', cutAfter(HEAD, 'one\ntwo\nthr', (socket) => socket.destroy())),
+    start(
+      'lines',
+      cutAfter(HEAD, 'one\ntwo\nthr', (socket) => socket.destroy()),
+    ),
   ]);
 });
 afterAll(() => Promise.all([...servers.values()].map((server) => server.close())));

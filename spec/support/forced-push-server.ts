@@ -7,7 +7,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import tls from 'node:tls';
-import { FLAG, FRAME, frame, headerBlock } from './raw-h2-server.js';
+import { clientFrames, FLAG, FRAME, frame, headerBlock } from './raw-h2-server.js';
 
 /** What the server does after it has answered a request (and pushed before the answer). */
 export type AfterAnswer = 'goaway' | 'hold';
@@ -44,7 +44,6 @@ export interface ForcedPushServer {
 }
 
 const INTERNAL_ERROR = 0x2;
-const PREFACE_LENGTH = 24;
 
 /** Starts a {@link ForcedPushServer} on 127.0.0.1 (TLS, ALPN `h2` only). */
 export function forcedPushServer(options: ForcedPushOptions): Promise<ForcedPushServer> {
@@ -74,34 +73,18 @@ export function forcedPushServer(options: ForcedPushOptions): Promise<ForcedPush
 
 /** One connection: the server's SETTINGS, then each client frame as it comes. */
 function serve(socket: tls.TLSSocket, options: ForcedPushOptions, log: ForcedPushLog): void {
-  socket.write(frame(FRAME.SETTINGS, 0, 0, Buffer.alloc(0)));
-  let input = Buffer.alloc(0);
-  let prefaceSeen = false;
   let nextPromised = 2;
-  socket.on('data', (chunk: Buffer) => {
-    input = Buffer.concat([input, chunk]);
-    if (!prefaceSeen) {
-      if (input.length < PREFACE_LENGTH) return;
-      input = input.subarray(PREFACE_LENGTH);
-      prefaceSeen = true;
-    }
-    while (input.length >= 9) {
-      const length = input.readUIntBE(0, 3);
-      if (input.length < 9 + length) return;
-      const [type, flags, stream] = [input[3], input[4], input.readUInt32BE(5) & 0x7fffffff];
-      const payload = input.subarray(9, 9 + length);
-      input = input.subarray(9 + length);
-      if (type === FRAME.SETTINGS && !(flags & FLAG.ACK)) {
-        log.enablePush.push(settingOf(payload, 0x2));
-        if (options.acknowledge) socket.write(frame(FRAME.SETTINGS, FLAG.ACK, 0, Buffer.alloc(0)));
-      } else if (type === FRAME.PING && !(flags & FLAG.ACK)) socket.write(frame(FRAME.PING, FLAG.ACK, 0, payload));
-      else if (type === FRAME.RST_STREAM) log.resets.push({ stream, code: payload.readUInt32BE(0) });
-      else if (type === FRAME.HEADERS) {
-        const promised = Array.from({ length: options.pushes }, () => (nextPromised += 2) - 2);
-        log.pushed.push(...promised);
-        socket.write(answer(stream, promised, socket.localPort ?? 0));
-        if (options.after === 'goaway') setTimeout(() => socket.write(goaway(stream)), 20);
-      }
+  clientFrames(socket, (type, flags, stream, payload) => {
+    if (type === FRAME.SETTINGS && !(flags & FLAG.ACK)) {
+      log.enablePush.push(settingOf(payload, 0x2));
+      if (options.acknowledge) socket.write(frame(FRAME.SETTINGS, FLAG.ACK, 0, Buffer.alloc(0)));
+    } else if (type === FRAME.PING && !(flags & FLAG.ACK)) socket.write(frame(FRAME.PING, FLAG.ACK, 0, payload));
+    else if (type === FRAME.RST_STREAM) log.resets.push({ stream, code: payload.readUInt32BE(0) });
+    else if (type === FRAME.HEADERS) {
+      const promised = Array.from({ length: options.pushes }, () => (nextPromised += 2) - 2);
+      log.pushed.push(...promised);
+      socket.write(answer(stream, promised, socket.localPort ?? 0));
+      if (options.after === 'goaway') setTimeout(() => socket.write(goaway(stream)), 20);
     }
   });
 }

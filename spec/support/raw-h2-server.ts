@@ -61,26 +61,10 @@ export function rawH2Server(certificate: { key: string; cert: string }, answer: 
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => {});
-    socket.write(frame(FRAME.SETTINGS, 0, 0, Buffer.alloc(0)));
-    let input = Buffer.alloc(0);
-    let prefaceSeen = false;
-    socket.on('data', (chunk: Buffer) => {
-      input = Buffer.concat([input, chunk]);
-      if (!prefaceSeen) {
-        if (input.length < PREFACE_LENGTH) return;
-        input = input.subarray(PREFACE_LENGTH);
-        prefaceSeen = true;
-      }
-      while (input.length >= 9) {
-        const length = input.readUIntBE(0, 3);
-        if (input.length < 9 + length) return;
-        const [type, flags, stream] = [input[3], input[4], input.readUInt32BE(5) & 0x7fffffff];
-        const payload = input.subarray(9, 9 + length);
-        input = input.subarray(9 + length);
-        if (type === FRAME.SETTINGS && !(flags & FLAG.ACK)) socket.write(frame(FRAME.SETTINGS, FLAG.ACK, 0, Buffer.alloc(0)));
-        else if (type === FRAME.PING && !(flags & FLAG.ACK)) socket.write(frame(FRAME.PING, FLAG.ACK, 0, payload));
-        else if (type === FRAME.HEADERS) answer(socket, stream);
-      }
+    clientFrames(socket, (type, flags, stream, payload) => {
+      if (type === FRAME.SETTINGS && !(flags & FLAG.ACK)) socket.write(frame(FRAME.SETTINGS, FLAG.ACK, 0, Buffer.alloc(0)));
+      else if (type === FRAME.PING && !(flags & FLAG.ACK)) socket.write(frame(FRAME.PING, FLAG.ACK, 0, payload));
+      else if (type === FRAME.HEADERS) answer(socket, stream);
     });
   });
   return new Promise((resolve) => {
@@ -95,5 +79,28 @@ export function rawH2Server(certificate: { key: string; cert: string }, answer: 
           }),
       });
     });
+  });
+}
+
+/** Sends the server's SETTINGS on `socket`, then hands each client frame (after the preface) to `onFrame` as it comes. */
+export function clientFrames(socket: tls.TLSSocket, onFrame: (type: number, flags: number, stream: number, payload: Buffer) => void): void {
+  socket.write(frame(FRAME.SETTINGS, 0, 0, Buffer.alloc(0)));
+  let input = Buffer.alloc(0);
+  let prefaceSeen = false;
+  socket.on('data', (chunk: Buffer) => {
+    input = Buffer.concat([input, chunk]);
+    if (!prefaceSeen) {
+      if (input.length < PREFACE_LENGTH) return;
+      input = input.subarray(PREFACE_LENGTH);
+      prefaceSeen = true;
+    }
+    while (input.length >= 9) {
+      const length = input.readUIntBE(0, 3);
+      if (input.length < 9 + length) return;
+      const [type, flags, stream] = [input[3], input[4], input.readUInt32BE(5) & 0x7fffffff];
+      const payload = input.subarray(9, 9 + length);
+      input = input.subarray(9 + length);
+      onFrame(type, flags, stream, payload);
+    }
   });
 }
