@@ -1,5 +1,6 @@
 import { ConfigError, HttpBuilderError, ParseError, RedirectError } from '../core/errors.js';
 import type { WireResponse } from '../model/backend.js';
+import { shortOfLength } from '../model/stream-end.js';
 import { hadRead, malformed } from './undici-errors.js';
 
 // The fetch backend's response side: a fetch Response as the pipeline reads it, and fetch's
@@ -10,9 +11,9 @@ import { hadRead, malformed } from './undici-errors.js';
  * in one piece). `httpVersion`: the version of the connection it came on, when known.
  */
 export function wireResponse(response: Response, httpVersion?: '1.1' | '2.0'): WireResponse {
-  const stream = response.body;
-  const reader = stream ? new BodyReader(stream) : undefined;
   const headers = headerPairs(response.headers, httpVersion === '2.0');
+  const stream = httpVersion === '2.0' ? lengthChecked(response.body, headers) : response.body;
+  const reader = stream ? new BodyReader(stream) : undefined;
   // discard and readAll as own properties (a stage or a wrapping backend may copy the response with a spread)
   return {
     statusCode: response.status,
@@ -27,6 +28,29 @@ export function wireResponse(response: Response, httpVersion?: '1.1' | '2.0'): W
     discard: reader ? reader.cancel.bind(reader) : doNothing,
     readAll: reader ? reader.readAll.bind(reader) : readNothing,
   };
+}
+
+/**
+ * Over HTTP/2, undici ends a body that RST_STREAM CANCEL or NO_ERROR cut as if whole: where the
+ * server gave a content-length (of a body with no content-coding: fetch decodes), fewer bytes
+ * fail the body as a reset HTTP/1.1 one does. (fetch gives a HEAD, 204 or 304 no body at all.)
+ */
+function lengthChecked(body: ReadableStream<Uint8Array> | null, headers: ReadonlyArray<readonly [string, string]>): ReadableStream<Uint8Array> | null {
+  // (names in lower case, as fetch gives them; a coded body is measured before fetch decodes it)
+  const length = headers.find(([name]) => name === 'content-length')?.[1];
+  if (body === null || length === undefined || headers.some(([name]) => name === 'content-encoding')) return body;
+  let owed = Number(length);
+  return body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        owed -= chunk.byteLength;
+        controller.enqueue(chunk);
+      },
+      flush(controller) {
+        if (owed > 0) controller.error(shortOfLength(owed));
+      },
+    }),
+  );
 }
 
 function doNothing(): void {}

@@ -1,7 +1,8 @@
-import type { ClientSessionRequestOptions, OutgoingHttpHeaders, SecureClientSessionOptions } from 'node:http2';
+import type { ClientHttp2Stream, ClientSessionRequestOptions, OutgoingHttpHeaders, SecureClientSessionOptions } from 'node:http2';
 import type { ExtendOptions } from 'got';
 import type { Agent as Http2Agent, PromiseListeners } from 'http2-wrapper';
 import type { ConnectionOptions } from '../model/backend.js';
+import { endOnlyAtEndStream } from './h2-stream-end.js';
 import { answeringAll } from './lookup.js';
 import { importPeer } from './optional-peer.js';
 
@@ -54,6 +55,18 @@ export async function gotHttp2Agent(): Promise<GotHttp2Agent> {
       if (!Array.isArray(listeners) || listeners.length === 0) return Promise.reject(error);
       for (const listener of listeners as PromiseListeners[]) listener.reject(error);
       return Promise.resolve() as Promise<never>;
+    }
+
+    // every stream of this agent: a body cut short must not end as if whole
+    override async request(
+      origin: string | URL,
+      options?: SecureClientSessionOptions,
+      headers?: OutgoingHttpHeaders,
+      stream?: ClientSessionRequestOptions,
+    ): Promise<ClientHttp2Stream> {
+      const made = await super.request(origin, options, headers, stream);
+      endOnlyAtEndStream(made);
+      return made;
     }
 
     close(): void {

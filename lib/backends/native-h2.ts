@@ -12,7 +12,9 @@ import {
   type WireRequest,
   type WireResponse,
 } from '../model/backend.js';
+import { TimeoutError } from '../core/errors.js';
 import { targetAuthority } from '../model/proxy-route.js';
+import { endOnlyAtEndStream } from './h2-stream-end.js';
 import { answeringAll } from './lookup.js';
 import { DEFAULT_IDLE_MS } from './node-agents.js';
 import { tlsMaterial } from './node-response.js';
@@ -45,7 +47,9 @@ export class Http2Pool {
 
   send(request: WireRequest, sendH1: (request: WireRequest) => Promise<WireResponse>): Promise<WireResponse> {
     const origin = `${request.hostname}:${request.port}`;
-    const known = this.#sessions.get(origin) ?? this.#open(origin, request);
+    let known = this.#sessions.get(origin);
+    // one retired (a stream of it timed out) or closing: its open streams finish, new ones go to a new session
+    if (known === undefined || (typeof known === 'object' && !(known instanceof Promise) && known.closed)) known = this.#open(origin, request);
     if (known === '1.1') return sendH1(request);
     if (!(known instanceof Promise)) return exchange(known, request);
     return known.then((choice) => (choice === '1.1' ? sendH1(request) : exchange(choice, request)));
@@ -158,6 +162,7 @@ function exchange(session: http2.ClientHttp2Session, request: WireRequest): Prom
       reject(error instanceof Error ? error : new Error(String(error))); // a session that closed meanwhile
       return;
     }
+    endOnlyAtEndStream(stream);
     let responded = false;
     limitStream(stream, request, () => responded);
     stream.once('error', (error: Error) => {
@@ -165,6 +170,9 @@ function exchange(session: http2.ClientHttp2Session, request: WireRequest): Prom
     });
     // a stream the server reset with NO_ERROR (or CANCEL) closes without an 'error': without this the call would wait for its timeout
     stream.once('close', () => {
+      // a session that let a stream time out may be stuck (nghttp2 wedged by a malformed frame):
+      // retired, so later calls to the origin get a new one; its other streams go on
+      if (timedOut(stream, request.signal)) session.close();
       if (!responded) reject(Object.assign(new Error(`the server closed the HTTP/2 stream before answering (code ${stream.rstCode})`), { code: 'ECONNRESET' }));
     });
     stream.once('response', (head) => {
@@ -175,6 +183,11 @@ function exchange(session: http2.ClientHttp2Session, request: WireRequest): Prom
     if (inMemory(body)) stream.end(utf8TextOf(body) ?? body.bytes);
     else void writeStreamed(stream, body);
   });
+}
+
+function timedOut(stream: http2.ClientHttp2Stream, signal: AbortSignal | undefined): boolean {
+  const code = (stream.errored as { code?: unknown } | null)?.code;
+  return code === HEADERS_TIMEOUT || code === BODY_TIMEOUT || (signal?.aborted === true && signal.reason instanceof TimeoutError);
 }
 
 /** The stream's own inactivity timer: the headers' limit until they come, then the body's. */

@@ -1,6 +1,7 @@
 import type * as Undici from 'undici';
 import { ConfigError } from '../core/errors.js';
 import { clientClosed, inMemory, utf8TextOf, type Backend, type TransportOptions, type WireRequest, type WireResponse } from '../model/backend.js';
+import { shortOfLength } from '../model/stream-end.js';
 import { importPeer } from './optional-peer.js';
 import { challengeResponse, ProxyChallenge } from './proxy-challenge.js';
 import { UndiciBody } from './undici-body.js';
@@ -55,6 +56,7 @@ class UndiciBackend implements Backend {
         http2 && request.body !== undefined && request.body.length !== 0 && (request.method === 'GET' || request.method === 'HEAD')
           ? request.method
           : undefined,
+        request.method === 'HEAD',
       );
       dispatcher.dispatch(
         {
@@ -155,6 +157,8 @@ class ResponseHandler {
   #abort: ((reason?: Error) => void) | undefined;
   #body: UndiciBody | undefined;
   #settled = false;
+  /** Over HTTP/2, the content-length still to come (undici ends a stream that RST_STREAM CANCEL or NO_ERROR cut as if whole); else undefined. */
+  #owed: number | undefined;
 
   constructor(
     private readonly resolve: (response: WireResponse) => void,
@@ -164,6 +168,8 @@ class ResponseHandler {
     private readonly versionOf: (() => '1.1' | '2.0' | undefined) | undefined,
     /** With `client.http2`: the method of a GET or HEAD that has a body (not an empty one). */
     private readonly bodyWith: string | undefined,
+    /** The request is a HEAD: its content-length is not of this response's body. */
+    private readonly head: boolean,
   ) {}
 
   onConnect(abort: (reason?: Error) => void): void {
@@ -194,6 +200,7 @@ class ResponseHandler {
     // a body given up over HTTP/2 cancels its stream, which costs the connection nothing: never
     // drained (a stalled one would hold the stream, and undici's slot for the request, for ever)
     const body = (this.#body = new UndiciBody(resume, this.#abort!, version === '2.0' ? undefined : lengthOf(headers)));
+    if (version === '2.0' && !this.head && statusCode !== 204 && statusCode !== 304) this.#owed = lengthOf(headers);
     this.#settled = true;
     this.resolve({
       statusCode,
@@ -210,12 +217,14 @@ class ResponseHandler {
   }
 
   onData(chunk: Buffer): boolean {
+    if (this.#owed !== undefined) this.#owed -= chunk.length;
     return this.#body!.push(chunk);
   }
 
   onComplete(): void {
     this.#unlink();
-    this.#body?.end();
+    if (this.#owed !== undefined && this.#owed > 0) this.#body?.fail(shortOfLength(this.#owed));
+    else this.#body?.end();
   }
 
   onError(error: Error): void {

@@ -14,3 +14,8 @@ export function earlierFailure(stream: Readable): Error | undefined {
 export function cutShort(): Error {
   return Object.assign(new Error('aborted'), { code: 'ECONNRESET' });
 }
+
+/** What an HTTP/2 body that ended `owed` bytes short of its content-length fails with: cut, as a reset HTTP/1.1 body. */
+export function shortOfLength(owed: number): Error {
+  return Object.assign(new Error(`the HTTP/2 stream ended ${owed} bytes short of its content-length`), { code: 'ECONNRESET' });
+}

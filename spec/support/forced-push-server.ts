@@ -7,6 +7,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import tls from 'node:tls';
+import { clientFrames, FLAG, FRAME, frame, headerBlock } from './raw-h2-server.js';
 
 /** What the server does after it has answered a request (and pushed before the answer). */
 export type AfterAnswer = 'goaway' | 'hold';
@@ -42,11 +43,7 @@ export interface ForcedPushServer {
   close(): Promise<void>;
 }
 
-/** Frame types and flags (RFC 9113 §6). */
-const FRAME = { DATA: 0x0, HEADERS: 0x1, RST_STREAM: 0x3, SETTINGS: 0x4, PUSH_PROMISE: 0x5, PING: 0x6, GOAWAY: 0x7 } as const;
-const FLAG = { END_STREAM: 0x1, ACK: 0x1, END_HEADERS: 0x4 } as const;
 const INTERNAL_ERROR = 0x2;
-const PREFACE_LENGTH = 24;
 
 /** Starts a {@link ForcedPushServer} on 127.0.0.1 (TLS, ALPN `h2` only). */
 export function forcedPushServer(options: ForcedPushOptions): Promise<ForcedPushServer> {
@@ -76,34 +73,18 @@ export function forcedPushServer(options: ForcedPushOptions): Promise<ForcedPush
 
 /** One connection: the server's SETTINGS, then each client frame as it comes. */
 function serve(socket: tls.TLSSocket, options: ForcedPushOptions, log: ForcedPushLog): void {
-  socket.write(frame(FRAME.SETTINGS, 0, 0, Buffer.alloc(0)));
-  let input = Buffer.alloc(0);
-  let prefaceSeen = false;
   let nextPromised = 2;
-  socket.on('data', (chunk: Buffer) => {
-    input = Buffer.concat([input, chunk]);
-    if (!prefaceSeen) {
-      if (input.length < PREFACE_LENGTH) return;
-      input = input.subarray(PREFACE_LENGTH);
-      prefaceSeen = true;
-    }
-    while (input.length >= 9) {
-      const length = input.readUIntBE(0, 3);
-      if (input.length < 9 + length) return;
-      const [type, flags, stream] = [input[3], input[4], input.readUInt32BE(5) & 0x7fffffff];
-      const payload = input.subarray(9, 9 + length);
-      input = input.subarray(9 + length);
-      if (type === FRAME.SETTINGS && !(flags & FLAG.ACK)) {
-        log.enablePush.push(settingOf(payload, 0x2));
-        if (options.acknowledge) socket.write(frame(FRAME.SETTINGS, FLAG.ACK, 0, Buffer.alloc(0)));
-      } else if (type === FRAME.PING && !(flags & FLAG.ACK)) socket.write(frame(FRAME.PING, FLAG.ACK, 0, payload));
-      else if (type === FRAME.RST_STREAM) log.resets.push({ stream, code: payload.readUInt32BE(0) });
-      else if (type === FRAME.HEADERS) {
-        const promised = Array.from({ length: options.pushes }, () => (nextPromised += 2) - 2);
-        log.pushed.push(...promised);
-        socket.write(answer(stream, promised, socket.localPort ?? 0));
-        if (options.after === 'goaway') setTimeout(() => socket.write(goaway(stream)), 20);
-      }
+  clientFrames(socket, (type, flags, stream, payload) => {
+    if (type === FRAME.SETTINGS && !(flags & FLAG.ACK)) {
+      log.enablePush.push(settingOf(payload, 0x2));
+      if (options.acknowledge) socket.write(frame(FRAME.SETTINGS, FLAG.ACK, 0, Buffer.alloc(0)));
+    } else if (type === FRAME.PING && !(flags & FLAG.ACK)) socket.write(frame(FRAME.PING, FLAG.ACK, 0, payload));
+    else if (type === FRAME.RST_STREAM) log.resets.push({ stream, code: payload.readUInt32BE(0) });
+    else if (type === FRAME.HEADERS) {
+      const promised = Array.from({ length: options.pushes }, () => (nextPromised += 2) - 2);
+      log.pushed.push(...promised);
+      socket.write(answer(stream, promised, socket.localPort ?? 0));
+      if (options.after === 'goaway') setTimeout(() => socket.write(goaway(stream)), 20);
     }
   });
 }
@@ -159,22 +140,6 @@ function goaway(lastStream: number): Buffer {
   payload.writeUInt32BE(lastStream, 0);
   payload.writeUInt32BE(INTERNAL_ERROR, 4);
   return frame(FRAME.GOAWAY, 0, 0, payload);
-}
-
-function frame(type: number, flags: number, stream: number, payload: Buffer): Buffer {
-  const head = Buffer.alloc(9);
-  head.writeUIntBE(payload.length, 0, 3);
-  head[3] = type;
-  head[4] = flags;
-  head.writeUInt32BE(stream, 5);
-  return Buffer.concat([head, payload]);
-}
-
-/** HPACK: each field a literal without indexing, new name, no Huffman (every string under 127 bytes). */
-function headerBlock(fields: Array<readonly [string, string]>): Buffer {
-  const parts: Buffer[] = [];
-  for (const [name, value] of fields) parts.push(Buffer.from([0x00, name.length]), Buffer.from(name), Buffer.from([value.length]), Buffer.from(value));
-  return Buffer.concat(parts);
 }
 
 /** A SETTINGS parameter's value, `undefined` when absent. */
