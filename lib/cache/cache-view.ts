@@ -1,6 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type CachePolicy from 'http-cache-semantics';
-import { isSecretName, redactUrl } from '../core/redact.js';
+import { isCredentialHeader } from '../core/header-redaction.js';
+import { redactUrl } from '../core/redact.js';
 import type { WireRequest } from '../model/backend.js';
 import type { Credentials } from '../config/auth-config.js';
 import { digestIdentity } from './digest-identity.js';
@@ -33,7 +34,7 @@ export interface Keying {
 
 /**
  * What the cache reads of `wire`. Credentials are `Authorization`, `Cookie` and every header
- * whose name is credential-like by the rule of log redaction ({@link isSecretName}: `X-Api-Key`,
+ * whose name is credential-like by the rule of log redaction ({@link isCredentialHeader}: `X-Api-Key`,
  * `Private-Token`, `Proxy-Authorization`, ...). A Digest `Authorization` made with the call's
  * `auth.digest()` credentials counts as those credentials: its value changes with every request.
  */
@@ -69,7 +70,7 @@ export function isCredential(name: string, lower = name.toLowerCase()): boolean 
   let known = credentialNames.get(name);
   if (known === undefined) {
     if (credentialNames.size >= 512) credentialNames.clear(); // names made up per request: stay bounded
-    credentialNames.set(name, (known = isSecretName(name) || (lower !== name && isSecretName(lower))));
+    credentialNames.set(name, (known = isCredentialHeader(name, lower)));
   }
   return known;
 }

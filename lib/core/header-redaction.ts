@@ -13,8 +13,9 @@ const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set(['authorization', 'proxy
  * isCredentialHeader('X-Api-Key'); // true
  * isCredentialHeader('X-Request-Id'); // false
  */
-export function isCredentialHeader(name: string): boolean {
-  return CREDENTIAL_HEADERS.has(name.toLowerCase()) || isSecretName(name);
+export function isCredentialHeader(name: string, lower = name.toLowerCase()): boolean {
+  // the name as written and in lower case (as HTTP/2 sends it): `XAuth` reads as X-Auth, `xauth` as one word
+  return CREDENTIAL_HEADERS.has(lower) || isSecretName(name) || (lower !== name && isSecretName(lower));
 }
 
 /** Headers whose whole value is a URI reference. */
