@@ -8,6 +8,9 @@
  *
  * @module
  */
+// node's transports, decoders and file parts (the browser entry, browser.ts, leaves them out)
+import './node-platform.js';
+
 // the client and its verbs
 export { HttpBuilder, type Verb, type HeadVerb } from './http-builder.js';
 export type { ResultFor, HeadResultFor, VerbArgument, StreamResult, BlockFor } from './verb-arguments.js';

@@ -1,0 +1,8 @@
+/**
+ * What Node (and Bun and Deno, which run Node's modules) adds to the web-standard core: each
+ * import below plugs a node-only part into a seam of the core (transports, decoders, file
+ * parts). Imported for its effect by the node entries (`index.ts`, ...); the browser/Workers
+ * entry never imports it, so a browser bundle pulls no `node:` module.
+ * @internal
+ */
+export {};
