@@ -5,6 +5,7 @@
  *
  * @module
  */
+import './node-platform.js'; // node's transports, proxies, cache and streams, as for the node entry
 import { describeError, EXIT, oneLine } from './cli/failure.js';
 import { isBrokenPipe, run } from './cli/run.js';
 

@@ -1,7 +1,6 @@
 import { AuthCache } from './auth/auth-cache.js';
 import { isThenable } from './core/maybe-promise.js';
-import { backendFor } from './backends/registry.js';
-import { proxyRouterFor } from './proxy/router.js';
+import { chosenBackend } from './backends/backend-choice.js';
 import { ClientCookieJar } from './cookies/cookie-jar.js';
 import { ConfigError } from './core/errors.js';
 import { HttpConfig, type ConfigBlock } from './config/http-config.js';
@@ -18,8 +17,9 @@ import { verbArguments, type BlockFor, type HeadResultFor, type ResultFor, type 
 import { clientClosed } from './model/backend.js';
 import { DOWNLOADS, STREAMS } from './content/parsers.js';
 import { paginate, type PageWatch } from './paginate.js';
-import { cacheFor } from './cache/cache-for.js';
 import type { ResponseCache } from './cache/response-cache.js';
+import { checkWebClient, nodeStages, proxyRouterOf, type NodeStages } from './pipeline/platform-stages.js';
+import type { ResolvedCacheOptions } from './config/cache-options.js';
 import type { ResultOf, ResultType } from './result/result-type.js';
 
 /**
@@ -54,15 +54,15 @@ export class HttpBuilder {
   readonly #pool: Pool;
   /** whether this client made its pool (a derived client sharing its parent's does not) */
   readonly #ownsPool: boolean;
-  /** `client.cache`'s cache for this client's way of connecting, or undefined */
-  readonly #cache: ResponseCache | undefined;
+  /** `client.cache`'s cache for this client's way of connecting, once loaded (at the client's first request); else undefined */
+  #cache: ResponseCache | undefined;
 
   private constructor(settings: Settings, pool: Pool, ownsPool: boolean) {
     this.#settings = settings;
     this.#pool = pool;
     this.#ownsPool = ownsPool;
-    // client-level settings only (a request cannot change them): the cache is found once per client
-    this.#cache = settings.cache && cacheFor(settings.cache, settings.tls, settings.connection);
+    // what the browser/Workers build cannot do fails when the client is made (node's settings are checked as they are set)
+    if (nodeStages() === undefined) checkWebClient(settings);
   }
 
   /**
@@ -191,6 +191,7 @@ export class HttpBuilder {
   // also bound as the step after an async block, whose value then comes as a fifth argument: ignored
   #send(method: string, args: VerbArguments, layer: HttpConfig | undefined, page: PageWatch | undefined): Promise<unknown> {
     const base = this.#settings;
+    if (base.cache !== undefined && this.#cache === undefined) return this.#sendWithCache(base.cache, method, args, layer, page);
     let settings: Settings;
     let frozen: ReturnType<typeof freezeRecord>;
     try {
@@ -231,6 +232,28 @@ export class HttpBuilder {
     if (settings.interceptors.length === 0) return exchange(record, plan);
     return chain(settings.interceptors, method, exchangeChecked.bind(undefined, plan))(record);
   }
+
+  /**
+   * The first request of a client with `client.cache`: the cache (and its module, which clients
+   * without one never load) comes first. client-level settings only (a request cannot change
+   * them): the cache is found once per client.
+   */
+  #sendWithCache(cache: ResolvedCacheOptions, method: string, args: VerbArguments, layer: HttpConfig | undefined, page: PageWatch | undefined): Promise<unknown> {
+    const { tls, connection } = this.#settings;
+    // only node has a cache: the browser/Workers build refused client.cache when the client was made
+    return (nodeStages() as NodeStages)
+      .loadCache(cache, tls, connection)
+      .then(
+        (loaded) => {
+          this.#cache = loaded;
+          return this.#send(method, args, layer, page);
+        },
+        (error: unknown) => {
+          releaseUpload(layer?.request.body); // nothing will read the upload's source
+          throw error;
+        },
+      );
+  }
 }
 
 /** A page of paginate(): its body as handlers leave it, without a result type (paginate converts each item). */
@@ -243,7 +266,8 @@ function exchangeChecked(plan: Plan, request: RequestRecord): Promise<unknown> {
 
 /** The defaults, with `DEBUG=httpbuilder` read when a client is made (never per request). */
 function rootSettings(): Settings {
-  const logger = loggerFromEnvironment(process.env.DEBUG);
+  // no `process` in a browser or a Worker: no DEBUG there
+  const logger = loggerFromEnvironment((globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env.DEBUG);
   return logger ? { ...DEFAULT_SETTINGS, execution: { ...DEFAULT_SETTINGS.execution, logger } } : DEFAULT_SETTINGS;
 }
 
@@ -256,9 +280,9 @@ function applyClientBlock(base: Settings, block: ConfigBlock | undefined): Setti
 }
 
 function newPool(settings: Settings, cookies: Pool['cookies']): Pool {
-  const backend = backendFor(settings.backend, { tls: settings.tls, connection: settings.connection, http2: settings.http2 });
+  const backend = chosenBackend(settings.backend, { tls: settings.tls, connection: settings.connection, http2: settings.http2 });
   // a bad proxy URL or no_proxy entry fails here, when the client is made
-  const router = proxyRouterFor(settings.proxy, backend, settings.connection);
+  const router = proxyRouterOf(settings.proxy, backend, settings.connection);
   return { backend, send: wirePipeline(), authCache: new AuthCache(), router, cookies, closed: false };
 }
 

@@ -6,3 +6,10 @@
  * @internal
  */
 export {};
+
+// transports: native by default, axios, got, undici and fetch loaded on first use (backend-choice.ts's web default knows only fetch)
+import './backends/registry.js';
+// proxies, and the cache loaded by the first request of a client with client.cache (platform-stages.ts)
+import './pipeline/node-stages.js';
+// fromServer.stream() as a Readable, piped straight off a node wire body (body-stream.ts's web default: a ReadableStream)
+import './model/node-body-stream.js';

@@ -1,5 +1,7 @@
-import { PassThrough, Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import type { WireResponse } from './backend.js';
+import { bodyStreams, type PipeWatch } from './body-stream.js';
+import { asBuffer, concatBytes } from '../core/bytes.js';
 import { HttpBuilderError, NetworkError, ParseError, ResponseTooLargeError } from '../core/errors.js';
 import { decodeText } from '../core/charset.js';
 import { standardReason } from '../core/reason-phrase.js';
@@ -10,7 +12,6 @@ import { ResponseHeaders } from './response-headers.js';
 import { parseSetCookie, type ResponseCookie } from './set-cookie.js';
 import { prepended } from './prepended.js';
 import { urlForMessage } from '../core/redact.js';
-import { cutShort, earlierFailure } from './stream-end.js';
 
 const BODILESS_STATUS = new Set([204, 205, 304]);
 /** More header lines than any real response needs: a flood is refused, not parsed. */
@@ -57,7 +58,7 @@ export class FromServer {
   readerError: ((error: unknown) => unknown) | undefined;
   /** the wire body untouched (not decoded, not peeked): the transport may read it faster */
   #untouched: boolean;
-  #bytes: Buffer | undefined;
+  #bytes: Uint8Array | undefined;
   #taken = false;
   /** read to the end: nothing left to drain or close */
   #complete = false;
@@ -121,7 +122,7 @@ export class FromServer {
   // bytes() and text() chain with then() rather than being async: each async layer costs a
   // promise and a trip through the microtask queue on every request that reads a body
 
-  /** The whole (decompressed) body as a Buffer. */
+  /** The whole (decompressed) body as a Buffer (in the browser/Workers build, where there is no Buffer: a `Uint8Array`). */
   bytes(): Promise<Buffer> {
     return this.#read(FromServer.#asBytes, undefined);
   }
@@ -139,15 +140,15 @@ export class FromServer {
     return this.#read(FromServer.#asParsed<T>, parse);
   }
 
-  static #asBytes(this: void, _fromServer: FromServer, bytes: Buffer): Buffer {
-    return bytes;
+  static #asBytes(this: void, _fromServer: FromServer, bytes: Uint8Array): Buffer {
+    return bytes as Buffer; // asBuffer made it a Buffer where the runtime has one
   }
 
-  static #asText(this: void, fromServer: FromServer, bytes: Buffer): string {
+  static #asText(this: void, fromServer: FromServer, bytes: Uint8Array): string {
     return fromServer.#decode(bytes);
   }
 
-  static #asParsed<T>(this: void, fromServer: FromServer, bytes: Buffer, parse: (text: string, fromServer: FromServer) => T): T {
+  static #asParsed<T>(this: void, fromServer: FromServer, bytes: Uint8Array, parse: (text: string, fromServer: FromServer) => T): T {
     return parse(fromServer.#decode(bytes), fromServer);
   }
 
@@ -156,16 +157,16 @@ export class FromServer {
    * rejects as it is. `finish` is a static method and the steps after the read are methods
    * bound per call, not arrows made per call: docs/performance.md, "Arrows made per request".
    */
-  #read<T, E>(finish: (fromServer: FromServer, bytes: Buffer, extra: E) => T, extra: E): Promise<T> {
+  #read<T, E>(finish: (fromServer: FromServer, bytes: Uint8Array, extra: E) => T, extra: E): Promise<T> {
     if (this.#bytes) return settled(finish, this, this.#bytes, extra);
     if (this.#taken) return Promise.reject(alreadyTaken());
     this.#taken = true;
-    if (!this.#hasBody) return settled(finish, this, (this.#bytes = Buffer.alloc(0)), extra);
+    if (!this.#hasBody) return settled(finish, this, (this.#bytes = asBuffer(new Uint8Array(0))), extra);
     const read = this.#untouched && this.#wire.readAll ? this.#wire.readAll() : collect(this.#body);
     return read.then((this.#readWhole<T, E>).bind(this, finish, extra), this.#readFailed.bind(this));
   }
 
-  #readWhole<T, E>(finish: (fromServer: FromServer, bytes: Buffer, extra: E) => T, extra: E, bytes: Uint8Array): T {
+  #readWhole<T, E>(finish: (fromServer: FromServer, bytes: Uint8Array, extra: E) => T, extra: E, bytes: Uint8Array): T {
     this.#complete = true;
     return finish(this, (this.#bytes = asBuffer(bytes)), extra);
   }
@@ -174,7 +175,7 @@ export class FromServer {
     return Promise.reject(this.#typed(error));
   }
 
-  #decode(bytes: Buffer): string {
+  #decode(bytes: Uint8Array): string {
     try {
       return decodeText(bytes, this.charset);
     } catch (error) {
@@ -186,35 +187,26 @@ export class FromServer {
     }
   }
 
-  /** The body as a stream, read once. */
+  /**
+   * The body as a stream, read once: a Node `Readable`; in the browser/Workers build (no
+   * `node:stream` there), a web `ReadableStream<Uint8Array>` over the same bytes.
+   */
   stream(): Readable {
-    if (this.#bytes) return Readable.from([this.#bytes]);
+    const streams = bodyStreams();
+    if (this.#bytes) return streams.of([this.#bytes]) as Readable;
     this.#claim();
     const body = this.#body;
-    if (this.#untouched && this.#hasBody && body instanceof Readable) return this.#piped(body);
-    return Readable.from(this.#guarded());
+    const piped = this.#untouched && this.#hasBody ? streams.piped(body, this.#pipeWatch()) : undefined;
+    return (piped ?? streams.of(this.#guarded())) as Readable;
   }
 
-  /**
-   * A node stream straight off the wire (native and axios backends, nothing to decode), piped
-   * through with its errors typed: no promise per chunk, which for a large download is most of
-   * what an async-iterator chain would cost.
-   */
-  #piped(source: Readable): Readable {
-    const out = new PassThrough();
-    // a stream taken and never read is closed with the exchange: that error must not crash the
-    // process (readers still get it through their own listener or iteration)
-    out.on('error', () => {});
-    // failed before it was taken (a handler awaited something first): its events are over
-    const failed = earlierFailure(source);
-    if (failed) return out.destroy(this.#typed(failed));
-    source.once('end', () => void (this.#complete = true));
-    source.once('error', (error) => out.destroy(this.#typed(error)));
-    // a body cut short may close without 'end' or 'error' (as readAll knows)
-    source.once('close', () => {
-      if (!this.#complete && !out.destroyed) out.destroy(this.#typed(cutShort()));
-    });
-    return source.pipe(out);
+  /** What the piped fast path (a node wire body, nothing to decode) tells this response and asks of it. */
+  #pipeWatch(): PipeWatch {
+    return {
+      ended: () => void (this.#complete = true),
+      complete: () => this.#complete,
+      typed: (error) => this.#typed(error),
+    };
   }
 
   /** @internal Whether only reading can tell if the body is empty (no length, or an encoded one). */
@@ -328,7 +320,7 @@ async function* limited(body: AsyncIterable<Uint8Array>, max: number, uri: strin
 }
 
 /** `finish(fromServer, bytes, extra)` as a promise, a throw as a rejection. */
-function settled<T, E>(finish: (fromServer: FromServer, bytes: Buffer, extra: E) => T, fromServer: FromServer, bytes: Buffer, extra: E): Promise<T> {
+function settled<T, E>(finish: (fromServer: FromServer, bytes: Uint8Array, extra: E) => T, fromServer: FromServer, bytes: Uint8Array, extra: E): Promise<T> {
   try {
     return Promise.resolve(finish(fromServer, bytes, extra));
   } catch (error) {
@@ -345,9 +337,5 @@ function alreadyTaken(): HttpBuilderError {
 async function collect(body: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
   for await (const chunk of body) chunks.push(chunk);
-  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
-}
-
-function asBuffer(chunk: Uint8Array): Buffer {
-  return Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+  return concatBytes(chunks);
 }

@@ -1,10 +1,9 @@
 import { authorization } from '../auth/auth-stage.js';
-import { caching } from '../cache/cache-stage.js';
 import { cookies } from '../cookies/cookie-stage.js';
-import { proxies } from '../proxy/proxy-stage.js';
 import { sendAttempt } from './attempt.js';
 import { hooks } from './hooks-stage.js';
 import type { Send, Stage } from './plan.js';
+import { nodeStages } from './platform-stages.js';
 import { redirects } from './redirects.js';
 import { logging } from './request-log.js';
 import { retries } from './retry.js';
@@ -32,11 +31,17 @@ import { retries } from './retry.js';
  * - then {@link sendAttempt}: one round trip through the backend, under the call's timeouts and signal.
  *
  * A stage with nothing to do for a call (no credentials, no logger, no jar, no hooks) passes it on.
+ * `proxies` and `caching` are the node platform's (platform-stages.ts): the browser/Workers build
+ * has neither, and its bundle holds neither module.
  */
-export const WIRE_STAGES: readonly Stage[] = [redirects, retries, authorization, proxies, cookies, caching, hooks, logging];
+export function wireStages(): readonly Stage[] {
+  const node = nodeStages();
+  if (node === undefined) return [redirects, retries, authorization, cookies, hooks, logging];
+  return [redirects, retries, authorization, node.proxies, cookies, node.caching, hooks, logging];
+}
 
 /** The wire stages folded over the backend's round trip: composed once per client, called once per request. */
-export function wirePipeline(stages: readonly Stage[] = WIRE_STAGES): Send {
+export function wirePipeline(stages: readonly Stage[] = wireStages()): Send {
   let send: Send = sendAttempt;
   for (let i = stages.length - 1; i >= 0; i--) send = stages[i](send);
   return send;

@@ -1,0 +1,48 @@
+import { clientClosed, type Backend, type TransportOptions } from '../model/backend.js';
+
+/** @internal Makes a backend with the client's transport settings (a backend module's `create...Backend`). */
+export type BackendFactory = (options: TransportOptions) => Promise<Backend>;
+
+/**
+ * @internal A backend whose module (and the package it wraps) is loaded on the first request,
+ * then delegated to: a client that never sends loads nothing.
+ */
+export class LazyBackend implements Backend {
+  readonly proxies = true; // every backend it loads follows WireRequest.proxy (and the web build routes none)
+  #loading: Promise<Backend> | undefined;
+  /** Once loaded: requests go straight to it, with no promise of this layer in between. */
+  #loaded: Backend | undefined;
+  #closed = false;
+
+  constructor(
+    readonly name: string,
+    private readonly load: () => Promise<BackendFactory>,
+    private readonly options: TransportOptions,
+  ) {}
+
+  send(request: Parameters<Backend['send']>[0]): ReturnType<Backend['send']> {
+    if (this.#closed) return Promise.reject(clientClosed());
+    if (this.#loaded) return this.#loaded.send(request);
+    // closed while the backend loaded: the request must not go out on a pool close() has let go
+    return this.#backend().then((backend) => (this.#closed ? Promise.reject(clientClosed()) : backend.send(request)));
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    const backend = await this.#loading?.catch(() => undefined);
+    await backend?.close();
+  }
+
+  #backend(): Promise<Backend> {
+    this.#loading ??= this.load()
+      .then((create) => create(this.options))
+      .then(
+        (backend) => (this.#loaded = backend),
+        (error: unknown) => {
+          this.#loading = undefined; // a package installed later can still be picked up
+          throw error;
+        },
+      );
+    return this.#loading;
+  }
+}
