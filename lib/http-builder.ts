@@ -16,7 +16,7 @@ import { loggerFromEnvironment } from './pipeline/request-log.js';
 import { verbArguments, type BlockFor, type HeadResultFor, type ResultFor, type VerbArgument, type VerbArguments } from './verb-arguments.js';
 import { clientClosed } from './model/backend.js';
 import { DOWNLOADS, STREAMS } from './content/parsers.js';
-import { paginate, type PageWatch } from './paginate.js';
+import type { PageSender, PageWatch } from './paginate.js';
 import type { ResponseCache } from './cache/response-cache.js';
 import { checkWebClient, nodeStages, proxyRouterOf, type NodeStages } from './pipeline/platform-stages.js';
 import type { ResolvedCacheOptions } from './config/cache-options.js';
@@ -158,7 +158,7 @@ export class HttpBuilder {
   paginate(block?: ConfigBlock): AsyncIterable<unknown>;
   paginate<T extends ResultType>(type: T, block?: ConfigBlock): AsyncIterable<ResultOf<T>>;
   paginate(first?: unknown, block?: ConfigBlock): AsyncIterable<unknown> {
-    return paginate(this.#sendPage.bind(this), first, block, this.#settings.pagination);
+    return pages(this.#sendPage.bind(this), first, block, this.#settings.pagination);
   }
 
   #sendPage(layer: HttpConfig, watch: PageWatch): Promise<unknown> {
@@ -238,22 +238,35 @@ export class HttpBuilder {
    * without one never load) comes first. client-level settings only (a request cannot change
    * them): the cache is found once per client.
    */
-  #sendWithCache(cache: ResolvedCacheOptions, method: string, args: VerbArguments, layer: HttpConfig | undefined, page: PageWatch | undefined): Promise<unknown> {
+  #sendWithCache(
+    cache: ResolvedCacheOptions,
+    method: string,
+    args: VerbArguments,
+    layer: HttpConfig | undefined,
+    page: PageWatch | undefined,
+  ): Promise<unknown> {
     const { tls, connection } = this.#settings;
     // only node has a cache: the browser/Workers build refused client.cache when the client was made
-    return (nodeStages() as NodeStages)
-      .loadCache(cache, tls, connection)
-      .then(
-        (loaded) => {
-          this.#cache = loaded;
-          return this.#send(method, args, layer, page);
-        },
-        (error: unknown) => {
-          releaseUpload(layer?.request.body); // nothing will read the upload's source
-          throw error;
-        },
-      );
+    return (nodeStages() as NodeStages).loadCache(cache, tls, connection).then(
+      (loaded) => {
+        this.#cache = loaded;
+        return this.#send(method, args, layer, page);
+      },
+      (error: unknown) => {
+        releaseUpload(layer?.request.body); // nothing will read the upload's source
+        throw error;
+      },
+    );
   }
+}
+
+/**
+ * paginate()'s walk, its module loaded when the loop asks for the first item: an application
+ * that never paginates does not carry it (the walk checks its arguments then too).
+ */
+async function* pages(send: PageSender, first: unknown, block: ConfigBlock | undefined, client: Settings['pagination']): AsyncIterable<unknown> {
+  const { paginate } = await import('./paginate.js');
+  yield* paginate(send, first, block, client);
 }
 
 /** A page of paginate(): its body as handlers leave it, without a result type (paginate converts each item). */

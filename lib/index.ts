@@ -12,4 +12,3 @@
 import './node-platform.js';
 
 export * from './public-api.js';
-

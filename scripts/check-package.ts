@@ -14,7 +14,10 @@
  * 5. the installed `hb` bin runs (`--help`, `--version`, a GET);
  * 6. a CommonJS project: jest as `npx ts-jest config:init` sets it up runs a MockBackend test with no ESM
  *    flag, `require()` sends with each lazily loaded backend, and its TypeScript compiles with every module
- *    setting (scripts/package-check/commonjs-consumer.ts).
+ *    setting (scripts/package-check/commonjs-consumer.ts);
+ * 7. the `browser` export condition (and `worker`, `workerd`) leads to dist/browser.js, and an application
+ *    importing `httpbuilder-ts` bundles for the browser (esbuild `--platform=browser`) with no `node:`
+ *    import and no npm shim of a Node built-in (scripts/package-check/browser-bundle.ts).
  *
  * Everything happens in a temporary folder that is removed at the end, pass or fail. Any failure
  * prints `check-package: FAILED: ...` and exits 1.
@@ -26,12 +29,15 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bundleForBrowser } from './package-check/browser-bundle.js';
 import { checkCommonJsConsumer } from './package-check/commonjs-consumer.js';
 import { check, CheckFailed, NPM, sh, step } from './package-check/shell.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 const OPTIONAL_PEERS = ['axios', 'got', 'undici'];
+/** The export conditions of browsers and Workers (before `import`), which lead to the entry without the node platform. */
+const WEB_CONDITIONS = ['browser', 'worker', 'workerd'];
 
 interface PackJson {
   filename: string;
@@ -70,6 +76,21 @@ function checkContents(files: readonly string[], manifest: Manifest): void {
       check(types !== undefined && file !== undefined, `exports['${subpath}'] has no ${condition} condition with types and default`);
       shipped.push(types, file);
     }
+  }
+  // the browser/Workers entry: its own file, the node entry's declarations, matched before `import`
+  const main = manifest.exports['.'];
+  check(typeof main === 'object', "exports['.'] has no conditions");
+  for (const condition of WEB_CONDITIONS) {
+    const { types, default: file } = main[condition] ?? {};
+    check(
+      file === './dist/browser.js' && types === main.import?.types,
+      `exports['.'].${condition} is not { types: ${main.import?.types}, default: ./dist/browser.js }`,
+    );
+    check(
+      Object.keys(main).indexOf(condition) < Object.keys(main).indexOf('import'),
+      `exports['.'].${condition} comes after import: Node's resolution order would never reach it`,
+    );
+    shipped.push(file);
   }
   for (const file of ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', ...shipped.map((p) => p.replace(/^\.\//, ''))]) {
     check(present.has(file), `the tarball lacks ${file}`);
@@ -271,6 +292,31 @@ const TS_CONFIG = {
   files: ['consumer.ts'],
 };
 
+const BROWSER_APP = `
+import { HttpBuilder } from 'httpbuilder-ts';
+import { Stream } from 'httpbuilder-ts/stream';
+const http = HttpBuilder.configure((c) => { c.request.uri = 'https://api.example.test'; });
+export const user = () => http.get((c) => { c.request.uri.path = '/users/1'; });
+export const lines = () => http.get((c) => Stream.lines(c));
+`;
+
+/** 7. The installed package bundled for the browser, as an application's bundler would (through the `browser` condition). */
+async function checkBrowserBundle(consumer: string): Promise<void> {
+  const entry = join(consumer, 'browser-app.mjs');
+  await writeFile(entry, BROWSER_APP);
+  const bundle = await bundleForBrowser(entry, { cwd: consumer });
+  const inputs = Object.keys(bundle.metafile.inputs);
+  check(
+    inputs.includes('node_modules/httpbuilder-ts/dist/browser.js'),
+    `the browser condition did not lead to dist/browser.js: the bundle holds ${inputs
+      .filter((input) => input.includes('httpbuilder-ts/'))
+      .slice(0, 3)
+      .join(', ')}`,
+  );
+  check(!inputs.includes('node_modules/httpbuilder-ts/dist/node-platform.js'), 'the browser bundle holds dist/node-platform.js');
+  check(bundle.nodeImports.length === 0, `the browser bundle imports Node:\n  ${bundle.nodeImports.join('\n  ')}`);
+}
+
 /** The tiny local server the consumer scripts talk to. */
 async function startServer(): Promise<{ server: Server; url: string }> {
   const server = createServer((req, res) => {
@@ -341,6 +387,9 @@ async function main(): Promise<void> {
     check((await sh(hb, ['--version'], consumer)) === `hb (httpbuilder-ts) ${manifest.version}\n`, 'hb --version does not print the package version');
     const body = await sh(hb, ['get', `${url}/hello`], consumer);
     check(body === '{"hello":"hb"}', `hb get printed ${JSON.stringify(body)}`);
+
+    step('the browser entry bundles for the browser with no node: import');
+    await checkBrowserBundle(consumer);
 
     await checkCommonJsConsumer(ROOT, work, join(work, packed.filename), url);
     step('all checks passed');

@@ -64,7 +64,7 @@ export function webBackendFor(choice: BackendName | Backend | undefined, options
   if (given) return given;
   if (choice === undefined || choice === 'fetch') return new LazyBackend('fetch', loadFetch, options);
   if (typeof choice === 'string' && Object.hasOwn(NODE_BACKENDS, choice)) {
-    const needs = NODE_BACKENDS[choice as keyof typeof NODE_BACKENDS];
+    const needs = NODE_BACKENDS[choice];
     throw new ConfigError(`client.backend '${choice}' needs ${needs}, which ${webRuntimeName()} does not have: use 'fetch' or a Backend object`);
   }
   throw new ConfigError(`client.backend ${JSON.stringify(choice)} is not a backend: use 'fetch' or a Backend object`);

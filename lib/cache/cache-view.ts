@@ -1,10 +1,12 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type CachePolicy from 'http-cache-semantics';
-import { isCredentialHeader } from '../core/header-redaction.js';
 import { redactUrl } from '../core/redact.js';
 import type { WireRequest } from '../model/backend.js';
 import type { Credentials } from '../config/auth-config.js';
 import { digestIdentity } from './digest-identity.js';
+import { isCredential } from './credential-names.js';
+
+export { isCredential } from './credential-names.js';
 
 /**
  * A request as the cache reads it: every credential in it replaced by a digest, so that what
@@ -56,23 +58,6 @@ export function cacheView(wire: WireRequest, credentials: Credentials | undefine
   // one credential (the usual case) is its own digest: no second hash
   const all = digests.length < 2 ? digests[0] : digest(digests.sort().join('\n'));
   return { url, request: { url, method: wire.method, headers }, credentials: all, connection };
-}
-
-/** Whether each header name seen (as written) is a credential's: the names a client sends are few, and the rule takes words apart. */
-const credentialNames = new Map<string, boolean>();
-
-/**
- * Whether header `name` (`lower`: in lower case) is a credential's by the rule of log
- * redaction, read both as written and in lower case: camelCase humps make words (`XAuth` is
- * `x auth`, as a log reads it), and a lower-case name has none (`x-auth`).
- */
-export function isCredential(name: string, lower = name.toLowerCase()): boolean {
-  let known = credentialNames.get(name);
-  if (known === undefined) {
-    if (credentialNames.size >= 512) credentialNames.clear(); // names made up per request: stay bounded
-    credentialNames.set(name, (known = isCredentialHeader(name, lower)));
-  }
-  return known;
 }
 
 /** `url` as the cache keeps it: without its fragment, the values of credential-like parameters digested. */

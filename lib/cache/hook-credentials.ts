@@ -1,5 +1,5 @@
 import type { HookLists } from '../config/hooks.js';
-import { isCredential } from './cache-view.js';
+import { isCredential } from './credential-names.js';
 
 /** `beforeAttempt` hooks seen adding or changing a credential, with the hooks that ran beside them. */
 const adding = new WeakSet<object>();
