@@ -31,11 +31,19 @@ function sources(dir: string): string[] {
   });
 }
 
-/** Every relative import of `file` (static, type-only, re-export or dynamic), as paths under lib/. */
+/** Every relative import of `file` (static, type-only, re-export, for its effect or dynamic), as paths under lib/. */
 function importsOf(file: string): string[] {
+  return importsWithKind(file).map(([path]) => path);
+}
+
+/** {@link importsOf}, each with whether it is a type-only import (`import type`, `export type`), which leaves nothing at run time. */
+function importsWithKind(file: string): Array<[path: string, typeOnly: boolean]> {
   const text = readFileSync(file, 'utf8');
-  const specifiers = [...text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+'(\.[^']+)'|import\(\s*'(\.[^']+)'\s*\)/g)].map((m) => m[1] ?? m[2]);
-  return specifiers.map((specifier) => relative(LIB, normalize(join(dirname(file), specifier.replace(/\.js$/, '.ts')))));
+  const found = [...text.matchAll(/(?:^|\n)\s*(?:import|export)\s([^;]*?)from\s+'(\.[^']+)'|import\(\s*'(\.[^']+)'\s*\)|(?:^|\n)\s*import\s+'(\.[^']+)'/g)];
+  return found.map((m) => [
+    relative(LIB, normalize(join(dirname(file), (m[2] ?? m[3] ?? m[4]).replace(/\.js$/, '.ts')))),
+    m[1] !== undefined && /^type\s/.test(m[1]),
+  ]);
 }
 
 function layerOf(path: string): string {
@@ -95,5 +103,21 @@ describe('lib/ layers', () => {
         imports.filter((target) => !['core', 'model', 'backends', 'config'].includes(layerOf(target))).map((target) => `${file} → ${target}`),
       );
     expect(reaching).toEqual([]);
+  });
+
+  it('keeps the node platform out of the browser/Workers entry: browser.ts reaches none of what node-platform.ts plugs in', () => {
+    // what browser.ts loads, now or later (dynamic imports included; type-only imports leave nothing)
+    const reached = new Set<string>();
+    const visit = (file: string) => {
+      if (reached.has(file)) return;
+      reached.add(file);
+      for (const [target, typeOnly] of importsWithKind(join(LIB, file))) if (!typeOnly) visit(target);
+    };
+    visit('browser.ts');
+    const nodeParts = ['node-platform.ts', ...importsOf(join(LIB, 'node-platform.ts'))];
+    expect(nodeParts.filter((file) => reached.has(file))).toEqual([]);
+    // and it exports what the node entry exports: one list (public-api.ts)
+    expect(importsOf(join(LIB, 'browser.ts'))).toEqual(['public-api.ts']);
+    expect(importsOf(join(LIB, 'index.ts'))).toEqual(['node-platform.ts', 'public-api.ts']);
   });
 });

@@ -1,0 +1,156 @@
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { ConfigError, HttpBuilder, type Backend } from '../../lib/index.js';
+import { chosenBackend, webBackendFor, WITH_TRANSPORT } from '../../lib/backends/backend-choice.js';
+import { NativeBackend } from '../../lib/backends/native.js';
+import { resolveCacheChoice } from '../../lib/config/cache-options.js';
+import { readableStreamOf } from '../../lib/model/body-stream.js';
+import { checkWebClient, webProxyRouter } from '../../lib/pipeline/platform-stages.js';
+import { wireStages } from '../../lib/pipeline/stages.js';
+import { useTestServer } from '../support/use-test-server.js';
+
+// The browser/Workers build's defaults, called directly (jest runs on Node, where the node
+// platform is registered: these are what the web build uses in its place).
+
+/** Runs `body` with `navigator.userAgent` as workerd sets it, then puts the global back as it was. */
+function asWorkers<T>(body: () => T): T {
+  const had = Object.getOwnPropertyDescriptor(globalThis, 'navigator');
+  Object.defineProperty(globalThis, 'navigator', { value: { userAgent: 'Cloudflare-Workers' }, configurable: true });
+  try {
+    return body();
+  } finally {
+    if (had) Object.defineProperty(globalThis, 'navigator', had);
+    else delete (globalThis as { navigator?: unknown }).navigator;
+  }
+}
+
+function configError(run: () => unknown): ConfigError {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return error as ConfigError;
+  }
+  throw new Error('no ConfigError');
+}
+
+describe('the web build: backends', () => {
+  const served = useTestServer();
+  const opened: Backend[] = [];
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((backend) => backend.close()));
+  });
+
+  it.each([
+    ['native', 'node:http'],
+    ['undici', 'node:net'],
+    ['axios', 'node:http'],
+    ['got', 'node:http'],
+  ] as const)("'%s' is a ConfigError naming the runtime and what it lacks", (name, lacks) => {
+    expect(configError(() => webBackendFor(name, {})).message).toBe(
+      `client.backend '${name}' needs ${lacks}${name === 'native' ? '' : name === 'axios' ? " (axios's Node adapter)" : ` (${name} runs on Node)`}, which a browser does not have: use 'fetch' or a Backend object`,
+    );
+    expect(asWorkers(() => configError(() => webBackendFor(name, {})).message)).toContain('which Cloudflare Workers does not have');
+  });
+
+  it("any other name is a ConfigError listing what the web build has: 'fetch' or a Backend object", () => {
+    expect(configError(() => webBackendFor('curl' as never, {})).message).toBe(`client.backend "curl" is not a backend: use 'fetch' or a Backend object`);
+  });
+
+  it("defaults to 'fetch', loaded on the first request, and sends with it", async () => {
+    served.server.expect({ method: 'GET', path: '/user', respond: { headers: { 'content-type': 'application/json' }, body: '{"name":"Ada"}' } });
+    const backend = webBackendFor(undefined, {});
+    opened.push(backend);
+    expect(backend.name).toBe('fetch');
+    expect(webBackendFor('fetch', {}).name).toBe('fetch');
+    const http = HttpBuilder.configure((c) => {
+      c.request.uri = served.server.url(false);
+      c.client.backend = backend;
+    });
+    await expect(http.get((c) => void (c.request.uri.path = '/user'))).resolves.toEqual({ name: 'Ada' });
+  });
+
+  it('uses a Backend object as it is, or hands it the transport settings when it takes them', () => {
+    const mine: Backend = { name: 'mine', send: () => Promise.reject(new Error('unused')), close: () => Promise.resolve() };
+    expect(webBackendFor(mine, {})).toBe(mine);
+    const wrapped = { ...mine, [WITH_TRANSPORT]: (options: object) => ({ ...mine, name: `with ${JSON.stringify(options)}` }) };
+    expect(webBackendFor(wrapped, { http2: true }).name).toBe('with {"http2":true}');
+  });
+
+  it("on Node the client's chooser is the node registry's: native by default", async () => {
+    const backend = chosenBackend(undefined, {});
+    opened.push(backend);
+    expect(backend).toBeInstanceOf(NativeBackend);
+  });
+});
+
+describe('the web build: proxies, cache and cookies', () => {
+  it("reads no proxy from an environment (there is none): 'env', false, unset and exemptions alone route nothing", () => {
+    for (const choice of [undefined, 'env', false, { noProxy: ['.internal'] }, { url: 'env' }] as const) expect(webProxyRouter(choice)).toBeUndefined();
+  });
+
+  it.each(['http://proxy.internal:3128', new URL('http://proxy.internal:3128'), { url: 'http://proxy.internal:3128', noProxy: ['localhost'] }])(
+    'client.proxy = %p is a ConfigError naming the runtime',
+    (choice) => {
+      expect(configError(() => webProxyRouter(choice)).message).toBe(
+        'client.proxy is set, but a browser sends requests through its own network stack, which picks the proxy (this build has no proxy support): leave client.proxy unset or false',
+      );
+    },
+  );
+
+  it("client.cache is a ConfigError naming the runtime: the runtime's own HTTP cache applies", () => {
+    const message = configError(() => checkWebClient({ cache: resolveCacheChoice(true), cookieJar: false })).message;
+    expect(message).toBe("client.cache needs node:crypto and node:stream, which a browser does not have: leave it off (the runtime's own HTTP cache applies to fetch)");
+    expect(asWorkers(() => configError(() => checkWebClient({ cache: resolveCacheChoice(true), cookieJar: false })).message)).toContain('which Cloudflare Workers');
+  });
+
+  it('client.cookies is a ConfigError in a browser (it manages cookies itself), and allowed in Workers, which let fetch read Set-Cookie', () => {
+    expect(configError(() => checkWebClient({ cache: undefined, cookieJar: true })).message).toBe(
+      "client.cookies is on, but a browser manages cookies itself (fetch may neither read Set-Cookie nor send Cookie there): leave it off, and use fetch's credentials mode for the browser's cookies",
+    );
+    expect(() => asWorkers(() => checkWebClient({ cache: undefined, cookieJar: true }))).not.toThrow();
+    expect(() => checkWebClient({ cache: undefined, cookieJar: false })).not.toThrow();
+  });
+
+  it('keeps the node stages in their places on Node: proxies after authorization, the cache between cookies and hooks', () => {
+    const names = wireStages().map((stage) => stage.name);
+    expect(names).toEqual(['redirects', 'retries', 'authorization', 'proxies', 'cookies', 'caching', 'hooks', 'logging']);
+  });
+});
+
+describe("the web build: fromServer.stream()'s ReadableStream", () => {
+  async function read(stream: ReadableStream<Uint8Array>): Promise<string> {
+    let text = '';
+    for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>) text += new TextDecoder().decode(chunk);
+    return text;
+  }
+
+  it('gives the chunks of a body, sync or async, in order', async () => {
+    const encoder = new TextEncoder();
+    await expect(read(readableStreamOf([encoder.encode('a'), encoder.encode('b')]))).resolves.toBe('ab');
+    async function* chunks() {
+      yield encoder.encode('c');
+      yield encoder.encode('d');
+    }
+    await expect(read(readableStreamOf(chunks()))).resolves.toBe('cd');
+  });
+
+  it("errors with the body's failure, and a cancel ends the body's iteration (freeing the connection)", async () => {
+    const failing = (async function* () {
+      yield new Uint8Array([1]);
+      throw new Error('reset');
+    })();
+    await expect(read(readableStreamOf(failing))).rejects.toThrow('reset');
+    let ended = false;
+    const endless = (async function* () {
+      try {
+        for (;;) yield new Uint8Array([2]);
+      } finally {
+        ended = true;
+      }
+    })();
+    const reader = readableStreamOf(endless).getReader();
+    await reader.read();
+    await reader.cancel();
+    expect(ended).toBe(true);
+  });
+});
