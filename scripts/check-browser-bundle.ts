@@ -50,8 +50,10 @@ export const createUser = async (name) => (await api.post('/users', { name })).d
 function report(name: string, bundle: BrowserBundle): void {
   console.log(`  ${name}: ${kb(bundle.initial.bytes)} minified, ${kb(bundle.initial.gzip)} gzip -9 (loaded with the application)`);
   for (const chunk of bundle.chunks.filter((c) => !c.initial)) {
-    const sources = chunk.inputs.filter((input) => !input.includes('node_modules')).map((input) => input.replace(/^lib\//, ''));
-    const shown = sources.length > 0 ? sources.slice(0, 3).join(', ') + (sources.length > 3 ? ', ...' : '') : chunk.inputs[0];
+    const sources = chunk.inputs.filter((input) => !input.includes('node_modules/')).map((input) => input.replace(/^lib\//, ''));
+    const packages = new Set(chunk.inputs.map((input) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input)?.[1]).filter((name) => name !== undefined));
+    const named = [...sources.slice(0, 3), ...(sources.length > 3 ? ['...'] : []), ...[...packages].map((name) => `${name} (npm)`)];
+    const shown = named.join(', ');
     console.log(`    later: ${kb(chunk.bytes)} minified, ${kb(chunk.gzip)} gzip (${shown})`);
   }
 }

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { ConfigError, HttpBuilder, type Backend } from '../../lib/index.js';
+import { ConfigError, HttpBuilder, type Backend, type TransportOptions } from '../../lib/index.js';
 import { chosenBackend, webBackendFor, WITH_TRANSPORT } from '../../lib/backends/backend-choice.js';
 import { NativeBackend } from '../../lib/backends/native.js';
 import { resolveCacheChoice } from '../../lib/config/cache-options.js';
@@ -10,6 +10,9 @@ import { useTestServer } from '../support/use-test-server.js';
 
 // The browser/Workers build's defaults, called directly (jest runs on Node, where the node
 // platform is registered: these are what the web build uses in its place).
+
+/** A client's transport settings when it sets none. */
+const NONE: TransportOptions = { tls: undefined, connection: undefined };
 
 /** Runs `body` with `navigator.userAgent` as workerd sets it, then puts the global back as it was. */
 function asWorkers<T>(body: () => T): T {
@@ -46,22 +49,22 @@ describe('the web build: backends', () => {
     ['axios', 'node:http'],
     ['got', 'node:http'],
   ] as const)("'%s' is a ConfigError naming the runtime and what it lacks", (name, lacks) => {
-    expect(configError(() => webBackendFor(name, {})).message).toBe(
+    expect(configError(() => webBackendFor(name, NONE)).message).toBe(
       `client.backend '${name}' needs ${lacks}${name === 'native' ? '' : name === 'axios' ? " (axios's Node adapter)" : ` (${name} runs on Node)`}, which a browser does not have: use 'fetch' or a Backend object`,
     );
-    expect(asWorkers(() => configError(() => webBackendFor(name, {})).message)).toContain('which Cloudflare Workers does not have');
+    expect(asWorkers(() => configError(() => webBackendFor(name, NONE)).message)).toContain('which Cloudflare Workers does not have');
   });
 
   it("any other name is a ConfigError listing what the web build has: 'fetch' or a Backend object", () => {
-    expect(configError(() => webBackendFor('curl' as never, {})).message).toBe(`client.backend "curl" is not a backend: use 'fetch' or a Backend object`);
+    expect(configError(() => webBackendFor('curl' as never, NONE)).message).toBe(`client.backend "curl" is not a backend: use 'fetch' or a Backend object`);
   });
 
   it("defaults to 'fetch', loaded on the first request, and sends with it", async () => {
     served.server.expect({ method: 'GET', path: '/user', respond: { headers: { 'content-type': 'application/json' }, body: '{"name":"Ada"}' } });
-    const backend = webBackendFor(undefined, {});
+    const backend = webBackendFor(undefined, NONE);
     opened.push(backend);
     expect(backend.name).toBe('fetch');
-    expect(webBackendFor('fetch', {}).name).toBe('fetch');
+    expect(webBackendFor('fetch', NONE).name).toBe('fetch');
     const http = HttpBuilder.configure((c) => {
       c.request.uri = served.server.url(false);
       c.client.backend = backend;
@@ -71,13 +74,13 @@ describe('the web build: backends', () => {
 
   it('uses a Backend object as it is, or hands it the transport settings when it takes them', () => {
     const mine: Backend = { name: 'mine', send: () => Promise.reject(new Error('unused')), close: () => Promise.resolve() };
-    expect(webBackendFor(mine, {})).toBe(mine);
-    const wrapped = { ...mine, [WITH_TRANSPORT]: (options: object) => ({ ...mine, name: `with ${JSON.stringify(options)}` }) };
-    expect(webBackendFor(wrapped, { http2: true }).name).toBe('with {"http2":true}');
+    expect(webBackendFor(mine, NONE)).toBe(mine);
+    const wrapped = { ...mine, [WITH_TRANSPORT]: (options: TransportOptions) => ({ ...mine, name: `http2 ${options.http2}` }) };
+    expect(webBackendFor(wrapped, { ...NONE, http2: true }).name).toBe('http2 true');
   });
 
-  it("on Node the client's chooser is the node registry's: native by default", async () => {
-    const backend = chosenBackend(undefined, {});
+  it("on Node the client's chooser is the node registry's: native by default", () => {
+    const backend = chosenBackend(undefined, NONE);
     opened.push(backend);
     expect(backend).toBeInstanceOf(NativeBackend);
   });
@@ -99,8 +102,12 @@ describe('the web build: proxies, cache and cookies', () => {
 
   it("client.cache is a ConfigError naming the runtime: the runtime's own HTTP cache applies", () => {
     const message = configError(() => checkWebClient({ cache: resolveCacheChoice(true), cookieJar: false })).message;
-    expect(message).toBe("client.cache needs node:crypto and node:stream, which a browser does not have: leave it off (the runtime's own HTTP cache applies to fetch)");
-    expect(asWorkers(() => configError(() => checkWebClient({ cache: resolveCacheChoice(true), cookieJar: false })).message)).toContain('which Cloudflare Workers');
+    expect(message).toBe(
+      "client.cache needs node:crypto and node:stream, which a browser does not have: leave it off (the runtime's own HTTP cache applies to fetch)",
+    );
+    expect(asWorkers(() => configError(() => checkWebClient({ cache: resolveCacheChoice(true), cookieJar: false })).message)).toContain(
+      'which Cloudflare Workers',
+    );
   });
 
   it('client.cookies is a ConfigError in a browser (it manages cookies itself), and allowed in Workers, which let fetch read Set-Cookie', () => {
@@ -128,7 +135,7 @@ describe("the web build: fromServer.stream()'s ReadableStream", () => {
     const encoder = new TextEncoder();
     await expect(read(readableStreamOf([encoder.encode('a'), encoder.encode('b')]))).resolves.toBe('ab');
     async function* chunks() {
-      yield encoder.encode('c');
+      yield await Promise.resolve(encoder.encode('c'));
       yield encoder.encode('d');
     }
     await expect(read(readableStreamOf(chunks()))).resolves.toBe('cd');
@@ -136,14 +143,14 @@ describe("the web build: fromServer.stream()'s ReadableStream", () => {
 
   it("errors with the body's failure, and a cancel ends the body's iteration (freeing the connection)", async () => {
     const failing = (async function* () {
-      yield new Uint8Array([1]);
+      yield await Promise.resolve(new Uint8Array([1]));
       throw new Error('reset');
     })();
     await expect(read(readableStreamOf(failing))).rejects.toThrow('reset');
     let ended = false;
     const endless = (async function* () {
       try {
-        for (;;) yield new Uint8Array([2]);
+        for (;;) yield await Promise.resolve(new Uint8Array([2]));
       } finally {
         ended = true;
       }
