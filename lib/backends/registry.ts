@@ -5,8 +5,6 @@ import type { BackendName } from '../config/client-config.js';
 import { givenBackend, useBackendChooser } from './backend-choice.js';
 import { LazyBackend, type BackendFactory } from './lazy-backend.js';
 
-export { WITH_TRANSPORT, type TransportAware } from './backend-choice.js';
-
 // Loaded on first use, so a client that never picks axios, got, fetch or undici never loads them.
 const LOADERS: Readonly<Record<Exclude<BackendName, 'native'>, () => Promise<BackendFactory>>> = {
   axios: () => import('./axios.js').then((module) => module.createAxiosBackend),

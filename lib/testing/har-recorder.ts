@@ -10,7 +10,8 @@ import { describeValue } from '../core/describe-value.js';
 import type { BackendName } from '../config/client-config.js';
 import { streamedBody, type Backend, type TlsOptions, type TransportOptions, type WireRequest, type WireResponse } from '../model/backend.js';
 import { contentCodings, decompress } from '../model/decompress.js';
-import { backendFor, WITH_TRANSPORT, type TransportAware } from '../backends/registry.js';
+import { backendFor } from '../backends/registry.js';
+import { WITH_TRANSPORT, type TransportAware } from '../backends/backend-choice.js';
 import { emptyHar, harEntry, readHar, type HarEntry } from './har.js';
 
 /** The third argument of `MockBackend.record`. */
