@@ -5,4 +5,7 @@
  * entry never imports it, so a browser bundle pulls no `node:` module.
  * @internal
  */
+import './content/node-files.js';
+import './content/node-codecs.js';
+
 export {};
