@@ -6,3 +6,5 @@
  * @internal
  */
 export {};
+// node:zlib's decoders (br on Node 20, zstd where zlib has it) in place of DecompressionStream's
+import './backends/node-decoders.js';
