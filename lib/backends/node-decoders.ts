@@ -8,6 +8,7 @@ import { pipeline, Readable, type Transform } from 'node:stream';
 import zlib from 'node:zlib';
 import { isZlibHeader, type Decoder } from '../model/decoder.js';
 import { registerDecoders } from '../model/decompress.js';
+import { ZstdFrames } from '../model/zstd-frames.js';
 
 // module functions, not arrows made per response: docs/performance.md, "Arrows made per request"
 function gunzip(body: AsyncIterable<Uint8Array>): AsyncIterable<Uint8Array> {
@@ -28,7 +29,17 @@ function unbrotli(body: AsyncIterable<Uint8Array>): AsyncIterable<Uint8Array> {
 const createZstdDecompress = (zlib as { createZstdDecompress?: () => Transform }).createZstdDecompress;
 
 function unzstd(body: AsyncIterable<Uint8Array>): AsyncIterable<Uint8Array> {
-  return through(body, createZstdDecompress!());
+  return through(framesChecked(body), createZstdDecompress!());
+}
+
+/** The body as it is, failing at its end if that is no frame's end: Node 22's decoder ends a truncated body in silence. */
+async function* framesChecked(body: AsyncIterable<Uint8Array>): AsyncIterable<Uint8Array> {
+  const frames = new ZstdFrames();
+  for await (const chunk of body) {
+    frames.feed(chunk);
+    yield chunk;
+  }
+  if (!frames.complete) throw Object.assign(new Error('unexpected end of file (a zstd frame is cut short)'), { code: 'Z_BUF_ERROR' });
 }
 
 function ignoreError(): void {

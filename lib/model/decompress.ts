@@ -27,6 +27,11 @@ export function registerDecoders(decoders: Iterable<readonly [string, Decoder]>)
   described();
 }
 
+/** @internal Whether this runtime can undo `coding` (`zstd` only where node's zlib has it). */
+export function canDecode(coding: string): boolean {
+  return DECODERS.has(coding);
+}
+
 /** @internal The `Accept-Encoding` the library sends by default: the codings this runtime can undo (`gzip, deflate, br` on Node 20). */
 export function defaultAcceptEncoding(): string {
   return acceptEncoding;
