@@ -117,6 +117,7 @@ function ignore(): void {
  * `DecompressionStream` gives zlib's code already, a browser's a bare `TypeError`.
  */
 function asDecoderError(error: unknown, format: Format): unknown {
-  if (!(error instanceof TypeError) || typeof (error as { code?: unknown }).code === 'string') return error;
-  return Object.assign(new Error(`the ${format} data is corrupt: ${error.message}`, { cause: error }), { code: 'Z_DATA_ERROR' });
+  const { name, code, message } = (error ?? {}) as { name?: unknown; code?: unknown; message?: unknown };
+  if (name !== 'TypeError' || typeof code === 'string') return error;
+  return Object.assign(new Error(`the ${format} data is corrupt: ${String(message)}`, { cause: error }), { code: 'Z_DATA_ERROR' });
 }

@@ -78,4 +78,3 @@ conformance(`zstd bodies, on a runtime ${HAS_ZSTD ? 'with' : 'without'} zstd in 
     });
   }
 });
-
