@@ -9,3 +9,5 @@ import './content/node-files.js';
 import './content/node-codecs.js';
 
 export {};
+// node:zlib's decoders (br on Node 20, zstd where zlib has it) in place of DecompressionStream's
+import './backends/node-decoders.js';

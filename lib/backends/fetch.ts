@@ -12,7 +12,7 @@ import {
 import type { ProxyRoute } from '../model/proxy-route.js';
 import { importPeer } from './optional-peer.js';
 import { challengeResponse, ProxyChallenge } from './proxy-challenge.js';
-import { rejectTransportError, transportError, wireResponse } from './fetch-response.js';
+import { fetchInUse, rejectTransportError, transportError, wireResponse } from './fetch-response.js';
 import type * as Undici from 'undici';
 import { DEFAULT_STALL_MS } from '../config/execution-options.js';
 import { multiplexing, originKey, undiciAgentOptions, withConnector, type Versions } from './undici-limits.js';
@@ -78,6 +78,7 @@ async function loadTransport(options: TransportOptions): Promise<Transport> {
   } catch (error) {
     // the global fetch has no pool of its own to take TLS or connection settings
     if (tls === undefined && options.connection === undefined && !options.http2 && error instanceof ConfigError) {
+      fetchInUse(false);
       return {
         fetch: globalThis.fetch,
         Headers: globalThis.Headers,
@@ -89,6 +90,7 @@ async function loadTransport(options: TransportOptions): Promise<Transport> {
     }
     throw error;
   }
+  fetchInUse(true);
   // one Agent (one pool, so maxSockets holds) per connect timeout, made with the default response
   // and read limits; other limits go on each request through a dispatcher composed over it
   const agents = new Map<number, Undici.Agent>();
