@@ -96,7 +96,10 @@ async function runJestOn(runtime: Runtime): Promise<{ passed: number; failed: nu
 
 async function main(): Promise<number> {
   const args = process.argv.slice(2);
-  const only = args.find((arg) => arg.startsWith('--only='))?.slice('--only='.length).split(',');
+  const only = args
+    .find((arg) => arg.startsWith('--only='))
+    ?.slice('--only='.length)
+    .split(',');
   const started = Date.now();
   const runtimes = (await ensureRuntimes(ROOT, (line) => console.log(line))).filter(
     (runtime) => !only || only.includes(runtime.name) || only.includes(label(runtime)),

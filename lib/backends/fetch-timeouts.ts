@@ -16,7 +16,11 @@ import { transportError, wireResponse } from './fetch-response.js';
  */
 export async function timedFetch(fetch: typeof globalThis.fetch, request: WireRequest, init: RequestInit): Promise<WireResponse> {
   const { headersTimeout = 0, bodyTimeout = 0, signal } = request;
-  if (!headersTimeout && !bodyTimeout) return fetch(request.url, init).then((response) => wireResponse(response), (error: unknown) => Promise.reject(transportError(error)));
+  if (!headersTimeout && !bodyTimeout)
+    return fetch(request.url, init).then(
+      (response) => wireResponse(response),
+      (error: unknown) => Promise.reject(transportError(error)),
+    );
   const controller = new AbortController();
   let expired: Error | undefined;
   const expire = (error: Error) => {
@@ -27,7 +31,9 @@ export async function timedFetch(fetch: typeof globalThis.fetch, request: WireRe
   if (signal?.aborted) onAbort();
   else signal?.addEventListener('abort', onAbort, { once: true });
   const unlink = () => signal?.removeEventListener('abort', onAbort);
-  const timer = headersTimeout ? setTimeout(() => expire(timeoutError(HEADERS_TIMEOUT, `no response headers arrived within ${headersTimeout} ms`)), headersTimeout) : undefined;
+  const timer = headersTimeout
+    ? setTimeout(() => expire(timeoutError(HEADERS_TIMEOUT, `no response headers arrived within ${headersTimeout} ms`)), headersTimeout)
+    : undefined;
   let response: Response;
   try {
     response = await fetch(request.url, { ...init, signal: controller.signal });
@@ -41,7 +47,11 @@ export async function timedFetch(fetch: typeof globalThis.fetch, request: WireRe
     unlink();
     return wireResponse(response);
   }
-  return wireResponse(response, undefined, silenceLimited(response.body, bodyTimeout, expire, () => expired, unlink));
+  return wireResponse(
+    response,
+    undefined,
+    silenceLimited(response.body, bodyTimeout, expire, () => expired, unlink),
+  );
 }
 
 /**

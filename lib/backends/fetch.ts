@@ -38,7 +38,11 @@ import { globalFetchTransport, type Dispatcher, type FetchTransport, type Undici
 export async function createFetchBackend(options: TransportOptions, loadUndici?: UndiciTransportLoader): Promise<Backend> {
   const transport = loadUndici
     ? await loadUndici(options)
-    : globalFetchTransport(options, 'here', 'the fetch backend cannot go through client.proxy on the global fetch (the runtime applies its own proxy settings): set client.proxy = false');
+    : globalFetchTransport(
+        options,
+        'here',
+        'the fetch backend cannot go through client.proxy on the global fetch (the runtime applies its own proxy settings): set client.proxy = false',
+      );
   let closed: Promise<void> | undefined;
   return {
     name: 'fetch',

@@ -32,7 +32,11 @@ export async function undiciTransport(options: TransportOptions, load: () => Pro
   } catch (error) {
     // the global fetch has no pool of its own to take TLS or connection settings
     if (needsNoPool(options) && error instanceof ConfigError) {
-      return globalFetchTransport(options, 'without undici', "the fetch backend needs the 'undici' package for proxies (npm install undici), or set client.proxy = false");
+      return globalFetchTransport(
+        options,
+        'without undici',
+        "the fetch backend needs the 'undici' package for proxies (npm install undici), or set client.proxy = false",
+      );
     }
     throw error;
   }

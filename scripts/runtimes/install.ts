@@ -83,9 +83,13 @@ export async function ensureRuntimes(root: string, log: (line: string) => void):
     if (present.every(Boolean)) continue;
     log(`installing ${install.packages.join(' ')} into ${install.folder}`);
     const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-    await run(npm, ['install', '--prefix', install.folder, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--loglevel=error', ...install.packages], {
-      timeout: 300_000,
-    });
+    await run(
+      npm,
+      ['install', '--prefix', install.folder, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--loglevel=error', ...install.packages],
+      {
+        timeout: 300_000,
+      },
+    );
   }
   const [node22, node24, bunDeno] = installs(folder);
   return [
@@ -93,6 +97,6 @@ export async function ensureRuntimes(root: string, log: (line: string) => void):
     { name: 'Node.js', version: PINNED.node22, command: [node22.binaries[0][0]] },
     { name: 'Node.js', version: PINNED.node24, command: [node24.binaries[0][0]] },
     { name: 'Bun', version: PINNED.bun, command: [bunDeno.binaries[0][0]] },
-    { name: 'Deno', version: PINNED.deno, command: [bunDeno.binaries[1][0], 'run', '--allow-all'] },
+    { name: 'Deno', version: PINNED.deno, command: [bunDeno.binaries[1][0], 'run', '--allow-net', '--allow-env', '--no-prompt'] },
   ];
 }

@@ -39,9 +39,17 @@ export function passedCount(run: RuntimeRun): number {
 
 /** The table of every run, then every failure with its message. */
 export function table(runs: readonly RuntimeRun[], backends: readonly string[]): string {
-  const rows = [['runtime', ...backends, 'time'], ...runs.map((run) => [run.label, ...backends.map((backend) => cell(run, backend)), `${(run.ms / 1000).toFixed(1)} s`])];
+  const rows = [
+    ['runtime', ...backends, 'time'],
+    ...runs.map((run) => [run.label, ...backends.map((backend) => cell(run, backend)), `${(run.ms / 1000).toFixed(1)} s`]),
+  ];
   const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
-  const lines = rows.map((row) => row.map((text, column) => text.padEnd(widths[column])).join('  ').trimEnd());
+  const lines = rows.map((row) =>
+    row
+      .map((text, column) => text.padEnd(widths[column]))
+      .join('  ')
+      .trimEnd(),
+  );
   lines.splice(1, 0, widths.map((width) => '-'.repeat(width)).join('  '));
   const failed = runs.flatMap(failures);
   if (failed.length > 0) lines.push('', 'failures:', ...failed.map((line) => `  ${line}`));

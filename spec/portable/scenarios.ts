@@ -244,7 +244,14 @@ const SCENARIOS: ReadonlyArray<readonly [string, (context: Context) => Promise<v
       for await (const line of await http.get((c) => ((c.request.uri.path = '/lines'), lib.Stream.lines(c)))) lines.push(line);
       const items: unknown[] = [];
       for await (const item of await http.get((c) => ((c.request.uri.path = '/ndjson'), lib.Stream.ndjson(c)))) items.push(item);
-      same([lines, items], [['one', 'two', 'three'], [{ n: 1 }, { n: 2 }, { n: 3 }]], 'streamed items');
+      same(
+        [lines, items],
+        [
+          ['one', 'two', 'three'],
+          [{ n: 1 }, { n: 2 }, { n: 3 }],
+        ],
+        'streamed items',
+      );
     },
   ],
   [
