@@ -9,11 +9,12 @@ import { hadRead, malformed } from './undici-errors.js';
 
 /**
  * What the pipeline gets back: status, header pairs, and the body (as a stream, or read off it
- * in one piece). `httpVersion`: the version of the connection it came on, when known.
+ * in one piece). `httpVersion`: the version of the connection it came on, when known; `body`:
+ * the response's body, or a stream over it (the global fetch's, with the read timeout kept).
  */
-export function wireResponse(response: Response, httpVersion?: '1.1' | '2.0'): WireResponse {
+export function wireResponse(response: Response, httpVersion?: '1.1' | '2.0', body: ReadableStream<Uint8Array> | null = response.body): WireResponse {
   const headers = headerPairs(response.headers, httpVersion === '2.0');
-  const stream = httpVersion === '2.0' ? lengthChecked(response.body, headers) : response.body;
+  const stream = httpVersion === '2.0' ? lengthChecked(body, headers) : body;
   const reader = stream ? new BodyReader(stream) : undefined;
   // discard and readAll as own properties (a stage or a wrapping backend may copy the response with a spread)
   return {
