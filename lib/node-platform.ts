@@ -5,8 +5,12 @@
  * entry never imports it, so a browser bundle pulls no `node:` module.
  * @internal
  */
-export {};
+import './content/node-files.js';
+import './content/node-codecs.js';
 
+export {};
+// node:zlib's decoders (br on Node 20, zstd where zlib has it) in place of DecompressionStream's
+import './backends/node-decoders.js';
 // transports: native by default, axios, got, undici and fetch loaded on first use (backend-choice.ts's web default knows only fetch)
 import './backends/registry.js';
 // proxies, and the cache loaded by the first request of a client with client.cache (platform-stages.ts)

@@ -9,7 +9,7 @@ import { LazyBackend, type BackendFactory } from './lazy-backend.js';
 const LOADERS: Readonly<Record<Exclude<BackendName, 'native'>, () => Promise<BackendFactory>>> = {
   axios: () => import('./axios.js').then((module) => module.createAxiosBackend),
   got: () => import('./got.js').then((module) => module.createGotBackend),
-  fetch: () => import('./fetch.js').then((module) => module.createFetchBackend),
+  fetch: () => import('./undici-fetch.js').then((module) => module.createNodeFetchBackend),
   undici: () => import('./undici.js').then((module) => module.createUndiciBackend),
 };
 
