@@ -23,7 +23,7 @@ const INITIAL = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9
 export function sha256(data: Uint8Array): Uint8Array {
   const padded = padMessage(data, true);
   const view = new DataView(padded.buffer);
-  const state = Int32Array.from(INITIAL);
+  const state = new Int32Array(INITIAL);
   const w = new Int32Array(64);
   for (let offset = 0; offset < padded.length; offset += 64) {
     for (let i = 0; i < 16; i++) w[i] = view.getInt32(offset + i * 4);

@@ -51,7 +51,7 @@ const TWO_32 = 0x100000000;
 function hash(data: Uint8Array, initial: readonly number[]): Uint8Array {
   const padded = padMessage(data, true, 128);
   const view = new DataView(padded.buffer);
-  const state = Int32Array.from(initial);
+  const state = new Int32Array(initial);
   const w = new Int32Array(160);
   for (let offset = 0; offset < padded.length; offset += 128) {
     for (let i = 0; i < 32; i++) w[i] = view.getInt32(offset + i * 4);

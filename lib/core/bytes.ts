@@ -21,7 +21,7 @@ export function utf8(text: string): Uint8Array {
 /** UTF-8 bytes as text (a BOM is kept: callers that read documents drop it themselves). */
 export function fromUtf8(bytes: Uint8Array): string {
   // a Buffer (what node's sockets give) decodes itself without TextDecoder's call overhead
-  return NodeBuffer?.isBuffer(bytes) ? (bytes as Buffer).toString() : utf8Decoder.decode(bytes);
+  return NodeBuffer?.isBuffer(bytes) ? bytes.toString() : utf8Decoder.decode(bytes);
 }
 
 /** `text` as ISO-8859-1 bytes: each character's low byte (callers check for characters beyond U+00FF first). */
