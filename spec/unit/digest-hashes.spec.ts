@@ -67,8 +67,8 @@ describe.each(VECTORS)('%s', (_, hash, vectors) => {
     (text, hex) => {
       expect(toHex(hash(text === MILLION ? MILLION_A : ascii(text)))).toBe(hex);
     },
-    30_000,
-  ); // a million bytes through plain arithmetic: seconds on a busy machine, under jest's VM
+    30_000, // a million bytes through plain arithmetic take seconds on a busy machine, under jest's VM
+  );
 });
 
 it('SHA-512/256 has its own initial values: it is not the first half of SHA-512', () => {
