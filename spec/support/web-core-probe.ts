@@ -29,6 +29,7 @@ export function probeWebCore(): unknown {
     reasons: [standardReason(404), standardReason(422), standardReason(299)],
     noProxy: [noProxy.matches('xn--bcher-kva.example', 443), noProxy.matches('[::1]', 8080), noProxy.matches('10.1.2.3', 80), noProxy.matches('example', 80)],
     asString: convertResult(Uint8Array.of(0x68, 0x69), String),
+    asStringWithBom: convertResult(Uint8Array.of(0xef, 0xbb, 0xbf, 0x68), String), // a String result keeps the BOM, as Buffer's toString() did
     asBytes: Object.prototype.toString.call(convertResult('hi', Uint8Array)),
     bytesKind: rawBodyKind(Uint8Array),
   };

@@ -48,6 +48,7 @@ describe('the core without a Buffer global (browsers, Workers)', () => {
     const expected = JSON.parse(JSON.stringify(probeWebCore())) as unknown;
     expect(expected).toMatchObject({
       basic: 'Basic SsOkc8O4bjpwOnc=',
+      asStringWithBom: '\uFEFFh',
       reasons: ['Not Found', 'Unprocessable Content', ''],
       noProxy: [true, true, true, false],
     });
