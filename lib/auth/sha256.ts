@@ -17,14 +17,16 @@ const K = new Int32Array([
 ]);
 
 // the first 32 bits of the fractional parts of the square roots of the first 8 primes
-const INITIAL = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19];
+const INITIAL = new Int32Array([0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]);
+
+/** The message schedule, shared: hashing is synchronous, so no two calls use it at once. */
+const w = new Int32Array(64);
 
 /** The SHA-256 digest (32 bytes) of `data`. */
 export function sha256(data: Uint8Array): Uint8Array {
   const padded = padMessage(data, true);
   const view = new DataView(padded.buffer);
-  const state = new Int32Array(INITIAL);
-  const w = new Int32Array(64);
+  const state = INITIAL.slice();
   for (let offset = 0; offset < padded.length; offset += 64) {
     for (let i = 0; i < 16; i++) w[i] = view.getInt32(offset + i * 4);
     for (let i = 16; i < 64; i++) {
@@ -34,7 +36,14 @@ export function sha256(data: Uint8Array): Uint8Array {
       const s1 = rotr(y, 17) ^ rotr(y, 19) ^ (y >>> 10);
       w[i] = w[i - 16] + s0 + w[i - 7] + s1;
     }
-    let [a, b, c, d, e, f, g, h] = state;
+    let a = state[0];
+    let b = state[1];
+    let c = state[2];
+    let d = state[3];
+    let e = state[4];
+    let f = state[5];
+    let g = state[6];
+    let h = state[7];
     for (let i = 0; i < 64; i++) {
       const t1 = (h + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + K[i] + w[i]) | 0;
       const t2 = ((rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c))) | 0;
@@ -47,7 +56,14 @@ export function sha256(data: Uint8Array): Uint8Array {
       b = a;
       a = (t1 + t2) | 0;
     }
-    [a, b, c, d, e, f, g, h].forEach((word, i) => (state[i] += word));
+    state[0] += a;
+    state[1] += b;
+    state[2] += c;
+    state[3] += d;
+    state[4] += e;
+    state[5] += f;
+    state[6] += g;
+    state[7] += h;
   }
   const digest = new Uint8Array(32);
   const out = new DataView(digest.buffer);

@@ -25,16 +25,16 @@ const K = new Int32Array([
 ]);
 
 // SHA-512's: the first 64 bits of the fractional parts of the square roots of the first 8 primes
-const SHA512_INITIAL = [
+const SHA512_INITIAL = new Int32Array([
   0x6a09e667, 0xf3bcc908, 0xbb67ae85, 0x84caa73b, 0x3c6ef372, 0xfe94f82b, 0xa54ff53a, 0x5f1d36f1, 0x510e527f, 0xade682d1, 0x9b05688c, 0x2b3e6c1f, 0x1f83d9ab,
   0xfb41bd6b, 0x5be0cd19, 0x137e2179,
-];
+]);
 
 // SHA-512/256's (FIPS 180-4 §5.3.6.2)
-const SHA512_256_INITIAL = [
+const SHA512_256_INITIAL = new Int32Array([
   0x22312194, 0xfc2bf72c, 0x9f555fa3, 0xc84c64c2, 0x2393b86b, 0x6f53b151, 0x96387719, 0x5940eabd, 0x96283ee2, 0xa88effe3, 0xbe5e1e25, 0x53863992, 0x2b0199fc,
   0x2c85b8aa, 0x0eb72ddc, 0x81c52ca2,
-];
+]);
 
 /** The SHA-512 digest (64 bytes) of `data`. */
 export function sha512(data: Uint8Array): Uint8Array {
@@ -48,11 +48,13 @@ export function sha512_256(data: Uint8Array): Uint8Array {
 
 const TWO_32 = 0x100000000;
 
-function hash(data: Uint8Array, initial: readonly number[]): Uint8Array {
+/** The message schedule, shared: hashing is synchronous, so no two calls use it at once. */
+const w = new Int32Array(160);
+
+function hash(data: Uint8Array, initial: Int32Array): Uint8Array {
   const padded = padMessage(data, true, 128);
   const view = new DataView(padded.buffer);
-  const state = new Int32Array(initial);
-  const w = new Int32Array(160);
+  const state = initial.slice();
   for (let offset = 0; offset < padded.length; offset += 128) {
     for (let i = 0; i < 32; i++) w[i] = view.getInt32(offset + i * 4);
     for (let i = 32; i < 160; i += 2) {
@@ -67,10 +69,10 @@ function hash(data: Uint8Array, initial: readonly number[]): Uint8Array {
       const s0l = ((yl >>> 1) | (yh << 31)) ^ ((yl >>> 8) | (yh << 24)) ^ ((yl >>> 7) | (yh << 25));
       const low = (s1l >>> 0) + (w[i - 13] >>> 0) + (s0l >>> 0) + (w[i - 31] >>> 0);
       // an Int32Array keeps each sum modulo 2^32, as the hash wants
-      w[i] = s1h + w[i - 14] + s0h + w[i - 32] + Math.floor(low / TWO_32);
+      w[i] = s1h + w[i - 14] + s0h + w[i - 32] + ((low / TWO_32) | 0);
       w[i + 1] = low;
     }
-    compress(state, w);
+    compress(state);
   }
   const digest = new Uint8Array(64);
   const out = new DataView(digest.buffer);
@@ -79,8 +81,23 @@ function hash(data: Uint8Array, initial: readonly number[]): Uint8Array {
 }
 
 /** The 80 rounds over one block's message schedule `w`, added into `state`. */
-function compress(state: Int32Array, w: Int32Array): void {
-  let [ah, al, bh, bl, ch, cl, dh, dl, eh, el, fh, fl, gh, gl, hh, hl] = state;
+function compress(state: Int32Array): void {
+  let ah = state[0];
+  let al = state[1];
+  let bh = state[2];
+  let bl = state[3];
+  let ch = state[4];
+  let cl = state[5];
+  let dh = state[6];
+  let dl = state[7];
+  let eh = state[8];
+  let el = state[9];
+  let fh = state[10];
+  let fl = state[11];
+  let gh = state[12];
+  let gl = state[13];
+  let hh = state[14];
+  let hl = state[15];
   for (let i = 0; i < 160; i += 2) {
     // Σ1(e) = rotr14 ^ rotr18 ^ rotr41, Ch(e, f, g)
     const s1h = ((eh >>> 14) | (el << 18)) ^ ((eh >>> 18) | (el << 14)) ^ ((el >>> 9) | (eh << 23));
@@ -88,7 +105,7 @@ function compress(state: Int32Array, w: Int32Array): void {
     const chooseH = (eh & fh) ^ (~eh & gh);
     const chooseL = (el & fl) ^ (~el & gl);
     const t1Low = (hl >>> 0) + (s1l >>> 0) + (chooseL >>> 0) + (K[i + 1] >>> 0) + (w[i + 1] >>> 0);
-    const t1h = (hh + s1h + chooseH + K[i] + w[i] + Math.floor(t1Low / TWO_32)) | 0;
+    const t1h = (hh + s1h + chooseH + K[i] + w[i] + ((t1Low / TWO_32) | 0)) | 0;
     const t1l = t1Low | 0;
     // Σ0(a) = rotr28 ^ rotr34 ^ rotr39, Maj(a, b, c)
     const s0h = ((ah >>> 28) | (al << 4)) ^ ((al >>> 2) | (ah << 30)) ^ ((al >>> 7) | (ah << 25));
@@ -96,7 +113,7 @@ function compress(state: Int32Array, w: Int32Array): void {
     const majorityH = (ah & bh) ^ (ah & ch) ^ (bh & ch);
     const majorityL = (al & bl) ^ (al & cl) ^ (bl & cl);
     const t2Low = (s0l >>> 0) + (majorityL >>> 0);
-    const t2h = s0h + majorityH + Math.floor(t2Low / TWO_32);
+    const t2h = s0h + majorityH + ((t2Low / TWO_32) | 0);
     hh = gh;
     hl = gl;
     gh = fh;
@@ -104,7 +121,7 @@ function compress(state: Int32Array, w: Int32Array): void {
     fh = eh;
     fl = el;
     const eLow = (dl >>> 0) + (t1l >>> 0);
-    eh = (dh + t1h + Math.floor(eLow / TWO_32)) | 0;
+    eh = (dh + t1h + ((eLow / TWO_32) | 0)) | 0;
     el = eLow | 0;
     dh = ch;
     dl = cl;
@@ -113,13 +130,22 @@ function compress(state: Int32Array, w: Int32Array): void {
     bh = ah;
     bl = al;
     const aLow = (t1l >>> 0) + (t2Low % TWO_32);
-    ah = (t1h + t2h + Math.floor(aLow / TWO_32)) | 0;
+    ah = (t1h + t2h + ((aLow / TWO_32) | 0)) | 0;
     al = aLow | 0;
   }
-  const finals = [ah, al, bh, bl, ch, cl, dh, dl, eh, el, fh, fl, gh, gl, hh, hl];
-  for (let i = 0; i < 16; i += 2) {
-    const low = (state[i + 1] >>> 0) + (finals[i + 1] >>> 0);
-    state[i] = state[i] + finals[i] + Math.floor(low / TWO_32);
-    state[i + 1] = low;
-  }
+  addWord(state, 0, ah, al);
+  addWord(state, 2, bh, bl);
+  addWord(state, 4, ch, cl);
+  addWord(state, 6, dh, dl);
+  addWord(state, 8, eh, el);
+  addWord(state, 10, fh, fl);
+  addWord(state, 12, gh, gl);
+  addWord(state, 14, hh, hl);
+}
+
+/** `state[at, at + 1] += (high, low)`, modulo 2^64. */
+function addWord(state: Int32Array, at: number, high: number, low: number): void {
+  const sum = (state[at + 1] >>> 0) + (low >>> 0);
+  state[at] = state[at] + high + ((sum / TWO_32) | 0);
+  state[at + 1] = sum;
 }
