@@ -1,60 +1,90 @@
 /**
- * `npm run test:browsers`: the portable scenarios in headless Chromium and in Cloudflare's workerd,
- * against a local API server with CORS. Prints one row per scenario and runtime, then
- * `N passed, N failed`; exits non-zero on any failure. Needs Debian's `chromium`
- * (`apt-get install chromium`; another binary: CHROMIUM_PATH).
+ * `npm run test:browsers`: the portable scenarios (spec/portable/scenarios.ts) in headless
+ * Chromium and in Cloudflare's workerd, bundled with esbuild for the browser, against the
+ * portable API server (spec/portable/server.ts, CORS) from a page on another port. Prints one
+ * row per runtime, backend and scenario, then `N passed, N failed`; exits non-zero on any
+ * failure. Needs Debian's `chromium` (`apt-get install chromium`; another binary: CHROMIUM_PATH).
  *
- * `--smoke` runs a placeholder of global `fetch` calls instead of the library: it proves the
- * plumbing (bundling, the page, the Worker, CORS) alone.
+ * `--smoke` runs a stand-in of global `fetch` calls (spec/browser/smoke-scenarios.ts) instead
+ * of the library: it proves the plumbing (bundling, the page, the Worker, CORS) alone.
  */
 import { fileURLToPath } from 'node:url';
 import { bundleFor } from '../spec/browser/bundle.js';
 import { runInChromium } from '../spec/browser/chromium.js';
+import type { Plan, ScenarioResult } from '../spec/browser/outcome.js';
+import { report, type RuntimeResults } from '../spec/browser/report.js';
 import { describe } from '../spec/browser/runner.js';
-import { report, type RuntimeOutcomes } from '../spec/browser/report.js';
-import { runInWorkerd } from '../spec/browser/workerd.js';
 import { startSmokeServer } from '../spec/browser/smoke-server.js';
+import { runInWorkerd } from '../spec/browser/workerd.js';
 
-/** Every single wait (a launch, a page, one backend's scenarios) ends within this. */
+/** Every single wait (a launch, a page, a runtime's scenarios) ends within this. */
 const TIMEOUT_MS = 120_000;
-/** The backends the docs list for browsers and Workers. */
-const BACKENDS = ['fetch'] as const;
+/** What the docs list for browsers and Workers: fetch runs; the node backends are ConfigErrors naming the runtime. */
+const BACKENDS = ['fetch'];
+const NODE_BACKENDS = ['native', 'undici', 'axios', 'got'];
+
+interface ApiServer {
+  url: string;
+  close(): Promise<void>;
+}
 
 const smoke = process.argv.includes('--smoke');
-const scenarios = fileURLToPath(new URL(smoke ? '../spec/browser/smoke-scenarios.ts' : '../spec/portable/scenarios.ts', import.meta.url));
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
-const started = performance.now();
+/** The API server: the portable one (loaded by path: it is the scenarios' own), or the smoke stand-in's. */
+async function startApiServer(): Promise<ApiServer> {
+  if (smoke) return startSmokeServer();
+  const portable = (await import(here('../spec/portable/server.ts'))) as { startPortableServer: () => Promise<ApiServer> };
+  return portable.startPortableServer();
+}
+
+/** One runtime's results, or one failed row saying why it did not run at all. */
+async function attempt(runtime: string, run: () => Promise<RuntimeResults>): Promise<RuntimeResults> {
+  try {
+    return await run();
+  } catch (error) {
+    const failed: ScenarioResult = { backend: '-', scenario: 'run', ok: false, error: describe(error), ms: 0 };
+    return { runtime, results: [failed] };
+  }
+}
+
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
+// performance.now() counts from the process's start: this is what loading tsx, puppeteer-core and miniflare took
+const timings = [`loading ${seconds(performance.now())}`];
 
-const input = { scenarios, runtimeChecks: !smoke };
+const bundling = performance.now();
+const input = { scenarios: here(smoke ? '../spec/browser/smoke-scenarios.ts' : '../spec/portable/scenarios.ts'), library: !smoke };
 const [pageScript, workerScript] = await Promise.all([bundleFor('page', input), bundleFor('worker', input)]);
-const bundledMs = performance.now() - started;
+timings.push(`bundles ${seconds(performance.now() - bundling)}`);
 
-const api = await startSmokeServer();
-const runs: RuntimeOutcomes[] = [];
-// performance.now() counts from the process's start: `started` is what loading tsx, puppeteer-core and miniflare took
-const timings = [`loading ${seconds(started)}`, `bundles ${seconds(bundledMs)}`];
+const api = await startApiServer();
+const plan = (runtime: string): Plan => ({ base: api.url, backends: BACKENDS, unsupported: smoke ? [] : NODE_BACKENDS, runtime });
+const runs: RuntimeResults[] = [];
 try {
-  try {
-    const chromium = await runInChromium(pageScript, api.url, BACKENDS, TIMEOUT_MS);
-    runs.push({ runtime: chromium.version.replace('/', ' '), outcomes: chromium.outcomes });
-    timings.push(`Chromium launch ${seconds(chromium.launchMs)}`);
-  } catch (error) {
-    runs.push({ runtime: 'Chromium', outcomes: [{ name: 'run', passed: false, detail: describe(error) }] });
-  }
-  try {
-    const workerd = await runInWorkerd(workerScript, api.url, BACKENDS, TIMEOUT_MS);
-    runs.push({ runtime: 'workerd', outcomes: workerd.outcomes });
-    timings.push(`workerd start ${seconds(workerd.startMs)}`);
-  } catch (error) {
-    runs.push({ runtime: 'workerd', outcomes: [{ name: 'run', passed: false, detail: describe(error) }] });
-  }
+  const browser = performance.now();
+  runs.push(
+    await attempt('Chromium', async () => {
+      const chromium = await runInChromium(pageScript, plan('a browser'), TIMEOUT_MS);
+      timings.push(`Chromium launch ${seconds(chromium.launchMs)}`);
+      return { runtime: chromium.version.replace('/', ' '), results: chromium.results };
+    }),
+  );
+  timings.push(`Chromium in all ${seconds(performance.now() - browser)}`);
+  const worker = performance.now();
+  runs.push(
+    await attempt('workerd', async () => {
+      const workerd = await runInWorkerd(workerScript, plan('Cloudflare Workers'), TIMEOUT_MS);
+      timings.push(`workerd start ${seconds(workerd.startMs)}`);
+      return { runtime: 'workerd', results: workerd.results };
+    }),
+  );
+  timings.push(`workerd in all ${seconds(performance.now() - worker)}`);
 } finally {
   await api.close();
 }
 
 const { lines, passed, failed } = report(runs);
 console.log(lines.join('\n'));
-console.log(`\n${timings.join(', ')}, total ${seconds(performance.now())}`);
+console.log(`\n${timings.join(', ')}; total ${seconds(performance.now())}`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exitCode = failed === 0 && passed > 0 ? 0 : 1;

@@ -13,12 +13,12 @@ const nodeEntry = /[\\/]lib[\\/]index\.(js|ts)$/;
 /** The conditions a bundler for each target picks (workerd's own first, as wrangler does). */
 const conditions = { page: ['browser'], worker: ['workerd', 'worker', 'browser'] } as const;
 
-/** What to bundle: the scenario module (and the runtime checks, once the library bundles). */
+/** What to bundle: the scenario module, and the library unless `--smoke` leaves it out. */
 export interface BundleInput {
-  /** Absolute path of a module exporting `runScenarios(base, backend)`. */
+  /** Absolute path of a module exporting `runScenarios(lib, base, backend)` (and `runUnsupported`). */
   scenarios: string;
-  /** Also run spec/browser/runtime-checks.ts (default backend, `native` refused). */
-  runtimeChecks: boolean;
+  /** Bundle the library (its browser entry and `httpbuilder-ts/stream`) and the runtime checks. */
+  library: boolean;
 }
 
 // `import 'httpbuilder-ts'` and `import '../../lib/index.js'` both mean the browser entry here
@@ -33,15 +33,21 @@ const toBrowserEntry: Plugin = {
   },
 };
 
-/** The entry module's text: the scenarios (and checks) handed to the page or Worker glue of runner.ts. */
+/** The entry module's text: the library and the scenarios handed to the page or Worker glue of runner.ts. */
 function entrySource(target: keyof typeof conditions, input: BundleInput): string {
-  const runners = input.runtimeChecks ? 'runScenarios, runRuntimeChecks' : 'runScenarios';
-  return [
-    `import { runScenarios } from ${JSON.stringify(input.scenarios)};`,
-    input.runtimeChecks ? `import { runRuntimeChecks } from './runtime-checks.ts';` : '',
-    `import { allOf, exposeToPage, workerFor } from './runner.ts';`,
-    target === 'page' ? `exposeToPage(allOf(${runners}));` : `export default workerFor(allOf(${runners}));`,
-  ].join('\n');
+  const lines = [`import * as scenarios from ${JSON.stringify(input.scenarios)};`, `import { planRunner, exposeToPage, workerFor } from './runner.ts';`];
+  if (input.library) {
+    lines.push(
+      `import * as library from '../../lib/index.ts';`,
+      `import { Stream } from '../../lib/stream.ts';`,
+      `import { runRuntimeChecks } from './runtime-checks.ts';`,
+      `const run = planRunner({ ...library, Stream }, scenarios, [runRuntimeChecks]);`,
+    );
+  } else {
+    lines.push(`const run = planRunner(undefined, scenarios);`);
+  }
+  lines.push(target === 'page' ? `exposeToPage(run);` : `export default workerFor(run);`);
+  return lines.join('\n');
 }
 
 /** One ESM file of JavaScript for `target`; esbuild's errors (a `node:` import, say) reject, all of them listed. */

@@ -5,20 +5,20 @@
 import puppeteer from 'puppeteer-core';
 import { within } from './deadline.js';
 import { startPageServer } from './page-server.js';
-import type { ScenarioOutcome } from './outcome.js';
-import type { RunScenarios } from './runner.js';
+import type { Plan, ScenarioResult } from './outcome.js';
+import type { RunPlan } from './runner.js';
 
 const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-/** What a run in Chromium gives: the outcomes per backend and how long the browser took to start. */
+/** What a run in Chromium gives: the results, how long the browser took to start, its version. */
 export interface ChromiumRun {
-  outcomes: ScenarioOutcome[];
+  results: ScenarioResult[];
   launchMs: number;
   version: string;
 }
 
-/** Loads `script` (page bundle) in a fresh headless Chromium and runs it against `apiBase` once per backend. */
-export async function runInChromium(script: string, apiBase: string, backends: readonly string[], timeoutMs: number): Promise<ChromiumRun> {
+/** Loads `script` (the page bundle) in a fresh headless Chromium and runs `plan` there. */
+export async function runInChromium(script: string, plan: Plan, timeoutMs: number): Promise<ChromiumRun> {
   const pageServer = await startPageServer(script);
   const started = performance.now();
   // puppeteer's own launch timeout bounds a browser that never comes up
@@ -42,12 +42,9 @@ export async function runInChromium(script: string, apiBase: string, backends: r
       .catch(() => {
         throw new Error(`the page never exposed its scenarios: ${pageErrors.join('; ') || 'no error on the page'}`);
       });
-    const outcomes: ScenarioOutcome[] = [];
-    for (const backend of backends) {
-      const run = page.evaluate((base, name) => (globalThis as unknown as { portable: { run: RunScenarios } }).portable.run(base, name), apiBase, backend);
-      outcomes.push(...(await within(timeoutMs, `Chromium, backend ${backend}`, run)));
-    }
-    return { outcomes, launchMs, version: await browser.version() };
+    const run = page.evaluate((given) => (globalThis as unknown as { portable: RunPlan }).portable(given), plan);
+    const results = await within(timeoutMs, 'the scenarios in Chromium', run);
+    return { results, launchMs, version: await browser.version() };
   } finally {
     await within(10_000, 'closing Chromium', browser.close()).catch(() => browser.process()?.kill('SIGKILL'));
     await pageServer.close();

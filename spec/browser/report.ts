@@ -1,22 +1,33 @@
-/** The harness's output: one row per scenario and runtime, then `N passed, N failed`. */
-import type { ScenarioOutcome } from './outcome.js';
+/** The harness's output: one row per runtime, backend and scenario, then `N passed, N failed`. */
+import type { ScenarioResult } from './outcome.js';
 
-/** One runtime's outcomes under its name ("Chromium 156", "workerd"). */
-export interface RuntimeOutcomes {
+/** One runtime's results under its name ("Chrome 156", "workerd"). */
+export interface RuntimeResults {
   runtime: string;
-  outcomes: ScenarioOutcome[];
+  results: ScenarioResult[];
 }
 
 /** The table as lines of text, and the totals. */
-export function report(runs: readonly RuntimeOutcomes[]): { lines: string[]; passed: number; failed: number } {
-  const rows = runs.flatMap(({ runtime, outcomes }) => outcomes.map((outcome) => ({ runtime, ...outcome })));
-  const runtimeWidth = Math.max(7, ...rows.map((row) => row.runtime.length));
-  const nameWidth = Math.max(8, ...rows.map((row) => row.name.length));
-  const lines = [`${'runtime'.padEnd(runtimeWidth)}  ${'scenario'.padEnd(nameWidth)}  result`];
-  for (const row of rows) {
-    const result = row.passed ? 'pass' : `FAIL  ${row.detail ?? ''}`;
-    lines.push(`${row.runtime.padEnd(runtimeWidth)}  ${row.name.padEnd(nameWidth)}  ${result}`);
-  }
-  const passed = rows.filter((row) => row.passed).length;
+export function report(runs: readonly RuntimeResults[]): { lines: string[]; passed: number; failed: number } {
+  const rows = runs.flatMap(({ runtime, results }) => results.map((result) => ({ runtime, ...result })));
+  const width = (header: string, cells: string[]) => Math.max(header.length, ...cells.map((cell) => cell.length));
+  const widths = [
+    width(
+      'runtime',
+      rows.map((row) => row.runtime),
+    ),
+    width(
+      'backend',
+      rows.map((row) => row.backend),
+    ),
+    width(
+      'scenario',
+      rows.map((row) => row.scenario),
+    ),
+  ];
+  const line = (cells: string[], rest: string) => `${cells.map((cell, index) => cell.padEnd(widths[index])).join('  ')}  ${rest}`;
+  const lines = [line(['runtime', 'backend', 'scenario'], 'result')];
+  for (const row of rows) lines.push(line([row.runtime, row.backend, row.scenario], row.ok ? `pass  ${row.ms} ms` : `FAIL  ${row.error ?? ''}`));
+  const passed = rows.filter((row) => row.ok).length;
   return { lines, passed, failed: rows.length - passed };
 }

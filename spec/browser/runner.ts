@@ -1,46 +1,62 @@
 /**
- * What the page and the Worker run: the portable scenarios, then this runtime's own checks,
- * as one list of outcomes. The bundle's entry (made by bundle.ts) passes both in.
+ * What the page and the Worker run: a {@link Plan} of the portable scenarios on this runtime's
+ * backends, the ConfigError check on the others, then this runtime's own checks, as one list of
+ * results. The bundle's entry (made by bundle.ts) passes in the library and the scenario module.
  */
-import type { ScenarioOutcome } from './outcome.js';
+import type { Plan, ScenarioResult } from './outcome.js';
 
-/** The portable scenarios' entry point, or the runtime checks': a base URL and a backend name in, outcomes out. */
-export type RunScenarios = (base: string, backend: string) => Promise<ScenarioOutcome[]>;
+/** The portable scenario module's entry points (spec/portable/scenarios.ts), for the library `L`. */
+export interface ScenarioModule<L> {
+  runScenarios(lib: L, base: string, backend: string): Promise<ScenarioResult[]>;
+  runUnsupported?(lib: L, base: string, backend: string, runtime: string): Promise<ScenarioResult>;
+}
 
-/** Runs each runner in turn; a runner that throws is one failed outcome, not a lost page. */
-export function allOf(...runners: RunScenarios[]): RunScenarios {
-  return async (base, backend) => {
-    const outcomes: ScenarioOutcome[] = [];
-    for (const run of runners) {
+/** Checks of the runtime's own (runtime-checks.ts): the plan in, results out. */
+export type ExtraChecks = (plan: Plan) => Promise<ScenarioResult[]>;
+
+/** Runs a whole plan. */
+export type RunPlan = (plan: Plan) => Promise<ScenarioResult[]>;
+
+/** A runner that never throws: a step that does is one failed result, not a lost page. */
+export function planRunner<L>(lib: L, scenarios: ScenarioModule<L>, extra: readonly ExtraChecks[] = []): RunPlan {
+  return async (plan) => {
+    const results: ScenarioResult[] = [];
+    const step = async (backend: string, scenario: string, run: () => Promise<ScenarioResult[]>) => {
+      const started = Date.now();
       try {
-        outcomes.push(...(await run(base, backend)));
+        results.push(...(await run()));
       } catch (error) {
-        outcomes.push({ name: `scenario runner (${backend})`, passed: false, detail: describe(error) });
+        results.push({ backend, scenario, ok: false, error: describe(error), ms: Date.now() - started });
       }
+    };
+    for (const backend of plan.backends) await step(backend, 'runScenarios', () => scenarios.runScenarios(lib, plan.base, backend));
+    for (const backend of plan.unsupported) {
+      await step(backend, `ConfigError naming ${plan.runtime}`, async () => {
+        if (scenarios.runUnsupported === undefined) throw new Error('the scenario module has no runUnsupported');
+        return [await scenarios.runUnsupported(lib, plan.base, backend, plan.runtime)];
+      });
     }
-    return outcomes;
+    for (const check of extra) await step('-', 'runtime checks', () => check(plan));
+    return results;
   };
 }
 
-/** An error as one line: its name, code and message (what crosses back as JSON). */
+/** An error as one line: its name and message (what crosses back as JSON). */
 export function describe(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const code = (error as { code?: unknown }).code;
-  return `${error.name}${typeof code === 'string' ? ` ${code}` : ''}: ${error.message}`;
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }
 
-/** Makes `run` callable from puppeteer's page.evaluate as `globalThis.portable.run(base, backend)`. */
-export function exposeToPage(run: RunScenarios): void {
-  (globalThis as { portable?: { run: RunScenarios } }).portable = { run };
+/** Makes `run` callable from puppeteer's page.evaluate as `globalThis.portable(plan)`. */
+export function exposeToPage(run: RunPlan): void {
+  (globalThis as { portable?: RunPlan }).portable = run;
 }
 
-/** A module Worker whose fetch handler runs `run` with the `base` and `backend` query parameters and answers JSON. */
-export function workerFor(run: RunScenarios): { fetch: (request: Request) => Promise<Response> } {
+/** A module Worker whose fetch handler runs the plan POSTed to it (JSON) and answers the results as JSON. */
+export function workerFor(run: RunPlan): { fetch: (request: Request) => Promise<Response> } {
   return {
     async fetch(request) {
-      const query = new URL(request.url).searchParams;
-      const outcomes = await run(query.get('base') ?? '', query.get('backend') ?? 'fetch');
-      return new Response(JSON.stringify(outcomes), { headers: { 'content-type': 'application/json' } });
+      const results = await run((await request.json()) as Plan);
+      return new Response(JSON.stringify(results), { headers: { 'content-type': 'application/json' } });
     },
   };
 }

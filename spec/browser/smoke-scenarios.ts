@@ -1,48 +1,45 @@
 /**
- * A placeholder for the portable scenarios while they are written (spec/portable/scenarios.ts):
- * the same shape, but global `fetch` only, so the harness's plumbing (bundling, the page and the
- * Worker, CORS, collecting results) is proven without the library.
+ * A stand-in for the portable scenarios (spec/portable/scenarios.ts) with the same entry point,
+ * but global `fetch` only: `npm run test:browsers -- --smoke` proves the harness's plumbing
+ * (bundling, the page and the Worker, CORS, collecting results) without the library.
  */
-import type { ScenarioOutcome } from './outcome.js';
+import type { ScenarioResult } from './outcome.js';
 
 type Check = (base: string) => Promise<void>;
 
-function expectEqual(actual: unknown, expected: unknown, what: string): void {
-  if (JSON.stringify(actual) !== JSON.stringify(expected)) {
-    throw new Error(`${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
-  }
+function same(actual: unknown, expected: unknown, what: string): void {
+  const [a, e] = [JSON.stringify(actual), JSON.stringify(expected)];
+  if (a !== e) throw new Error(`${what}: expected ${e}, got ${a}`);
 }
 
-const checks: Record<string, Check> = {
+const CHECKS: Record<string, Check> = {
   'GET JSON': async (base) => {
-    const response = await fetch(`${base}/json`);
-    expectEqual(await response.json(), { hello: 'world' }, 'body');
+    same(await (await fetch(`${base}/users/42`)).json(), { id: 42, name: 'Ada' }, 'user');
   },
   'POST JSON': async (base) => {
-    const body = JSON.stringify({ name: 'Ada' });
-    const response = await fetch(`${base}/echo`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
-    expectEqual(await response.json(), { name: 'Ada' }, 'echo');
+    const response = await fetch(`${base}/echo`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"name":"Grace"}' });
+    same(await response.json(), { name: 'Grace' }, 'echo');
   },
-  'exposed WWW-Authenticate': async (base) => {
-    const response = await fetch(`${base}/auth`);
-    expectEqual([response.status, response.headers.get('www-authenticate')], [401, 'Basic realm="smoke"'], 'challenge');
+  'WWW-Authenticate exposed': async (base) => {
+    const response = await fetch(`${base}/basic`);
+    same([response.status, response.headers.get('www-authenticate')], [401, 'Basic realm="smoke"'], 'challenge');
   },
   gzip: async (base) => {
-    const response = await fetch(`${base}/gzip`);
-    expectEqual(await response.text(), 'zipped', 'text');
+    same(await (await fetch(`${base}/gzip`)).json(), { zipped: true }, 'decoded body');
   },
 };
 
-/** Runs every check against `base`; `backend` is only reported (fetch is all there is here). */
-export async function runScenarios(base: string, backend: string): Promise<ScenarioOutcome[]> {
-  const outcomes: ScenarioOutcome[] = [];
-  for (const [name, check] of Object.entries(checks)) {
+/** Runs every check against `base`; `_lib` is the library the real scenarios take (unused). */
+export async function runScenarios(_lib: unknown, base: string, backend: string): Promise<ScenarioResult[]> {
+  const results: ScenarioResult[] = [];
+  for (const [scenario, check] of Object.entries(CHECKS)) {
+    const started = Date.now();
     try {
       await check(base);
-      outcomes.push({ name: `${name} (${backend})`, passed: true });
+      results.push({ backend, scenario, ok: true, ms: Date.now() - started });
     } catch (error) {
-      outcomes.push({ name: `${name} (${backend})`, passed: false, detail: String(error) });
+      results.push({ backend, scenario, ok: false, error: String(error), ms: Date.now() - started });
     }
   }
-  return outcomes;
+  return results;
 }
