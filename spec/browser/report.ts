@@ -27,7 +27,8 @@ export function report(runs: readonly RuntimeResults[]): { lines: string[]; pass
   ];
   const line = (cells: string[], rest: string) => `${cells.map((cell, index) => cell.padEnd(widths[index])).join('  ')}  ${rest}`;
   const lines = [line(['runtime', 'backend', 'scenario'], 'result')];
-  for (const row of rows) lines.push(line([row.runtime, row.backend, row.scenario], row.ok ? `pass  ${row.ms} ms` : `FAIL  ${row.error ?? ''}`));
+  for (const row of rows)
+    lines.push(line([row.runtime, row.backend, row.scenario], row.ok ? `pass  ${row.ms} ms` : `FAIL  ${(row.error ?? '').replace(/\s*\n\s*/g, ' | ')}`));
   const passed = rows.filter((row) => row.ok).length;
   return { lines, passed, failed: rows.length - passed };
 }
