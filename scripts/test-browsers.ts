@@ -91,4 +91,5 @@ const { lines, passed, failed } = report(runs);
 console.log(lines.join('\n'));
 console.log(`\n${timings.join(', ')}; total ${seconds(performance.now())}`);
 console.log(`${passed} passed, ${failed} failed`);
-process.exitCode = failed === 0 && passed > 0 ? 0 : 1;
+// exit, not exitCode: a child process Chromium or workerd left behind must not keep CI waiting
+process.exit(failed === 0 && passed > 0 ? 0 : 1);

@@ -22,7 +22,7 @@ export async function runInWorkerd(script: string, plan: Plan, timeoutMs: number
     const startMs = performance.now() - started;
     const asked = worker.dispatchFetch('http://worker.test/', { method: 'POST', body: JSON.stringify(plan) });
     const response = await within(timeoutMs, 'the scenarios in workerd', asked);
-    const text = await response.text();
+    const text = await within(timeoutMs, "the Worker's answer", response.text());
     if (!response.ok) throw new Error(`the Worker answered ${response.status}: ${text.slice(0, 2000)}`);
     return { results: JSON.parse(text) as ScenarioResult[], startMs };
   } finally {
