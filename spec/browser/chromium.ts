@@ -9,6 +9,8 @@ import type { Plan, ScenarioResult } from './outcome.js';
 import type { RunPlan } from './runner.js';
 
 const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+// as root in a container: no sandbox (it needs user namespaces), and /tmp for shared memory (a container's /dev/shm is often 64 MB)
+const args = ['--no-sandbox', '--headless=new', '--disable-dev-shm-usage'];
 
 /** What a run in Chromium gives: the results, how long the browser took to start, its version. */
 export interface ChromiumRun {
@@ -22,12 +24,10 @@ export async function runInChromium(script: string, plan: Plan, timeoutMs: numbe
   const pageServer = await startPageServer(script);
   const started = performance.now();
   // puppeteer's own launch timeout bounds a browser that never comes up
-  const browser = await puppeteer
-    .launch({ executablePath, args: ['--no-sandbox', '--headless=new'], timeout: timeoutMs, protocolTimeout: timeoutMs })
-    .catch(async (error: unknown) => {
-      await pageServer.close();
-      throw error;
-    });
+  const browser = await puppeteer.launch({ executablePath, args, timeout: timeoutMs, protocolTimeout: timeoutMs }).catch(async (error: unknown) => {
+    await pageServer.close();
+    throw error;
+  });
   const launchMs = performance.now() - started;
   try {
     const page = await browser.newPage();
