@@ -5,6 +5,7 @@
  *
  * @module
  */
+import './node-platform.js'; // the node-only parts (file parts, XML/CSV codecs, ...): a node entry, as index.ts
 import { describeError, EXIT, oneLine } from './cli/failure.js';
 import { isBrokenPipe, run } from './cli/run.js';
 

@@ -5,4 +5,9 @@
  * entry never imports it, so a browser bundle pulls no `node:` module.
  * @internal
  */
+import './content/node-files.js';
+import './content/node-codecs.js';
+
 export {};
+// node:zlib's decoders (br on Node 20, zstd where zlib has it) in place of DecompressionStream's
+import './backends/node-decoders.js';

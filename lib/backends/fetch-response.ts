@@ -1,6 +1,7 @@
 import { ConfigError, HttpBuilderError, ParseError, RedirectError } from '../core/errors.js';
 import type { WireResponse } from '../model/backend.js';
 import { shortOfLength } from '../model/stream-end.js';
+import { canDecode } from '../model/decompress.js';
 import { hadRead, malformed } from './undici-errors.js';
 
 // The fetch backend's response side: a fetch Response as the pipeline reads it, and fetch's
@@ -8,11 +9,12 @@ import { hadRead, malformed } from './undici-errors.js';
 
 /**
  * What the pipeline gets back: status, header pairs, and the body (as a stream, or read off it
- * in one piece). `httpVersion`: the version of the connection it came on, when known.
+ * in one piece). `httpVersion`: the version of the connection it came on, when known; `body`:
+ * the response's body, or a stream over it (the global fetch's, with the read timeout kept).
  */
-export function wireResponse(response: Response, httpVersion?: '1.1' | '2.0'): WireResponse {
+export function wireResponse(response: Response, httpVersion?: '1.1' | '2.0', body: ReadableStream<Uint8Array> | null = response.body): WireResponse {
   const headers = headerPairs(response.headers, httpVersion === '2.0');
-  const stream = httpVersion === '2.0' ? lengthChecked(response.body, headers) : response.body;
+  const stream = httpVersion === '2.0' ? lengthChecked(body, headers) : body;
   const reader = stream ? new BodyReader(stream) : undefined;
   // discard and readAll as own properties (a stage or a wrapping backend may copy the response with a spread)
   return {
@@ -59,11 +61,20 @@ function readNothing(): Promise<Uint8Array> {
   return Promise.resolve(new Uint8Array(0));
 }
 
-/**
- * The codings undici's fetch undoes (zstd too on newer Node, which the pipeline refuses anyway).
- * The pipeline's own list is in decompress.ts, which this backend cannot import (node:zlib).
- */
+/** The codings every fetch undoes (zstd: see {@link fetchInUse}). */
 const FETCH_DECODES = new Set(['gzip', 'x-gzip', 'deflate', 'br']);
+/** Whether the fetch in use undoes zstd too. */
+let fetchDecodesZstd = false;
+
+/**
+ * Which fetch the backend runs on, for whether it undoes zstd: undici 7's does wherever node's
+ * zlib has zstd, which is where the pipeline has a zstd decoder too (model/decompress.ts); Node's
+ * global fetch does from undici 7 on (Node 24), not Node 22's undici 6.
+ */
+export function fetchInUse(undiciPackage: boolean): void {
+  const bundled = (globalThis as { process?: { versions?: { undici?: string } } }).process?.versions?.undici;
+  fetchDecodesZstd = canDecode('zstd') && (undiciPackage || Number(bundled?.split('.')[0]) >= 7);
+}
 
 /**
  * Whether fetch decoded the body: it does only when it knows every coding listed. With an
@@ -73,9 +84,14 @@ const FETCH_DECODES = new Set(['gzip', 'x-gzip', 'deflate', 'br']);
 function decodedByFetch(headers: ReadonlyArray<readonly [string, string]>): boolean {
   // fetch gives names in lower case, repeated ones joined
   for (const [name, value] of headers) {
-    if (name === 'content-encoding') return value.split(',').every((coding) => FETCH_DECODES.has(coding.trim().toLowerCase()));
+    if (name === 'content-encoding') return value.split(',').every(undoneByFetch);
   }
   return true;
+}
+
+function undoneByFetch(listed: string): boolean {
+  const coding = listed.trim().toLowerCase();
+  return FETCH_DECODES.has(coding) || (coding === 'zstd' && fetchDecodesZstd);
 }
 
 /**

@@ -10,55 +10,39 @@ import {
   type WireResponse,
 } from '../model/backend.js';
 import type { ProxyRoute } from '../model/proxy-route.js';
-import { importPeer } from './optional-peer.js';
 import { challengeResponse, ProxyChallenge } from './proxy-challenge.js';
 import { rejectTransportError, transportError, wireResponse } from './fetch-response.js';
-import type * as Undici from 'undici';
-import { DEFAULT_STALL_MS } from '../config/execution-options.js';
-import { multiplexing, originKey, undiciAgentOptions, withConnector, type Versions } from './undici-limits.js';
+import { timedFetch } from './fetch-timeouts.js';
+import { originKey } from './undici-limits.js';
+import { globalFetchTransport, type Dispatcher, type FetchTransport, type UndiciTransportLoader } from './fetch-transport.js';
 
-// No `node:` import here: this backend is meant to run in browsers too (undici-proxy.ts, which
-// needs node, is loaded only for a request through client.proxy, which browsers never make).
-
-/** What this backend needs of an undici 7 `Agent`: a dispatcher that can be destroyed. */
-interface Dispatcher {
-  destroy(): Promise<void>;
-}
-
-/** A fetch function and the pools it runs on: one per set of timeouts (undici sets them per Agent). */
-interface Transport {
-  readonly fetch: typeof globalThis.fetch;
-  /** The `Headers` class of that fetch (undici's own, or the global one): {@link fetchHeaders} hands fetch instances of it. */
-  readonly Headers: typeof globalThis.Headers;
-  /** Each frozen header object (a client's shared one) as a `Headers` of this fetch, made on its first request. */
-  readonly prepared: WeakMap<object, Headers>;
-  /** The pool for requests with this connect timeout; `undefined` with the global fetch (no undici). */
-  dispatcher: (request: WireRequest) => Dispatcher | undefined;
-  /** With `client.http2`: the version ALPN picked per origin (a fetch Response carries none). */
-  versions?: Versions | undefined;
-  /** The dispatchers of proxied requests (loaded on the first one); `undefined` with the global fetch. */
-  proxies: (() => Promise<ProxyDispatchers>) | undefined;
-  destroy(): Promise<void>;
-}
-
-/** What the backend needs of `UndiciProxies` (undici-proxy.ts, which is loaded only for a proxied request). */
-interface ProxyDispatchers {
-  dispatcher(route: ProxyRoute, request: WireRequest): Dispatcher;
-  destroy(): Promise<void>;
-}
+// No `node:` import here, and no undici: this backend runs in browsers and Workers too. The
+// node entry passes in the transport on undici 7 (undici-fetch.ts); without one it runs on the
+// global fetch.
 
 /**
  * The `fetch` backend: undici 7's `fetch` with an undici `Agent` for the client's own pool and
- * its TLS settings. Without undici installed it uses the global `fetch` on the global pool, as
- * long as no TLS settings are asked for. (Node 20's global fetch is undici 6: with an undici 7
- * Agent it strands connections it refuses, which then outlive `close()`.)
+ * its TLS settings, when `loadUndici` (the node entry's) finds undici 7. Elsewhere (browsers,
+ * Workers, Bun, node without undici) the global `fetch` on the runtime's own pool, with the
+ * headers and read timeouts kept here, as long as no TLS or connection settings are asked for.
+ * (Node 20's global fetch is undici 6: with an undici 7 Agent it strands connections it
+ * refuses, which then outlive `close()`.)
  *
  * fetch cannot be made transport-only: it decodes gzip/deflate/br itself (the pipeline then
  * skips decompression), adds `accept-language` and `sec-fetch-mode`, refuses a body on GET
  * and HEAD, and normalises `.`/`..` path segments. `docs/backends.md` lists each difference.
+ *
+ * @example
+ * const backend = await createFetchBackend({ tls: undefined, connection: undefined }); // the global fetch
  */
-export async function createFetchBackend(options: TransportOptions): Promise<Backend> {
-  const transport = await loadTransport(options);
+export async function createFetchBackend(options: TransportOptions, loadUndici?: UndiciTransportLoader): Promise<Backend> {
+  const transport = loadUndici
+    ? await loadUndici(options)
+    : globalFetchTransport(
+        options,
+        'here',
+        'the fetch backend cannot go through client.proxy on the global fetch (the runtime applies its own proxy settings): set client.proxy = false',
+      );
   let closed: Promise<void> | undefined;
   return {
     name: 'fetch',
@@ -70,66 +54,7 @@ export async function createFetchBackend(options: TransportOptions): Promise<Bac
   };
 }
 
-async function loadTransport(options: TransportOptions): Promise<Transport> {
-  const tls = options.tls;
-  let undici;
-  try {
-    undici = await importPeer('undici', 'fetch', () => import('undici'));
-  } catch (error) {
-    // the global fetch has no pool of its own to take TLS or connection settings
-    if (tls === undefined && options.connection === undefined && !options.http2 && error instanceof ConfigError) {
-      return {
-        fetch: globalThis.fetch,
-        Headers: globalThis.Headers,
-        prepared: new WeakMap(),
-        dispatcher: () => undefined,
-        proxies: undefined,
-        destroy: () => Promise.resolve(),
-      };
-    }
-    throw error;
-  }
-  // one Agent (one pool, so maxSockets holds) per connect timeout, made with the default response
-  // and read limits; other limits go on each request through a dispatcher composed over it
-  const agents = new Map<number, Undici.Agent>();
-  const timed = new Map<string, Dispatcher>();
-  let proxies: Promise<ProxyDispatchers> | undefined;
-  const versions: Versions = { byOrigin: new Map() };
-  const agentFor = (connectTimeout: number): Undici.Agent => {
-    let agent = agents.get(connectTimeout);
-    if (!agent) {
-      const agentOptions = undiciAgentOptions(options, connectTimeout, DEFAULT_STALL_MS, DEFAULT_STALL_MS);
-      const made = withConnector(agentOptions, undici.buildConnector, options.http2 ? versions : undefined);
-      agents.set(connectTimeout, (agent = new undici.Agent(made)));
-      if (options.http2) multiplexing(agent, made, versions);
-    }
-    return agent;
-  };
-  return {
-    versions: options.http2 ? versions : undefined,
-    fetch: undici.fetch as unknown as typeof globalThis.fetch,
-    Headers: undici.Headers as unknown as typeof globalThis.Headers,
-    prepared: new WeakMap(),
-    dispatcher: (request) => {
-      const { connectTimeout = 0, headersTimeout = 0, bodyTimeout = 0 } = request;
-      const agent = agentFor(connectTimeout);
-      if (headersTimeout === DEFAULT_STALL_MS && bodyTimeout === DEFAULT_STALL_MS) return agent;
-      const key = `${connectTimeout} ${headersTimeout} ${bodyTimeout}`;
-      let dispatcher = timed.get(key);
-      if (!dispatcher) {
-        if (timed.size >= 64) timed.clear(); // per-call deadlines must not grow it for ever
-        timed.set(key, (dispatcher = agent.compose((dispatch) => (opts, handler) => dispatch({ ...opts, headersTimeout, bodyTimeout }, handler))));
-      }
-      return dispatcher;
-    },
-    proxies: () => (proxies ??= import('./undici-proxy.js').then((module) => new module.UndiciProxies(undici, tls, options.connection))),
-    destroy: async () => {
-      await Promise.all([...agents.values(), ...(proxies ? [await proxies] : [])].map((agent) => agent.destroy()));
-    },
-  };
-}
-
-function send(request: WireRequest, transport: Transport): Promise<WireResponse> {
+function send(request: WireRequest, transport: FetchTransport): Promise<WireResponse> {
   // not async, and no await inside: each async layer is one more promise and microtask trip per
   // request, and fetch's own cost is what this backend is measured against
   let init: RequestInit;
@@ -143,6 +68,7 @@ function send(request: WireRequest, transport: Transport): Promise<WireResponse>
   // called unbound, as a plain function: browsers' fetch refuses any other `this`
   const fetch = transport.fetch;
   try {
+    if (transport.ownTimeouts) return timedFetch(fetch, request, init);
     const versions = transport.versions;
     if (versions === undefined) return fetch(request.url, init).then(wireResponse, rejectTransportError);
     const origin = originKey(request.secure, request.hostname, request.port);
@@ -153,8 +79,8 @@ function send(request: WireRequest, transport: Transport): Promise<WireResponse>
 }
 
 /** A request through a proxy: on the proxy's dispatcher, its `407` handed on as a response (fetch would make it an error). */
-async function sendProxied(request: WireRequest, route: ProxyRoute, init: RequestInit, transport: Transport): Promise<WireResponse> {
-  if (!transport.proxies) throw new ConfigError("the fetch backend needs the 'undici' package for proxies (npm install undici), or set client.proxy = false");
+async function sendProxied(request: WireRequest, route: ProxyRoute, init: RequestInit, transport: FetchTransport): Promise<WireResponse> {
+  if (!transport.proxies) throw new ConfigError(transport.noProxy ?? 'the fetch backend cannot go through a proxy here: set client.proxy = false');
   const proxies = await transport.proxies();
   (init as { dispatcher?: Dispatcher }).dispatcher = proxies.dispatcher(route, request);
   const fetch = transport.fetch;
@@ -168,7 +94,7 @@ async function sendProxied(request: WireRequest, route: ProxyRoute, init: Reques
 }
 
 /** What fetch is given for `request`; throws ConfigError for what fetch would refuse or rewrite. */
-function fetchInit(request: WireRequest, transport: Transport): RequestInit {
+function fetchInit(request: WireRequest, transport: FetchTransport): RequestInit {
   if (request.body !== undefined && (request.method === 'GET' || request.method === 'HEAD')) {
     throw new ConfigError(`the fetch backend cannot send a body with ${request.method} (fetch refuses it): use another backend or method`);
   }
@@ -218,7 +144,7 @@ export const PLAIN_TARGET = /^(?:\/(?!\.{1,2}(?:[/?]|$))[\w\-.~!$&()*+,;=:@]*)+(
  * Headers' pairs as they are, where it converts a plain object name by name and character by
  * character (WebIDL), about half a microsecond per request.
  */
-function fetchHeaders(request: WireRequest, streamed: boolean, transport: Transport): Readonly<Record<string, string>> | Headers {
+function fetchHeaders(request: WireRequest, streamed: boolean, transport: FetchTransport): Readonly<Record<string, string>> | Headers {
   const headers = request.headers;
   // only frozen objects, checked when they were made, are ever prepared: any other misses at once
   const ready = streamed ? undefined : transport.prepared.get(headers);
@@ -242,7 +168,7 @@ function withoutFraming(headers: Readonly<Record<string, string>>, streamed: boo
   return kept;
 }
 
-function prepare(headers: Readonly<Record<string, string>>, transport: Transport): Headers {
+function prepare(headers: Readonly<Record<string, string>>, transport: FetchTransport): Headers {
   const made = new transport.Headers(headers);
   transport.prepared.set(headers, made);
   return made;

@@ -9,7 +9,7 @@ type Factory = (options: TransportOptions) => Promise<Backend>;
 const LOADERS: Readonly<Record<Exclude<BackendName, 'native'>, () => Promise<Factory>>> = {
   axios: () => import('./axios.js').then((module) => module.createAxiosBackend),
   got: () => import('./got.js').then((module) => module.createGotBackend),
-  fetch: () => import('./fetch.js').then((module) => module.createFetchBackend),
+  fetch: () => import('./undici-fetch.js').then((module) => module.createNodeFetchBackend),
   undici: () => import('./undici.js').then((module) => module.createUndiciBackend),
 };
 

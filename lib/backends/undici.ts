@@ -5,6 +5,7 @@ import { shortOfLength } from '../model/stream-end.js';
 import { importPeer } from './optional-peer.js';
 import { challengeResponse, ProxyChallenge } from './proxy-challenge.js';
 import { UndiciBody } from './undici-body.js';
+import { hasDispatcher, runtimeName, undiciWithoutDispatcher } from './undici-check.js';
 import { undiciError } from './undici-errors.js';
 import { UndiciProxies } from './undici-proxy.js';
 import { multiplexing, originKey, undiciAgentOptions, withConnector, type Versions } from './undici-limits.js';
@@ -15,11 +16,16 @@ type Dispatcher = Undici.Dispatcher;
  * The `'undici'` backend: undici's dispatcher API (an `Agent` per client, one per connect
  * timeout, as undici takes that per Agent) with a response handler of its own, the leanest path
  * node has. Transport only, like the native backend: every header and the body arrive decided,
- * the response comes back as sent (reason phrase, raw header pairs, body undecoded).
+ * the response comes back as sent (reason phrase, raw header pairs, body undecoded). Where
+ * `undici` has no Dispatcher (Bun's built-in one) it is a ConfigError naming the runtime.
+ *
+ * @param load How undici is imported (a test passes a module of its own).
  */
-export async function createUndiciBackend(options: TransportOptions): Promise<Backend> {
-  const undici = await importPeer('undici', 'undici', () => import('undici'));
-  return new UndiciBackend(undici, options);
+export async function createUndiciBackend(options: TransportOptions, load: () => Promise<unknown> = () => import('undici')): Promise<Backend> {
+  const undici = await importPeer('undici', 'undici', load);
+  // Bun's built-in undici (which Bun gives whatever node_modules holds) has no Dispatcher
+  if (!hasDispatcher(undici)) throw undiciWithoutDispatcher(runtimeName());
+  return new UndiciBackend(undici as typeof Undici, options);
 }
 
 class UndiciBackend implements Backend {

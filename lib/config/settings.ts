@@ -3,6 +3,7 @@ import type { Encoder } from '../content/encoders.js';
 import type { Parser } from '../content/parsers.js';
 import { ConfigError } from '../core/errors.js';
 import { VERSION } from '../core/version.js';
+import { defaultAcceptEncoding, onAcceptEncoding } from '../model/decompress.js';
 import type { BackendChoice, CookiesChoice, ProxyChoice } from './client-config.js';
 import { DEFAULT_EXECUTION, mergeExecution, type ExecutionOptions } from './execution-options.js';
 import { NO_HANDLERS, type HandlerTier } from './handlers.js';
@@ -70,13 +71,17 @@ export interface Settings {
   readonly cache: ResolvedCacheOptions | undefined;
 }
 
+const DEFAULT_HEADERS = new Map<string, readonly [string, string]>([
+  ['user-agent', ['User-Agent', `httpbuilder-ts/${VERSION}`]],
+  ['accept', ['Accept', '*/*']],
+  ['accept-encoding', ['Accept-Encoding', defaultAcceptEncoding()]],
+]);
+// the codings this runtime can undo, again when node-platform.ts plugs in node's decoders (whatever the import order)
+onAcceptEncoding((value) => DEFAULT_HEADERS.set('accept-encoding', ['Accept-Encoding', value]));
+
 export const DEFAULT_SETTINGS: Settings = Object.freeze({
   uri: { scheme: undefined, host: undefined, port: undefined, path: '', query: new Map(), rawQuery: undefined, fragment: undefined, raw: undefined },
-  headers: new Map<string, readonly [string, string]>([
-    ['user-agent', ['User-Agent', `httpbuilder-ts/${VERSION}`]],
-    ['accept', ['Accept', '*/*']],
-    ['accept-encoding', ['Accept-Encoding', 'gzip, deflate, br']],
-  ]),
+  headers: DEFAULT_HEADERS,
   cookies: new Map(),
   contentType: undefined,
   charset: undefined,
@@ -99,7 +104,6 @@ export const DEFAULT_SETTINGS: Settings = Object.freeze({
   cookieJar: false,
   cache: undefined,
 });
-
 /** `layer` (what one block set) over `base`: the same rules for a derived client and for a request. */
 export function mergeSettings(base: Settings, layer: HttpConfig): Settings {
   layer.checkSettings(); // a misspelled setting fails here, not in silence

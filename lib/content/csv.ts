@@ -2,8 +2,10 @@ import { describeValue } from '../core/describe-value.js';
 import { EncodeError, ParseError } from '../core/errors.js';
 import type { FromServer } from '../model/from-server.js';
 import { isPlainObject } from '../core/scalar.js';
+import { codecLoader, noCodec } from './codec-loaders.js';
 
-// csv-parse and csv-stringify are loaded on first use: most clients never touch CSV
+// csv-parse and csv-stringify are loaded on first use (most clients never touch CSV), through the
+// seam the node platform fills: a browser bundle leaves them out
 const delimiterOf = (contentType: string | undefined) => (contentType?.toLowerCase().startsWith('text/tab-separated-values') ? '\t' : ',');
 
 /**
@@ -14,7 +16,9 @@ export async function encodeCsv(body: unknown, request: { readonly contentType: 
   if (typeof body === 'string') return body;
   if (!Array.isArray(body)) throw new EncodeError(`a ${request.contentType} body must be a string or an array of rows, not ${describeValue(body)}`);
   const rows = checkRows(body as unknown[], request.contentType);
-  const { stringify } = await import('csv-stringify/sync');
+  const load = codecLoader('csvStringify');
+  if (load === undefined) throw new EncodeError(`the request body of ${noCodec('CSV', request.contentType, 'c.request.encoder()')}`);
+  const { stringify } = await load();
   return stringify(rows, { delimiter: delimiterOf(request.contentType) });
 }
 
@@ -43,7 +47,12 @@ function tableOf(rows: ReadonlyArray<Record<string, unknown>>): unknown[][] {
 /** CSV or TSV → `string[][]`. */
 export async function parseCsv(fromServer: FromServer): Promise<string[][]> {
   const text = await fromServer.text();
-  const { parse } = await import('csv-parse/sync');
+  const load = codecLoader('csvParse');
+  if (load === undefined) {
+    const why = `the ${fromServer.statusCode} response of ${noCodec('CSV', fromServer.contentType, 'c.response.parser()')}`;
+    throw new ParseError(why, { statusCode: fromServer.statusCode, contentType: fromServer.contentType, text });
+  }
+  const { parse } = await load();
   try {
     return parse(text, { delimiter: delimiterOf(fromServer.contentType), relax_column_count: true });
   } catch (error) {

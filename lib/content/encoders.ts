@@ -11,6 +11,8 @@ import { parseMediaType, rememberedLookup } from '../core/media-type.js';
 import { isRawUpload, rawUploadBody, type RawUpload } from './raw-upload.js';
 import { isMultipart } from './multipart.js';
 import { encodeMultipart } from './multipart-body.js';
+import { isFormData } from './form-data.js';
+import { utf8, utf8Length } from '../core/bytes.js';
 
 /** An encoded request body and the content type it goes with. */
 export interface EncodedRequestBody {
@@ -46,6 +48,8 @@ function encodeJson(body: unknown): string {
   if (typeof body === 'string') return body;
   const json = JSON.stringify(body) as string | undefined; // a function or symbol has no JSON
   if (json === undefined) throw new EncodeError(`the body (${describeValue(body)}) has no JSON form`);
+  // a FormData's JSON is `{}`: checked only then, so other bodies pay nothing
+  if (json === '{}' && isFormData(body)) throw new EncodeError("a FormData body needs content type 'multipart/form-data'");
   return json;
 }
 
@@ -103,7 +107,7 @@ export function encodeBody(
   if (body === null || body === undefined) return undefined;
   if (isRawUpload(body)) return { body: rawUploadBody(body), contentType: record.contentType ?? 'application/octet-stream' };
   let contentType = record.contentType;
-  if (contentType === undefined && isMultipart(body)) contentType = 'multipart/form-data';
+  if (contentType === undefined && (isMultipart(body) || isFormData(body))) contentType = 'multipart/form-data';
   if (contentType === undefined) {
     if (typeof body !== 'string') {
       throw new EncodeError(`the request body is ${describeValue(body)} but no content type is set: set request.contentType`);
@@ -143,11 +147,8 @@ function toWireBody(record: RequestRecord, contentType: string, encoded: unknown
  * and is encoded only when something asks for its bytes (its length is counted without that).
  */
 function textBody(text: string, charset: string | undefined): WireBody {
-  return encodesAsUtf8(charset) ? bufferedText(text, Buffer.byteLength(text, 'utf8'), encodeUtf8) : bufferedBody(encodeText(text, charset));
-}
-
-function encodeUtf8(text: string): Buffer {
-  return Buffer.from(text, 'utf8');
+  // utf8/utf8Length take Node's Buffer fast paths where there is one (core/bytes.ts)
+  return encodesAsUtf8(charset) ? bufferedText(text, utf8Length(text), utf8) : bufferedBody(encodeText(text, charset));
 }
 
 function encoderFailure(error: unknown, contentType: string): Error {

@@ -1,16 +1,15 @@
-import { randomBytes } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
 import { streamedBody, type WireBody } from '../model/backend.js';
+import { randomBytes, toHex, utf8 } from '../core/bytes.js';
 import { describeValue } from '../core/describe-value.js';
 import { EncodeError } from '../core/errors.js';
 import { isMultipart, type Multipart, type MultipartPart, type PartStream } from './multipart.js';
 import { isPathSource, isSizedStream, releaseContent } from './multipart-source.js';
-import { checkUnread, isBlob } from './stream-source.js';
+import { checkUnread, isBlob, iterableOf } from './stream-source.js';
 import { bytesOf } from './raw-upload.js';
+import { openFile } from './file-source.js';
+import { isFormData, multipartOf } from './form-data.js';
 
-const CRLF = Buffer.from('\r\n');
+const CRLF = utf8('\r\n');
 
 /** One part, ready to go: its header block, its size when known, and a way to read its content. */
 interface PreparedPart {
@@ -22,19 +21,21 @@ interface PreparedPart {
 
 /**
  * The `multipart/form-data` encoder: a string is taken as already encoded (sent unchanged, with
- * the caller's content type and boundary); a {@link Multipart} is framed with a fresh boundary.
+ * the caller's content type and boundary); a {@link Multipart} or a web `FormData` is framed
+ * with a fresh boundary.
  */
 export function encodeMultipart(body: unknown): string | Promise<{ wire: WireBody; contentType: string }> {
   if (typeof body === 'string') return body;
+  if (isFormData(body)) return multipartBody(multipartOf(body));
   if (!isMultipart(body)) {
-    throw new EncodeError(`a 'multipart/form-data' body must be built with multipart(), not ${describeValue(body)}`);
+    throw new EncodeError(`a 'multipart/form-data' body must be built with multipart() or be a FormData, not ${describeValue(body)}`);
   }
   return multipartBody(body);
 }
 
 /** Frames `mp`: `length` is known when every part's size is; sources are opened only when the body is read. */
 export async function multipartBody(mp: Multipart): Promise<{ wire: WireBody; contentType: string }> {
-  const boundary = `httpbuilder-${randomBytes(16).toString('hex')}`;
+  const boundary = `httpbuilder-${toHex(randomBytes(16))}`;
   const parts: PreparedPart[] = [];
   try {
     for (const part of mp.parts) parts.push(await prepare(part, boundary));
@@ -42,7 +43,7 @@ export async function multipartBody(mp: Multipart): Promise<{ wire: WireBody; co
     for (const part of mp.parts) releaseContent(part.content);
     throw error;
   }
-  const closing = Buffer.from(`--${boundary}--\r\n`);
+  const closing = utf8(`--${boundary}--\r\n`);
   let length: number | undefined = closing.byteLength;
   for (const part of parts) length = part.size === undefined || length === undefined ? undefined : length + part.head.byteLength + part.size + CRLF.byteLength;
   const source = { [Symbol.asyncIterator]: () => frames(parts, closing) };
@@ -74,29 +75,20 @@ async function prepare(part: MultipartPart, boundary: string): Promise<PreparedP
     text += '\r\n';
     if (part.contentType !== undefined) text += `Content-Type: ${part.contentType}\r\n`;
     if (size !== undefined) text += `Content-Length: ${size}\r\n`;
-    return Buffer.from(`${text}\r\n`, 'utf8');
+    return utf8(`${text}\r\n`);
   };
   const nothing = (): void => {};
   if (typeof content === 'string' || ArrayBuffer.isView(content) || content instanceof ArrayBuffer) {
-    const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : bytesOf(content, `multipart part '${name}'`);
+    const bytes = typeof content === 'string' ? utf8(content) : bytesOf(content, `multipart part '${name}'`);
     return { head: head(bytes.byteLength), size: bytes.byteLength, content: () => [bytes], release: nothing };
   }
   if (isBlob(content)) {
     return { head: head(content.size), size: content.size, content: () => chunksOf(content.stream(), name), release: nothing };
   }
   if (isPathSource(content)) {
-    const path = content.path instanceof URL ? fileURLToPath(content.path) : content.path;
-    let size: number;
-    try {
-      const stats = await stat(path);
-      if (!stats.isFile()) throw new Error('not a regular file');
-      size = stats.size;
-    } catch (error) {
-      throw new EncodeError(`multipart part '${name}': cannot read file '${path}': ${(error as Error).message}`, { cause: error });
-    }
-    // read no further than the size announced; a file that shrank is caught by exactly()
-    const open = () => (size === 0 ? [] : createReadStream(path, { start: 0, end: size - 1 }));
-    return { head: head(size), size, content: () => exactly(open(), size, name), release: nothing };
+    // the runtime's file system (node's, plugged in by the node platform); none in a browser
+    const file = await openFile(content.path, name);
+    return { head: head(file.size), size: file.size, content: () => exactly(file.read(), file.size, name), release: nothing };
   }
   const { stream, size } = isSizedStream(content) ? content : { stream: content, size: undefined };
   checkUnread(stream, `multipart part '${name}'`); // a stream read by an earlier request would go out empty
@@ -115,8 +107,9 @@ function quote(text: string): string {
 }
 
 async function* chunksOf(stream: PartStream | Iterable<Uint8Array>, name: string): AsyncGenerator<Uint8Array> {
-  for await (const chunk of stream as AsyncIterable<unknown>) {
-    if (typeof chunk === 'string') yield Buffer.from(chunk, 'utf8');
+  const source = typeof (stream as Partial<ReadableStream>).getReader === 'function' ? iterableOf(stream as ReadableStream<unknown>) : stream;
+  for await (const chunk of source as AsyncIterable<unknown>) {
+    if (typeof chunk === 'string') yield utf8(chunk);
     else if (chunk instanceof Uint8Array) yield chunk;
     else throw new EncodeError(`multipart part '${name}': its stream yielded ${describeValue(chunk)}, not bytes`);
   }

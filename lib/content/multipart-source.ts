@@ -1,10 +1,15 @@
-import type { Readable } from 'node:stream';
 import { isBlob, releaseStream } from './stream-source.js';
 
-/** A stream a part reads from: chunks are bytes (strings are taken as UTF-8). Read once, when the request is sent. */
-export type PartStream = Readable | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array | string>;
+/**
+ * A stream a part reads from (a Node `Readable`, a web `ReadableStream`, any async iterable):
+ * chunks are bytes (strings are taken as UTF-8). Read once, when the request is sent.
+ */
+export type PartStream = ReadableStream<Uint8Array> | AsyncIterable<Uint8Array | string>;
 
-/** A file on disk: its size (`fs.stat`, when the body is encoded) is the part's `Content-Length`; its bytes are streamed. */
+/**
+ * A file on disk: its size (`fs.stat`, when the body is encoded) is the part's `Content-Length`; its
+ * bytes are streamed. Node, Bun and Deno only: a browser or Worker has no file system (a `ConfigError`).
+ */
 export interface PathSource {
   readonly path: string | URL;
 }

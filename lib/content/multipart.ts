@@ -54,7 +54,8 @@ export function isMultipart(value: unknown): value is Multipart {
  * the request has a `Content-Length`, otherwise it is sent chunked.
  *
  * File content may be a string (UTF-8), bytes (`Buffer`, `Uint8Array`, `ArrayBuffer`), a `Blob`,
- * `{ path }` (a file, streamed with `fs.createReadStream`, its size from `fs.stat`), a stream
+ * `{ path }` (a file, streamed with `fs.createReadStream`, its size from `fs.stat`; on Node, Bun
+ * and Deno only: elsewhere a `ConfigError` names the part), a stream
  * (node `Readable`, web `ReadableStream` or any async iterable of bytes; size unknown) or
  * `{ stream, size }` (a stream that will deliver exactly `size` bytes). Files and streams are
  * streamed, never read whole into memory. A stream can be sent only once.
@@ -63,6 +64,8 @@ export function isMultipart(value: unknown): value is Multipart {
  * (naming it) before anything is sent. A double quote in a name or file name is sent as `%22`,
  * as browsers do (HTML's multipart/form-data encoding algorithm); other characters are sent as
  * UTF-8. When no `request.contentType` is set, a multipart body selects `multipart/form-data`.
+ * A web `FormData` can be the body too (in any runtime, the browser included): its strings are
+ * sent as fields and its `File`s as file parts, in order, framed the same way.
  *
  * @example
  * import { multipart } from 'httpbuilder-ts';

@@ -1,12 +1,11 @@
-import type { Readable } from 'node:stream';
 import { bufferedBody, streamedBody, type WireBody } from '../model/backend.js';
 import { EncodeError } from '../core/errors.js';
 import { isMultipart } from './multipart.js';
 import { releaseContent } from './multipart-source.js';
-import { checkUnread, isBlob, releaseStream } from './stream-source.js';
+import { checkUnread, isBlob, iterableOf, releaseStream, type PipeableStream } from './stream-source.js';
 
 /** A body that is sent as bytes, whatever the content type: never converted, never buffered whole. */
-export type RawUpload = Uint8Array | ArrayBuffer | Readable | ReadableStream<Uint8Array> | Blob;
+export type RawUpload = Uint8Array | ArrayBuffer | PipeableStream | ReadableStream<Uint8Array> | Blob;
 
 // Duck-typed on purpose: streams and views from another realm (jest's, a worker's) are still uploads.
 export function isRawUpload(value: unknown): value is RawUpload {
@@ -23,11 +22,13 @@ export function isRawUpload(value: unknown): value is RawUpload {
 /** Turns a raw upload into a wire body: bytes in one piece, streams and blobs streamed. */
 export function rawUploadBody(value: RawUpload): WireBody {
   if (value instanceof ArrayBuffer || ArrayBuffer.isView(value)) return bufferedBody(bytesOf(value, 'the request body'));
-  if (isBlob(value)) return streamedBody(value.stream(), value.size);
+  if (isBlob(value)) return streamedBody(iterableOf(value.stream() as ReadableStream<Uint8Array>), value.size);
   // a web stream someone else is reading: reading it here too would fail once connected
   if ((value as { locked?: unknown }).locked === true)
     throw new EncodeError('the request body is a ReadableStream that is locked (a reader already holds it): pass a stream nobody reads');
-  // has pipe() or getReader(), but no way to read it chunk by chunk (an Observable, an old stream library's)
+  // a web stream is read through its reader where it does not iterate (Safari)
+  if (typeof (value as Partial<ReadableStream>).getReader === 'function') return streamedBody(iterableOf(value as ReadableStream<Uint8Array>));
+  // has pipe(), but no way to read it chunk by chunk (an Observable, an old stream library's)
   if (typeof (value as Partial<AsyncIterable<unknown>>)[Symbol.asyncIterator] !== 'function') {
     throw new EncodeError(
       'the request body has pipe() or getReader() but cannot be iterated, so it cannot be streamed: pass a Node Readable, a web ReadableStream, bytes, a string or a Blob',

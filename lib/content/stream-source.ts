@@ -1,4 +1,12 @@
 import { EncodeError } from '../core/errors.js';
+
+/**
+ * A Node `Readable` (or any stream with `pipe()` whose chunks can be iterated), described by its
+ * shape so the types need no `node:stream` (a browser project has no Node types).
+ */
+export interface PipeableStream extends AsyncIterable<unknown> {
+  pipe(...args: never[]): unknown;
+}
 // How a body source is recognised and given up, shared by raw uploads and multipart parts.
 // Duck-typed on purpose: streams and blobs from another realm (jest's, a worker's) count too.
 
@@ -26,4 +34,27 @@ export function releaseStream(stream: unknown): void {
   const source = stream as { destroy?: () => void; cancel?: () => Promise<void>; locked?: boolean };
   if (typeof source.destroy === 'function') source.destroy();
   else if (typeof source.cancel === 'function' && !source.locked) source.cancel().catch(() => {});
+}
+
+/**
+ * A stream's chunks as an async iterable: node streams, async iterables and web streams that
+ * iterate (Node, Deno, recent browsers) as they are; a web `ReadableStream` without
+ * `Symbol.asyncIterator` (Safari, older Chromium) read through its reader.
+ */
+export function iterableOf<T>(stream: AsyncIterable<T> | ReadableStream<T>): AsyncIterable<T> {
+  if (typeof (stream as Partial<AsyncIterable<T>>)[Symbol.asyncIterator] === 'function') return stream as AsyncIterable<T>;
+  return readerChunks(stream as ReadableStream<T>);
+}
+
+async function* readerChunks<T>(stream: ReadableStream<T>): AsyncGenerator<T> {
+  const reader = stream.getReader();
+  let finished = false;
+  try {
+    for (let next = await reader.read(); !next.done; next = await reader.read()) yield next.value;
+    finished = true;
+  } finally {
+    // stopped early (a failed request): cancel the stream, as its own iterator would
+    if (!finished) await reader.cancel().catch(() => {});
+    reader.releaseLock();
+  }
 }

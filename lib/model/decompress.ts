@@ -1,9 +1,56 @@
-import { pipeline, Readable, type Transform } from 'node:stream';
-import zlib from 'node:zlib';
 import { ParseError } from '../core/errors.js';
+import type { Decoder } from './decoder.js';
 import { prepended } from './prepended.js';
+import { webDecoders } from './web-decoders.js';
+
+export type { Decoder } from './decoder.js';
 
 const MAX_CODINGS = 5;
+
+/** The order codings are offered in `Accept-Encoding` (aliases such as `x-gzip` are accepted, never offered). */
+const OFFER_ORDER = ['gzip', 'deflate', 'br', 'zstd'];
+
+/** coding → what undoes it on this runtime: the web's, replaced by node's where node-platform.ts plugs them in */
+const DECODERS = new Map<string, Decoder>(webDecoders());
+/** what the `ParseError` for an unknown coding lists, and `Accept-Encoding`, both made when the registry changes (not per request) */
+let supportedList = '';
+let acceptEncoding = '';
+const acceptEncodingListeners: Array<(value: string) => void> = [];
+described();
+
+/**
+ * @internal Plugs in the decoders of a runtime (node:zlib's, from node-platform.ts): each
+ * replaces the web one of its coding, or adds a coding (`br` on Node 20, `zstd` where zlib has it).
+ */
+export function registerDecoders(decoders: Iterable<readonly [string, Decoder]>): void {
+  for (const [coding, decoder] of decoders) DECODERS.set(coding, decoder);
+  described();
+}
+
+/** @internal Whether this runtime can undo `coding` (`zstd` only where node's zlib has it). */
+export function canDecode(coding: string): boolean {
+  return DECODERS.has(coding);
+}
+
+/** @internal The `Accept-Encoding` the library sends by default: the codings this runtime can undo (`gzip, deflate, br` on Node 20). */
+export function defaultAcceptEncoding(): string {
+  return acceptEncoding;
+}
+
+/**
+ * @internal Calls `listener` with the default `Accept-Encoding` now, and again whenever the
+ * decoders change (config/settings.ts keeps its default header with it, whatever the import order).
+ */
+export function onAcceptEncoding(listener: (value: string) => void): void {
+  acceptEncodingListeners.push(listener);
+  listener(acceptEncoding);
+}
+
+function described(): void {
+  supportedList = [...DECODERS.keys()].join(', ');
+  acceptEncoding = OFFER_ORDER.filter((coding) => DECODERS.has(coding)).join(', ');
+  for (const listener of acceptEncodingListeners) listener(acceptEncoding);
+}
 
 /**
  * The codings of a `Content-Encoding` header, checked: at most 5, each one we can undo. Runs
@@ -18,63 +65,27 @@ export function contentCodings(contentEncoding: string, statusCode: number): str
     throw new ParseError(`Content-Encoding stacks ${codings.length} codings; at most ${MAX_CODINGS} are accepted`, { statusCode, contentType: '', text: '' });
   }
   for (const coding of codings) {
-    if (!SUPPORTED.has(coding)) {
-      throw new ParseError(`Content-Encoding '${coding}' is not supported (gzip, x-gzip, deflate, br are)`, { statusCode, contentType: '', text: '' });
+    if (!DECODERS.has(coding)) {
+      throw new ParseError(`Content-Encoding '${coding}' is not supported (${supportedList === '' ? 'none is, on this runtime' : `${supportedList} are`})`, {
+        statusCode,
+        contentType: '',
+        text: '',
+      });
     }
   }
   return codings;
 }
 
-const SUPPORTED = new Set(['gzip', 'x-gzip', 'deflate', 'br']);
-
 /** Undoes checked codings (applied in order, so undone in reverse). */
 export function decompress(body: AsyncIterable<Uint8Array>, codings: readonly string[]): AsyncIterable<Uint8Array> {
   let decoded = body;
-  for (const coding of [...codings].reverse()) decoded = through(decoded, decoderFor(coding));
+  for (let i = codings.length - 1; i >= 0; i--) decoded = through(decoded, DECODERS.get(codings[i])!);
   return decoded;
 }
 
-type DecoderFactory = (first: Uint8Array) => Transform;
-
-function decoderFor(coding: string): DecoderFactory {
-  switch (coding) {
-    case 'gzip':
-    case 'x-gzip':
-      return gunzip;
-    case 'deflate':
-      return inflate;
-    default: // 'br': contentCodings() let nothing else through
-      return unbrotli;
-  }
-}
-
-// module functions, not arrows made per response: docs/performance.md, "Arrows made per request"
-function gunzip(): Transform {
-  // default finishFlush: a truncated body is an error, not a short result
-  return zlib.createGunzip();
-}
-
-function inflate(first: Uint8Array): Transform {
-  // RFC 9110 says zlib-wrapped, but some servers send raw deflate: tell by the header bytes
-  return isZlibHeader(first) ? zlib.createInflate() : zlib.createInflateRaw();
-}
-
-function unbrotli(): Transform {
-  return zlib.createBrotliDecompress();
-}
-
-function ignoreError(): void {
-  // errors surface through iterating the decoder
-}
-
-function isZlibHeader(bytes: Uint8Array): boolean {
-  return bytes.length >= 2 && (bytes[0] & 0x0f) === 8 && ((bytes[0] << 8) | bytes[1]) % 31 === 0;
-}
-
-async function* through(source: AsyncIterable<Uint8Array>, makeDecoder: DecoderFactory): AsyncIterable<Uint8Array> {
+async function* through(source: AsyncIterable<Uint8Array>, decoder: Decoder): AsyncIterable<Uint8Array> {
   const iterator = source[Symbol.asyncIterator]();
   const first = await iterator.next();
   if (first.done) return; // an empty body stays empty
-  const decoder = makeDecoder(first.value);
-  yield* pipeline(Readable.from(prepended(first.value, iterator)), decoder, ignoreError) as AsyncIterable<Uint8Array>;
+  yield* decoder(prepended(first.value, iterator), first.value);
 }

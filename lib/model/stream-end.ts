@@ -1,10 +1,15 @@
-import type { Readable } from 'node:stream';
+/** What {@link earlierFailure} reads of a Node `Readable` (its shape: this file imports no `node:` module). */
+export interface StreamState {
+  readonly errored: Error | null;
+  readonly destroyed: boolean;
+  readonly readableEnded: boolean;
+}
 
 /**
  * Why `stream` can no longer be read, when it failed or was closed before its end: its error,
  * or a reset. Its 'error' and 'close' events are over by then, so listeners would wait forever.
  */
-export function earlierFailure(stream: Readable): Error | undefined {
+export function earlierFailure(stream: StreamState): Error | undefined {
   if (stream.errored) return stream.errored;
   if (stream.destroyed && !stream.readableEnded) return cutShort();
   return undefined;

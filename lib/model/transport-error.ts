@@ -25,8 +25,8 @@ const REASONS: Readonly<Record<string, NetworkErrorReason>> = {
 // node's and undici's parsers refuse headers beyond 16 KiB (node's --max-http-header-size)
 const HEADER_OVERFLOW = new Set(['HPE_HEADER_OVERFLOW', 'UND_ERR_HEADERS_OVERFLOW']);
 
-// zlib's errors (Z_DATA_ERROR, ...) and brotli's (ERR__ERROR_FORMAT_PADDING_1, ...)
-const DECODER_CODE = /^(?:Z_|ERR__ERROR_)/;
+// zlib's errors (Z_DATA_ERROR, ...), brotli's (ERR__ERROR_FORMAT_PADDING_1, ...) and zstd's (ZSTD_error_prefix_unknown, ...)
+const DECODER_CODE = /^(?:Z_|ERR__ERROR_|ZSTD_error_)/;
 
 // EPROTO: OpenSSL refused the handshake (a plain-HTTP port answering TLS: "wrong version number"), as undici's ERR_SSL_ says
 const TLS_CODE = /^(?:CERT_|ERR_TLS_|ERR_SSL_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH|ERR_OSSL|EPROTO$)/;

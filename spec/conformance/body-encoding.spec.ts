@@ -112,11 +112,15 @@ conformance('CSV bodies of object rows with different keys, or of mixed rows', (
   }
 });
 
-conformance('multipart/form-data with a body not built by multipart()', (kit) => {
-  it('a FormData rejects with EncodeError naming it with the right article', async () => {
+conformance('multipart/form-data with a body not built by multipart() nor a FormData', (kit) => {
+  it('a Map rejects with EncodeError naming it with the right article', async () => {
+    await expectRefused(kit, 'multipart/form-data', new Map([['a', 'b']]), /must be built with multipart\(\) or be a FormData, not an instance of Map$/);
+  });
+
+  it('a FormData sent as JSON rejects with EncodeError (its JSON would be {}), before sending', async () => {
     const form = new FormData();
     form.append('a', 'b');
-    await expectRefused(kit, 'multipart/form-data', form, /must be built with multipart\(\), not an instance of FormData$/);
+    await expectRefused(kit, 'application/json', form, /^a FormData body needs content type 'multipart\/form-data'$/);
   });
 });
 

@@ -29,6 +29,7 @@ const SOURCES: Array<[kind: string, make: (text: string, path: string) => PartCo
   ['path', (_text, path) => ({ path }), true],
   ['Readable', (text) => Readable.from([Buffer.from(text.slice(0, 5)), Buffer.from(text.slice(5))]), false],
   ['web ReadableStream', (text) => ReadableStream.from([new TextEncoder().encode(text)]), false],
+  ['Blob', (text) => new Blob([text]), true],
   ['{ stream, size }', (text) => ({ stream: Readable.from([Buffer.from(text)]), size: Buffer.byteLength(text) }), true],
 ];
 
@@ -114,6 +115,30 @@ conformance('multipart/form-data', (kit) => {
     expectMultipart(second, [{ name: 'alpha', length: '3', content: 'one' }], true);
     expect(boundaryOf(first.headers['content-type'] as string)).not.toBe(boundaryOf(second.headers['content-type'] as string));
     expect(boundaryOf(first.headers['content-type'] as string)).toMatch(/^httpbuilder-[0-9a-f]{32}$/);
+  });
+
+  it('a FormData body (no content type set): strings are fields, Files file parts with their name and type, in order', async () => {
+    kit.server.expect({ method: 'POST', path: '/multi', respond: OK });
+    const form = new FormData();
+    form.append('alpha', 'one');
+    form.append('filea', new File([A], 'file-a.txt', { type: 'text/plain' }));
+    form.append('raw', new Blob([new Uint8Array([0, 13, 10])]));
+    form.append('alpha', 'two');
+    const text = await kit.client().post(String, (c) => {
+      c.request.uri.path = '/multi';
+      c.request.body = form;
+    });
+    expect(text).toBe('ok');
+    expectMultipart(
+      kit.server.requests[0],
+      [
+        { name: 'alpha', length: '3', content: 'one' },
+        { name: 'filea', filename: 'file-a.txt', contentType: 'text/plain', length: String(A.length), content: A },
+        { name: 'raw', filename: 'blob', contentType: 'application/octet-stream', length: '3', content: '\0\r\n' },
+        { name: 'alpha', length: '3', content: 'two' },
+      ],
+      true,
+    );
   });
 
   it('a sized part and an unsized one: the unsized part has no Content-Length and the body goes chunked', async () => {
