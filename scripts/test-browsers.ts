@@ -14,7 +14,7 @@ import { runInChromium } from '../spec/browser/chromium.js';
 import type { Plan, ScenarioResult } from '../spec/browser/outcome.js';
 import { report, type RuntimeResults } from '../spec/browser/report.js';
 import { describe } from '../spec/browser/runner.js';
-import { startSmokeServer } from '../spec/browser/smoke-server.js';
+import { startPortableServer } from '../spec/portable/server.js';
 import { runInWorkerd } from '../spec/browser/workerd.js';
 
 /** Every single wait (a launch, a page, a runtime's scenarios) ends within this. */
@@ -23,20 +23,8 @@ const TIMEOUT_MS = 120_000;
 const BACKENDS = ['fetch'];
 const NODE_BACKENDS = ['native', 'undici', 'axios', 'got'];
 
-interface ApiServer {
-  url: string;
-  close(): Promise<void>;
-}
-
 const smoke = process.argv.includes('--smoke');
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
-
-/** The API server: the portable one (loaded by path: it is the scenarios' own), or the smoke stand-in's. */
-async function startApiServer(): Promise<ApiServer> {
-  if (smoke) return startSmokeServer();
-  const portable = (await import(here('../spec/portable/server.ts'))) as { startPortableServer: () => Promise<ApiServer> };
-  return portable.startPortableServer();
-}
 
 /** One runtime's results, or one failed row saying why it did not run at all. */
 async function attempt(runtime: string, run: () => Promise<RuntimeResults>): Promise<RuntimeResults> {
@@ -61,7 +49,7 @@ async function bundle(target: 'page' | 'worker'): Promise<string> {
   return script;
 }
 
-const api = await startApiServer();
+const api = await startPortableServer();
 const plan = (runtime: string): Plan => ({ base: api.url, backends: BACKENDS, unsupported: smoke ? [] : NODE_BACKENDS, runtime });
 const runs: RuntimeResults[] = [];
 try {

@@ -1,15 +1,5 @@
-/**
- * One scenario's result on one backend, as the page and the Worker hand it back (plain JSON):
- * the shape of spec/portable/scenarios.ts's `ScenarioResult`.
- */
-export interface ScenarioResult {
-  readonly backend: string;
-  readonly scenario: string;
-  readonly ok: boolean;
-  /** Why it failed: the error's name and message. */
-  readonly error?: string;
-  readonly ms: number;
-}
+/** One scenario's result on one backend, as the page and the Worker hand it back (plain JSON). */
+export type { ScenarioResult } from '../portable/scenarios.js';
 
 /** What to run in one runtime, sent from the harness to the page or the Worker. */
 export interface Plan {
