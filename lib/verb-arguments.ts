@@ -1,4 +1,5 @@
 import type { ConfigBlock } from './config/http-config.js';
+import { NodeBuffer } from './core/bytes.js';
 import { describeValue } from './core/describe-value.js';
 import { ConfigError, ResultTypeError } from './core/errors.js';
 import { hasConverter } from './result/convert.js';
@@ -44,7 +45,7 @@ function tokenKind(fn: (...args: never[]) => unknown): TokenKind {
   if (known === undefined) {
     const source = Function.prototype.toString.call(fn);
     known =
-      (fn as unknown) === Buffer || (source.includes('[native code]') && !fn.name.startsWith('bound '))
+      (fn as unknown) === NodeBuffer || (source.includes('[native code]') && !fn.name.startsWith('bound '))
         ? 'built-in'
         : /^class[\s{]/.test(source)
           ? 'class'

@@ -1,4 +1,7 @@
-import { createHash } from 'node:crypto';
+import { concatBytes, latin1, toHex, utf8 } from '../core/bytes.js';
+import { md5 } from './md5.js';
+import { sha256 } from './sha256.js';
+import { sha512, sha512_256 } from './sha512.js';
 
 /**
  * The Digest algorithms of RFC 7616, and `SHA-512`: not registered by the RFC, but offered by
@@ -7,13 +10,12 @@ import { createHash } from 'node:crypto';
 export const DIGEST_ALGORITHMS = ['MD5', 'MD5-sess', 'SHA-256', 'SHA-256-sess', 'SHA-512-256', 'SHA-512-256-sess', 'SHA-512', 'SHA-512-sess'] as const;
 export type DigestAlgorithm = (typeof DIGEST_ALGORITHMS)[number];
 
-const HASHES: Readonly<Record<string, string>> = { MD5: 'md5', 'SHA-256': 'sha256', 'SHA-512-256': 'sha512-256', 'SHA-512': 'sha512' };
+// in plain TypeScript, synchronous (WebCrypto has neither MD5 nor SHA-512/256, and its digest is a promise)
+const HASHES: Readonly<Record<string, (data: Uint8Array) => Uint8Array>> = { MD5: md5, 'SHA-256': sha256, 'SHA-512-256': sha512_256, 'SHA-512': sha512 };
 
-/** H(data) as lower-case hex, for the algorithm (without `-sess`). */
+/** H(data) as lower-case hex, for the algorithm (without `-sess`); text is hashed as UTF-8. */
 export function digestHash(algorithm: DigestAlgorithm, data: string | Uint8Array): string {
-  return createHash(HASHES[algorithm.replace(/-sess$/i, '')])
-    .update(data)
-    .digest('hex');
+  return toHex(HASHES[algorithm.replace(/-sess$/i, '')](typeof data === 'string' ? utf8(data) : data));
 }
 
 /** How strong an algorithm is, to pick among several challenges (RFC 7616 §3.7: prefer the strongest). */
@@ -43,10 +45,10 @@ export interface DigestInput {
  * the bytes the server sent (node reads header bytes as latin1), so a non-ASCII realm is not
  * encoded twice.
  */
-export function userRealmBytes(username: string, realm: string, password?: string): Buffer {
-  const parts = [Buffer.from(username, 'utf8'), Buffer.from(`:${realm}`, 'latin1')];
-  if (password !== undefined) parts.push(Buffer.from(`:${password}`, 'utf8'));
-  return Buffer.concat(parts);
+export function userRealmBytes(username: string, realm: string, password?: string): Uint8Array {
+  const parts = [utf8(username), latin1(`:${realm}`)];
+  if (password !== undefined) parts.push(utf8(`:${password}`));
+  return concatBytes(parts);
 }
 
 /** H(A1): the secret part, `-sess` variants mixing in the nonces. */

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, toHex } from '../core/bytes.js';
 import type { Challenge } from './challenges.js';
 import {
   DIGEST_ALGORITHMS,
@@ -69,7 +69,7 @@ export function digestAuthorization(challenge: DigestChallenge, answer: DigestAn
     uri: answer.uri,
     nonce: challenge.nonce,
     nc: answer.nc.toString(16).padStart(8, '0'),
-    cnonce: randomBytes(16).toString('hex'), // RFC 7616 §3.4: unpredictable
+    cnonce: toHex(randomBytes(16)), // RFC 7616 §3.4: unpredictable
     qop: challenge.qop,
     bodyHash: challenge.qop === 'auth-int' ? digestHash(challenge.algorithm, answer.body ?? new Uint8Array(0)) : undefined,
   };

@@ -1,3 +1,4 @@
+import { utf8Length } from '../core/bytes.js';
 import { ConfigError } from '../core/errors.js';
 import { describeValue } from '../core/describe-value.js';
 import { isRecord } from '../core/scalar.js';
@@ -122,7 +123,7 @@ const OPTIONS = ['maxEntries', 'maxBytes', 'store', 'secret'];
 /** A secret too short to key the HMAC well is refused; its value is never shown, only its kind and length. */
 function checkSecret(secret: unknown): void {
   if (secret === undefined) return;
-  const bytes = typeof secret === 'string' ? Buffer.byteLength(secret) : secret instanceof Uint8Array ? secret.byteLength : undefined;
+  const bytes = typeof secret === 'string' ? utf8Length(secret) : secret instanceof Uint8Array ? secret.byteLength : undefined;
   if (bytes === undefined) throw new ConfigError(`client.cache.secret must be a string or a Uint8Array of at least 16 bytes, not ${describeValue(secret)}`);
   if (bytes < 16) throw new ConfigError(`client.cache.secret must be at least 16 bytes long, not ${bytes}`);
 }

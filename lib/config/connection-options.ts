@@ -1,10 +1,10 @@
 import { describeSetting } from '../core/describe-value.js';
 import { ConfigError } from '../core/errors.js';
+import { isIPv4, isIPv6 } from '../core/host-literals.js';
 import { isRecord } from '../core/scalar.js';
 import type { ConnectionOptions } from '../model/backend.js';
 
 const MEMBERS = new Set(['maxSockets', 'keepAlive', 'idleTimeout', 'socketPath', 'lookup', 'family', 'localAddress']);
-const IPV4 = /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
 
 /**
  * `client.connection` checked member by member, so a bad value is a ConfigError naming it when
@@ -31,18 +31,7 @@ export function checkConnection(value: unknown): ConnectionOptions {
   if (lookup !== undefined && typeof lookup !== 'function')
     throw new ConfigError(`${where('lookup')} must be a dns.lookup-compatible function, not ${describeSetting(lookup)}`);
   if (family !== undefined && family !== 4 && family !== 6) throw new ConfigError(`${where('family')} must be 4 or 6, not ${describeSetting(family)}`);
-  if (localAddress !== undefined && !(typeof localAddress === 'string' && (IPV4.test(localAddress) || isIPv6(localAddress))))
+  if (localAddress !== undefined && !(typeof localAddress === 'string' && (isIPv4(localAddress) || isIPv6(localAddress))))
     throw new ConfigError(`${where('localAddress')} must be an IPv4 or IPv6 address, not ${describeSetting(localAddress)}`);
   return Object.freeze({ ...(value as ConnectionOptions) });
-}
-
-/** An IPv6 literal (no `node:net` here): what WHATWG URL parsing accepts between brackets. */
-function isIPv6(text: string): boolean {
-  if (!/^[0-9a-f:.]+$/i.test(text) || !text.includes(':')) return false;
-  try {
-    new URL(`http://[${text}]/`);
-    return true;
-  } catch {
-    return false;
-  }
 }

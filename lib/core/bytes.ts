@@ -10,7 +10,8 @@
 export const NodeBuffer: BufferConstructor | undefined = (globalThis as { Buffer?: BufferConstructor }).Buffer;
 
 const encoder = new TextEncoder();
-const utf8Decoder = new TextDecoder();
+// ignoreBOM: a BOM is kept, as Buffer's toString() keeps it
+const utf8Decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
 /** `text` as UTF-8 bytes. */
 export function utf8(text: string): Uint8Array {
@@ -19,7 +20,25 @@ export function utf8(text: string): Uint8Array {
 
 /** UTF-8 bytes as text (a BOM is kept: callers that read documents drop it themselves). */
 export function fromUtf8(bytes: Uint8Array): string {
-  return utf8Decoder.decode(bytes);
+  // a Buffer (what node's sockets give) decodes itself without TextDecoder's call overhead
+  return NodeBuffer?.isBuffer(bytes) ? bytes.toString() : utf8Decoder.decode(bytes);
+}
+
+/** `text` as ISO-8859-1 bytes: each character's low byte (callers check for characters beyond U+00FF first). */
+export function latin1(text: string): Uint8Array {
+  if (NodeBuffer) return NodeBuffer.from(text, 'latin1');
+  const bytes = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i); // a Uint8Array keeps the low byte
+  return bytes;
+}
+
+/** `text` as UTF-16LE bytes, code unit by code unit (a lone surrogate is kept, as Node's encoder keeps it). */
+export function utf16le(text: string): Uint8Array {
+  if (NodeBuffer) return NodeBuffer.from(text, 'utf16le');
+  const bytes = new Uint8Array(text.length * 2);
+  const view = new DataView(bytes.buffer);
+  for (let i = 0; i < text.length; i++) view.setUint16(i * 2, text.charCodeAt(i), true);
+  return bytes;
 }
 
 /** The byte length of `text` in UTF-8, without encoding it on Node. */
@@ -52,10 +71,12 @@ export function asBuffer(bytes: Uint8Array): Uint8Array {
   return NodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
+const HEX_PAIRS = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
+
 /** Lower-case hex digits of `bytes`. */
 export function toHex(bytes: Uint8Array): string {
   let hex = '';
-  for (const byte of bytes) hex += byte.toString(16).padStart(2, '0');
+  for (let i = 0; i < bytes.length; i++) hex += HEX_PAIRS[bytes[i]]; // a table: Digest makes several per request
   return hex;
 }
 

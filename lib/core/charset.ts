@@ -1,9 +1,12 @@
+import { fromUtf8, latin1, utf16le, utf8 } from './bytes.js';
 import { EncodeError } from './errors.js';
 import { parseMediaType } from './media-type.js';
 import { escape } from './text.js';
 
-/** Node's Buffer encodings for the request charsets the contract supports. */
-const REQUEST_CHARSETS: Readonly<Record<string, BufferEncoding>> = {
+type Encoding = 'utf8' | 'utf16le' | 'latin1' | 'ascii';
+
+/** The encodings of the request charsets the contract supports (TextEncoder has UTF-8 only: bytes.ts does the rest). */
+const REQUEST_CHARSETS: Readonly<Record<string, Encoding>> = {
   'utf-8': 'utf8',
   utf8: 'utf8',
   'utf-16le': 'utf16le',
@@ -24,8 +27,8 @@ export function encodesAsUtf8(charset: string | undefined): boolean {
 }
 
 /** Encodes request text with `charset` (UTF-8 when unset); any charset we cannot encode is an EncodeError naming it. */
-export function encodeText(text: string, charset: string | undefined): Buffer {
-  if (charset === undefined) return Buffer.from(text, 'utf8');
+export function encodeText(text: string, charset: string | undefined): Uint8Array {
+  if (charset === undefined) return utf8(text);
   const key = charset.toLowerCase();
   // own entries only: 'constructor' must not find Object's
   const encoding = Object.hasOwn(REQUEST_CHARSETS, key) ? REQUEST_CHARSETS[key] : undefined;
@@ -41,14 +44,15 @@ export function encodeText(text: string, charset: string | undefined): Buffer {
   if (encoding === 'ascii' && /[\u0080-\uffff]/.test(text)) {
     throw new EncodeError(`the request text has characters beyond ASCII, which charset '${escape(charset)}' cannot encode (use utf-8)`);
   }
-  return Buffer.from(text, encoding);
+  // ASCII text (checked above) is its ISO-8859-1 bytes
+  return encoding === 'utf8' ? utf8(text) : encoding === 'utf16le' ? utf16le(text) : latin1(text);
 }
 
 /** Decodes response bytes with the response charset (any charset the WHATWG encoding standard knows, Shift_JIS included). */
 export function decodeText(bytes: Uint8Array, charset: string): string {
   if (charset === 'utf-8' || charset === 'utf8') {
-    // toString() with no argument is UTF-8 without the encoding lookup; a Buffer is not wrapped again
-    const text = (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)).toString();
+    // Buffer's toString() on node (the usual case: a socket's bytes), TextDecoder elsewhere
+    const text = fromUtf8(bytes);
     return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text; // a BOM is not content (TextDecoder drops it too)
   }
   return new TextDecoder(charset).decode(bytes);

@@ -1,4 +1,3 @@
-import { types } from 'node:util';
 import { BODY_TIMEOUT, CONNECT_TIMEOUT, HEADERS_TIMEOUT } from './backend.js';
 import { AbortError, HttpBuilderError, NetworkError, ParseError, ResponseTooLargeError, TimeoutError, type NetworkErrorReason } from '../core/errors.js';
 import { urlForMessage } from '../core/redact.js';
@@ -53,7 +52,8 @@ export function toTransportError(error: unknown, url: string, response?: { statu
 }
 
 function describe(error: unknown): { code: string; name: string; message: string } {
-  if (types.isNativeError(error) || (typeof error === 'object' && error !== null)) {
+  // any object, an Error of another realm (a vm context, a worker's) included: read by shape, not instanceof
+  if (typeof error === 'object' && error !== null) {
     const { code, name, message } = error as { code?: unknown; name?: unknown; message?: unknown };
     return {
       code: typeof code === 'string' ? code : '',

@@ -1,7 +1,6 @@
-import { isIPv4, isIPv6 } from 'node:net';
-import { domainToASCII } from 'node:url';
 import { describeValue } from '../core/describe-value.js';
 import { ConfigError } from '../core/errors.js';
+import { domainToASCII, isIPv4, isIPv6 } from '../core/host-literals.js';
 import { escape } from '../core/text.js';
 
 /** Hosts exempted from a proxy. */
@@ -101,7 +100,8 @@ function parseEntry(entry: string, source: string): '*' | IpRule | { readonly na
   const port = portText === undefined ? undefined : Number(portText);
   const slash = host.indexOf('/');
   const address = (slash < 0 ? host : host.slice(0, slash)).replace(/\.$/, '');
-  if (bracketed && !isIPv6(address)) throw invalid(source, entry, 'brackets hold an IPv6 address');
+  // a zone id (`fe80::1%eth0`) passes here, and is refused below as no address a URL can name
+  if (bracketed && !isIPv6(address.replace(/%[0-9a-z.:-]+$/, ''))) throw invalid(source, entry, 'brackets hold an IPv6 address');
   const v6 = address.includes(':');
   if (slash >= 0 || isIPv4(address) || v6) {
     const ip = isIPv4(address) ? ipValue(address, false) : v6 ? ipValue(address, true) : undefined;

@@ -1,3 +1,4 @@
+import { asBuffer, fromUtf8, NodeBuffer, utf8 } from '../core/bytes.js';
 import { ResultTypeError } from '../core/errors.js';
 import { describeValue } from '../core/describe-value.js';
 import type { ClassType, Mapper, ResultType } from './result-type.js';
@@ -11,9 +12,10 @@ const CONVERTERS = new Map<unknown, Converter>([
   [Boolean, toBoolean],
   [Date, toDate],
   [Object, (value) => value],
-  [Buffer, (value) => toBytes(value, 'Buffer')],
   [Uint8Array, (value) => toBytes(value, 'Uint8Array')],
 ]);
+// `Buffer` is a result type where the runtime has one (Node, Bun, Deno)
+if (NodeBuffer) CONVERTERS.set(NodeBuffer, (value) => toBytes(value, 'Buffer'));
 
 /** Whether `type` is a built-in constructor results convert to (String, Number, ..., Uint8Array). */
 export function hasConverter(type: unknown): boolean {
@@ -43,7 +45,7 @@ function notConvertible(value: unknown, type: ResultType): ResultTypeError {
 
 function toStringValue(value: unknown): unknown {
   if (typeof value === 'string') return value;
-  if (ArrayBuffer.isView(value)) return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('utf8');
+  if (ArrayBuffer.isView(value)) return fromUtf8(new Uint8Array(value.buffer, value.byteOffset, value.byteLength));
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
   if (value instanceof Date) return value.toISOString();
   return FAIL;
@@ -77,13 +79,15 @@ function toDate(value: unknown): unknown {
   return FAIL;
 }
 
+/** Bytes without a copy: a `Buffer` for the `Buffer` type, a plain `Uint8Array` (never a Buffer) for `Uint8Array`. */
 function toBytes(value: unknown, target: 'Buffer' | 'Uint8Array'): unknown {
-  let bytes: Buffer;
-  if (Buffer.isBuffer(value)) bytes = value;
-  else if (ArrayBuffer.isView(value)) bytes = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
-  else if (typeof value === 'string') bytes = Buffer.from(value, 'utf8');
+  let bytes: Uint8Array;
+  if (value instanceof Uint8Array) bytes = value;
+  else if (ArrayBuffer.isView(value)) bytes = new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+  else if (typeof value === 'string') bytes = utf8(value);
   else return FAIL;
-  return target === 'Buffer' ? bytes : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (target === 'Buffer') return asBuffer(bytes);
+  return bytes.constructor === Uint8Array ? bytes : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { NodeBuffer } from '../core/bytes.js';
 import { ConfigError } from '../core/errors.js';
 import type { StandardSchemaV1 } from './standard-schema.js';
 import { describeValue } from '../core/describe-value.js';
@@ -117,6 +118,7 @@ export type HandlerValueOf<T> =
 /** Whether this type takes the body as text or bytes, skipping the content-type parser. */
 export function rawBodyKind(type: ResultType | undefined): 'text' | 'bytes' | undefined {
   if (type === String) return 'text';
-  if (type === Buffer || type === Uint8Array) return 'bytes';
+  // NodeBuffer, not the Buffer global: a browser has none, and naming it would throw
+  if (type === Uint8Array || (type !== undefined && type === NodeBuffer)) return 'bytes';
   return undefined;
 }
