@@ -56,8 +56,10 @@ const loadFetch = () => import('./fetch.js').then((module) => (options: Transpor
 
 /**
  * @internal The browser/Workers build's backends: `'fetch'` (the default, on the global
- * `fetch`, loaded on the first request) or a Backend object. The node backends are a
- * ConfigError naming the runtime and what it lacks.
+ * `fetch`, loaded on the first request) or a Backend object. A node backend's requests reject
+ * with a ConfigError naming the runtime and what it lacks (at the first request, as a node
+ * backend whose package is not installed does on Node); a name that is no backend at all
+ * throws when the client is made.
  */
 export function webBackendFor(choice: BackendName | Backend | undefined, options: TransportOptions): Backend {
   const given = givenBackend(choice, options);
@@ -65,7 +67,26 @@ export function webBackendFor(choice: BackendName | Backend | undefined, options
   if (choice === undefined || choice === 'fetch') return new LazyBackend('fetch', loadFetch, options);
   if (typeof choice === 'string' && Object.hasOwn(NODE_BACKENDS, choice)) {
     const needs = NODE_BACKENDS[choice];
-    throw new ConfigError(`client.backend '${choice}' needs ${needs}, which ${webRuntimeName()} does not have: use 'fetch' or a Backend object`);
+    return new UnavailableBackend(
+      choice,
+      `client.backend '${choice}' needs ${needs}, which ${webRuntimeName()} does not have: use 'fetch' or a Backend object`,
+    );
   }
   throw new ConfigError(`client.backend ${JSON.stringify(choice)} is not a backend: use 'fetch' or a Backend object`);
+}
+
+/** A node backend in the browser/Workers build: each request rejects with why it cannot be sent. */
+class UnavailableBackend implements Backend {
+  constructor(
+    readonly name: string,
+    private readonly why: string,
+  ) {}
+
+  send(): Promise<never> {
+    return Promise.reject(new ConfigError(this.why));
+  }
+
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
 }

@@ -47,14 +47,17 @@ describe('the web build: backends', () => {
 
   it.each([
     ['native', 'node:http'],
-    ['undici', 'node:net'],
-    ['axios', 'node:http'],
-    ['got', 'node:http'],
-  ] as const)("'%s' is a ConfigError naming the runtime and what it lacks", (name, lacks) => {
-    expect(configError(() => webBackendFor(name, NONE)).message).toBe(
-      `client.backend '${name}' needs ${lacks}${name === 'native' ? '' : name === 'axios' ? " (axios's Node adapter)" : ` (${name} runs on Node)`}, which a browser does not have: use 'fetch' or a Backend object`,
-    );
-    expect(asWorkers(() => configError(() => webBackendFor(name, NONE)).message)).toContain('which Cloudflare Workers does not have');
+    ['undici', 'node:net (undici runs on Node)'],
+    ['axios', "node:http (axios's Node adapter)"],
+    ['got', 'node:http (got runs on Node)'],
+  ] as const)("'%s' rejects each request with a ConfigError naming the runtime and what it lacks", async (name, lacks) => {
+    const backend = webBackendFor(name, NONE);
+    expect(backend.name).toBe(name);
+    const request = backend.send({} as never);
+    await expect(request).rejects.toThrow(ConfigError);
+    await expect(request).rejects.toThrow(`client.backend '${name}' needs ${lacks}, which a browser does not have: use 'fetch' or a Backend object`);
+    await expect(asWorkers(() => webBackendFor(name, NONE)).send({} as never)).rejects.toThrow('which Cloudflare Workers does not have');
+    await expect(backend.close()).resolves.toBeUndefined();
   });
 
   it("any other name is a ConfigError listing what the web build has: 'fetch' or a Backend object", () => {
