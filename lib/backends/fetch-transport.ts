@@ -2,6 +2,7 @@ import { ConfigError } from '../core/errors.js';
 import type { TransportOptions, WireRequest } from '../model/backend.js';
 import type { ProxyRoute } from '../model/proxy-route.js';
 import { fetchInUse } from './fetch-response.js';
+import { runtimeName } from '../core/runtime-name.js';
 
 // What the fetch backend runs on: undici 7's fetch and pools (undici-fetch.ts, which the node
 // registry passes in), or the runtime's own global fetch (Bun, browsers, Workers, node without
@@ -43,6 +44,8 @@ export interface FetchTransport {
   proxies: (() => Promise<ProxyDispatchers>) | undefined;
   /** Why this transport cannot go through a proxy, when it cannot (the message of the ConfigError). */
   readonly noProxy?: string;
+  /** The runtime whose global fetch this is (its quirks: a browser follows redirects itself and streams no upload over HTTP/1.1). */
+  readonly runtime?: ReturnType<typeof runtimeName>;
   destroy(): Promise<void>;
 }
 
@@ -77,6 +80,7 @@ export function globalFetchTransport(options: TransportOptions, where: string, n
     prepared: new WeakMap(),
     dispatcher: () => undefined,
     ownTimeouts: true,
+    runtime: runtimeName(),
     proxies: undefined,
     noProxy,
     destroy: () => Promise.resolve(),

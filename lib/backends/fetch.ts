@@ -1,5 +1,8 @@
 import { ConfigError } from '../core/errors.js';
+import { concatBytes } from '../core/bytes.js';
+import { readableStreamOf } from '../model/body-stream.js';
 import {
+  bufferedBody,
   BODY_METHODS,
   isStreamed,
   utf8TextOf,
@@ -55,6 +58,8 @@ export async function createFetchBackend(options: TransportOptions, loadUndici?:
 }
 
 function send(request: WireRequest, transport: FetchTransport): Promise<WireResponse> {
+  // a browser streams an upload only over HTTP/2 or QUIC (Chromium refuses it on HTTP/1.1; others never do)
+  if (transport.runtime === 'a browser' && isStreamed(request.body)) return collected(request.body).then((body) => send({ ...request, body }, transport));
   // not async, and no await inside: each async layer is one more promise and microtask trip per
   // request, and fetch's own cost is what this backend is measured against
   let init: RequestInit;
@@ -117,7 +122,9 @@ function fetchInit(request: WireRequest, transport: FetchTransport): RequestInit
     // 'manual' makes undici keep a copy of a streamed body for a redirect it never follows
     // (nodejs/undici#4058: a 1 GiB upload held whole); 'error' skips that copy, at the price
     // of a 3xx to a streamed upload arriving as an error (RedirectError) rather than a response
-    redirect: streamed ? 'error' : 'manual',
+    // A browser's 'manual' gives an opaque response (no status, no Location): it follows them itself.
+    // workerd takes no 'error'.
+    redirect: transport.runtime === 'a browser' ? 'follow' : streamed && transport.runtime !== 'Cloudflare Workers' ? 'error' : 'manual',
   };
   if (request.body !== undefined) init.body = fetchBody(request.body);
   if (streamed) init.duplex = 'half';
@@ -216,5 +223,13 @@ function fetchBody(body: WireBody): RequestInit['body'] {
   const text = utf8TextOf(body);
   if (text !== undefined) return text;
   if (body.bytes !== undefined) return body.bytes as Uint8Array<ArrayBuffer>;
-  return ReadableStream.from(body) as ReadableStream<Uint8Array<ArrayBuffer>>;
+  // Chromium has no ReadableStream.from
+  return (typeof ReadableStream.from === 'function' ? ReadableStream.from(body) : readableStreamOf(body)) as ReadableStream<Uint8Array<ArrayBuffer>>;
+}
+
+/** A streamed body read whole (for a runtime that cannot stream it), as bytes. */
+async function collected(body: WireBody): Promise<WireBody> {
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of body) chunks.push(chunk);
+  return bufferedBody(concatBytes(chunks));
 }

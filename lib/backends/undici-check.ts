@@ -17,19 +17,6 @@ export function hasDispatcher(undici: unknown): boolean {
 }
 
 /**
- * The runtime this runs on, by the globals each one defines: `'Bun'`, `'Deno'` or `'Node.js'`
- * (Bun and Deno define `process` too, so they are asked first).
- *
- * @example
- * runtimeName({ Bun: {} }); // 'Bun'
- */
-export function runtimeName(scope: object = globalThis): 'Bun' | 'Deno' | 'Node.js' {
-  if ('Bun' in scope) return 'Bun';
-  if ('Deno' in scope) return 'Deno';
-  return 'Node.js';
-}
-
-/**
  * The error of the `'undici'` backend where `import('undici')` gives no Dispatcher: a
  * configuration the runtime cannot run, never a network failure.
  *

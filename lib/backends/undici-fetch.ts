@@ -6,7 +6,8 @@ import { createFetchBackend } from './fetch.js';
 import { globalFetchTransport, needsNoPool, type Dispatcher, type FetchTransport, type ProxyDispatchers } from './fetch-transport.js';
 import { importPeer } from './optional-peer.js';
 import { fetchInUse } from './fetch-response.js';
-import { hasDispatcher, runtimeName } from './undici-check.js';
+import { hasDispatcher } from './undici-check.js';
+import { runtimeName } from '../core/runtime-name.js';
 import { multiplexing, undiciAgentOptions, withConnector, type Versions } from './undici-limits.js';
 
 /**

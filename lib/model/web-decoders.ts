@@ -51,7 +51,9 @@ export function decompressionStreamTakes(format: Format): boolean {
  * without `DecompressionStream`, `br` only where it takes `'brotli'`.
  */
 export function webDecoders(): Array<[string, Decoder]> {
-  if (!decompressionStreamTakes('gzip')) return [];
+  // gzip and deflate are in every DecompressionStream; not made here to check: workerd refuses
+  // one made in global scope (module load), so brotli, probed below, is not offered there
+  if (WebDecompressionStream === undefined) return [];
   const decoders: Array<[string, Decoder]> = [
     ['gzip', webGunzip],
     ['x-gzip', webGunzip],

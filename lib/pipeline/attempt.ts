@@ -82,10 +82,16 @@ function guardedResponse(
   const race = <T>(pending: Promise<T>): Promise<T> => Promise.race([pending, aborted]);
   async function* body(): AsyncGenerator<Uint8Array> {
     const iterator = response.body[Symbol.asyncIterator]();
-    const timer = onSilence && setTimeout(onSilence, readMs);
+    let timer = onSilence && setTimeout(onSilence, readMs);
+    // a browser's or a Worker's setTimeout gives a number, which has no refresh(): set it anew
+    const refreshes = typeof (timer as { refresh?: unknown } | undefined)?.refresh === 'function';
     try {
       for (let next = await race(iterator.next()); !next.done; next = await race(iterator.next())) {
-        timer?.refresh();
+        if (refreshes) timer!.refresh();
+        else if (timer !== undefined) {
+          clearTimeout(timer);
+          timer = setTimeout(onSilence!, readMs);
+        }
         yield next.value;
       }
     } finally {

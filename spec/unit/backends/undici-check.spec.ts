@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import * as undici from 'undici';
 import { ConfigError } from '../../../lib/index.js';
 import { createUndiciBackend } from '../../../lib/backends/undici.js';
-import { hasDispatcher, runtimeName, undiciWithoutDispatcher } from '../../../lib/backends/undici-check.js';
+import { hasDispatcher, undiciWithoutDispatcher } from '../../../lib/backends/undici-check.js';
+import { runtimeName } from '../../../lib/core/runtime-name.js';
 
 /** What Bun answers `import('undici')` with: fetch and an Agent class, no Dispatcher behind them. */
 const bunLikeUndici = { fetch: globalThis.fetch, Headers: globalThis.Headers, Agent: class Agent {} };
