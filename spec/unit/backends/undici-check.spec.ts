@@ -21,11 +21,13 @@ describe('undici-check', () => {
     expect(hasDispatcher(null)).toBe(false);
   });
 
-  it('names the runtime by its globals, Bun and Deno before Node', () => {
+  it('names the runtime by its globals, Bun and Deno before Node, then Workers and browsers', () => {
     expect(runtimeName()).toBe('Node.js');
     expect(runtimeName({ Bun: {}, process: {} })).toBe('Bun');
     expect(runtimeName({ Deno: {}, process: {} })).toBe('Deno');
-    expect(runtimeName({ process: {} })).toBe('Node.js');
+    expect(runtimeName({ process: { versions: { node: '20.19.0' } } })).toBe('Node.js');
+    expect(runtimeName({ navigator: { userAgent: 'Cloudflare-Workers' } })).toBe('Cloudflare Workers');
+    expect(runtimeName({ navigator: { userAgent: 'Mozilla/5.0' } })).toBe('a browser');
   });
 
   it('makes the undici backend without a Dispatcher a ConfigError naming the runtime, never a network error', async () => {
