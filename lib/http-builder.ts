@@ -1,4 +1,3 @@
-import { AuthCache } from './auth/auth-cache.js';
 import { isThenable } from './core/maybe-promise.js';
 import { chosenBackend } from './backends/backend-choice.js';
 import { ClientCookieJar } from './cookies/cookie-jar.js';
@@ -296,7 +295,7 @@ function newPool(settings: Settings, cookies: Pool['cookies']): Pool {
   const backend = chosenBackend(settings.backend, { tls: settings.tls, connection: settings.connection, http2: settings.http2 });
   // a bad proxy URL or no_proxy entry fails here, when the client is made
   const router = proxyRouterOf(settings.proxy, backend, settings.connection);
-  return { backend, send: wirePipeline(), authCache: new AuthCache(), router, cookies, closed: false };
+  return { backend, send: wirePipeline(), auth: {}, router, cookies, closed: false };
 }
 
 /** What takes the body itself, when a level registered a Download or a Stream: the result is its own. */

@@ -1,8 +1,24 @@
 import type { DigestChallenge } from './digest.js';
-import { BearerRefreshes } from './bearer-refreshes.js';
+import type { BearerRefreshes } from './bearer-refreshes.js';
 
 /** What a protection space asked for last: Basic, or Digest with its challenge. */
 export type SpaceState = { readonly scheme: 'basic' } | { readonly scheme: 'digest'; readonly challenge: DigestChallenge };
+
+/**
+ * What a client's requests learn about authentication, shared by the clients derived from it.
+ * Each part is made by the first request that needs it (the code that makes it is loaded then
+ * too): a client that never authenticates has neither.
+ */
+export interface PoolAuth {
+  /** The protection spaces its Basic and Digest credentials were challenged in. */
+  spaces?: AuthCache;
+  /**
+   * What its requests know about bearer refreshes: the tokens refreshed, the refreshes running.
+   * One per client, whatever the `refresh` function (a request block makes a new one per call):
+   * the expired token says whose it is.
+   */
+  bearerRefreshes?: BearerRefreshes;
+}
 
 interface Space {
   readonly origin: string;
@@ -23,16 +39,6 @@ const MAX_NONCES = 256;
 export class AuthCache {
   readonly #spaces: Space[] = [];
   readonly #nonceCounts = new Map<string, number>();
-  #bearerRefreshes: BearerRefreshes | undefined;
-
-  /**
-   * What the client's requests know about bearer refreshes: the tokens refreshed, the refreshes
-   * running. One per client, whatever the `refresh` function (a request block makes a new one
-   * per call): the expired token says whose it is.
-   */
-  get bearerRefreshes(): BearerRefreshes {
-    return (this.#bearerRefreshes ??= new BearerRefreshes());
-  }
 
   /** The space `url` falls in; the one with the longest matching `domain` prefix when several do. */
   find(url: URL): Space | undefined {

@@ -3,6 +3,7 @@ import { checkToken, type BearerCredentials, type BearerRefresh, type BearerToke
 import { untilSignal, type CallControl } from '../pipeline/call-control.js';
 import type { Send, WireCall } from '../pipeline/plan.js';
 import { carriedThrow } from '../pipeline/progress.js';
+import { BearerRefreshes } from './bearer-refreshes.js';
 
 /**
  * Sends with `Authorization: Bearer <token>`: the request's own token, or what a refresh of
@@ -16,7 +17,7 @@ import { carriedThrow } from '../pipeline/progress.js';
 export async function sendWithBearer(next: Send, wire: WireRequest, call: WireCall, credentials: BearerCredentials): Promise<WireResponse> {
   const { refresh } = credentials;
   const configured = await tokenOf(credentials.token, call.control);
-  const refreshes = refresh && call.plan.pool.authCache.bearerRefreshes;
+  const refreshes = refresh && (call.plan.pool.auth.bearerRefreshes ??= new BearerRefreshes());
   const sent = refreshes ? refreshes.current(configured) : configured;
   const response = await next(withBearer(wire, sent), call);
   if (response.statusCode !== 401 || !refreshes || isStreamed(wire.body)) return response;

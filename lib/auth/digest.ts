@@ -46,6 +46,16 @@ export function pickDigest(challenges: readonly Challenge[]): DigestChallenge | 
   return best;
 }
 
+/** What in a Digest challenge we cannot answer (one {@link pickDigest} passed over). */
+export function whyUnanswerable(challenge: Challenge): string {
+  const { algorithm = 'MD5', qop, nonce } = challenge.params;
+  if (!nonce) return 'it has no nonce';
+  if (!DIGEST_ALGORITHMS.some((known) => known.toLowerCase() === algorithm.toLowerCase())) {
+    return `algorithm ${algorithm} is not supported (${DIGEST_ALGORITHMS.join(', ')} are)`;
+  }
+  return `qop ${qop} is not supported (auth and auth-int are)`;
+}
+
 /** What one answer to a Digest challenge needs beyond the challenge. */
 export interface DigestAnswer {
   readonly user: string;

@@ -1,4 +1,4 @@
-import type { AuthCache } from '../auth/auth-cache.js';
+import type { PoolAuth } from '../auth/auth-cache.js';
 import type { ProxyRouter } from '../proxy/router.js';
 import type { Credentials } from '../config/auth-config.js';
 import type { ProgressListener } from '../config/execution-config.js';
@@ -47,8 +47,8 @@ export interface PoolState {
   readonly backend: Backend;
   /** The wire stages over the backend, composed once ({@link wirePipeline} in stages.ts). */
   readonly send: Send;
-  /** The protection spaces the pool's servers challenged in. */
-  readonly authCache: AuthCache;
+  /** What its requests learned about authentication: the protection spaces challenged, bearer refreshes. */
+  readonly auth: PoolAuth;
   /** Which requests go through which proxy (`client.proxy`); `undefined`: every request goes direct. */
   readonly router: ProxyRouter | undefined;
   /** Set by close() of the client that made the pool: nothing more is sent, calls in flight are AbortErrors. */

@@ -1,6 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
 import { Readable } from 'node:stream';
-import { AuthCache } from '../../lib/auth/auth-cache.js';
 import { authorization } from '../../lib/auth/auth-stage.js';
 import type { WireCall } from '../../lib/pipeline/plan.js';
 import { bufferedText, type WireRequest, type WireResponse } from '../../lib/model/backend.js';
@@ -156,7 +155,7 @@ describe('the auth stage and a text body', () => {
     const plan = {
       credentials: { scheme: 'digest', user: 'u', password: 'p', preemptive: false },
       target: { secure: false, hostname: '127.0.0.1', port: 1 },
-      pool: { authCache: new AuthCache() },
+      pool: { auth: {} },
     };
     const call = { plan, control: undefined, last: undefined } as unknown as WireCall;
     const send = authorization((request) => (sent.push(request), Promise.resolve(answers.shift()!)));
