@@ -4,13 +4,11 @@ import { describeValue } from '../core/describe-value.js';
 import { EncodeError, HttpBuilderError } from '../core/errors.js';
 import type { RequestRecord } from '../model/request-record.js';
 import { encodeText, encodesAsUtf8, namedCharset } from '../core/charset.js';
-import { encodeCsv } from './csv.js';
 import { encodeForm } from './form.js';
-import { encodeXml } from './xml.js';
 import { parseMediaType, rememberedLookup } from '../core/media-type.js';
 import { isRawUpload, rawUploadBody, type RawUpload } from './raw-upload.js';
 import { isMultipart } from './multipart.js';
-import { encodeMultipart } from './multipart-body.js';
+import { encodeCsv, encodeMultipart, encodeXml } from './lazy-codecs.js';
 import { isFormData } from './form-data.js';
 import { utf8, utf8Length } from '../core/bytes.js';
 

@@ -2,7 +2,7 @@ import { streamedBody, type WireBody } from '../model/backend.js';
 import { randomBytes, toHex, utf8 } from '../core/bytes.js';
 import { describeValue } from '../core/describe-value.js';
 import { EncodeError } from '../core/errors.js';
-import { isMultipart, type Multipart, type MultipartPart, type PartStream } from './multipart.js';
+import type { Multipart, MultipartPart, PartStream } from './multipart.js';
 import { isPathSource, isSizedStream, releaseContent } from './multipart-source.js';
 import { checkUnread, isBlob, iterableOf } from './stream-source.js';
 import { bytesOf } from './raw-upload.js';
@@ -19,18 +19,9 @@ interface PreparedPart {
   release(): void;
 }
 
-/**
- * The `multipart/form-data` encoder: a string is taken as already encoded (sent unchanged, with
- * the caller's content type and boundary); a {@link Multipart} or a web `FormData` is framed
- * with a fresh boundary.
- */
-export function encodeMultipart(body: unknown): string | Promise<{ wire: WireBody; contentType: string }> {
-  if (typeof body === 'string') return body;
-  if (isFormData(body)) return multipartBody(multipartOf(body));
-  if (!isMultipart(body)) {
-    throw new EncodeError(`a 'multipart/form-data' body must be built with multipart() or be a FormData, not ${describeValue(body)}`);
-  }
-  return multipartBody(body);
+/** A {@link Multipart} or a web `FormData` framed with a fresh boundary (lazy-codecs.ts's encoder has checked which it is). */
+export function framed(body: Multipart | FormData): Promise<{ wire: WireBody; contentType: string }> {
+  return multipartBody(isFormData(body) ? multipartOf(body) : body);
 }
 
 /** Frames `mp`: `length` is known when every part's size is; sources are opened only when the body is read. */

@@ -1,5 +1,10 @@
-import type { Cookie, CookieJar } from 'tough-cookie';
+import type { CookieJar } from 'tough-cookie';
+import { loadOnce } from '../core/load-once.js';
 import type { WireRequest, WireResponse } from '../model/backend.js';
+
+// what a jar does to each exchange (cookie-exchange.ts, and tough-cookie behind it) is loaded by
+// the first request of a client with `client.cookies`: an application without a jar never loads it
+const cookieExchange = loadOnce(() => import('./cookie-exchange.js'));
 
 /** One wrapper per application jar, so that every client given it (and its derived clients) shares one. */
 const wrappers = new WeakMap<CookieJar, ClientCookieJar>();
@@ -37,35 +42,17 @@ export class ClientCookieJar {
    * (the request's win: a name set by the caller is sent once, with the caller's value).
    */
   async withCookies(wire: WireRequest): Promise<WireRequest> {
-    const jar = await this.#load();
-    // an application's jar may keep its cookies in an asynchronous store (a file, a database)
-    const stored: Cookie[] = jar.store.synchronous ? jar.getCookiesSync(wire.url) : await jar.getCookies(wire.url);
-    if (stored.length === 0) return wire;
-    const headerName = Object.keys(wire.headers).find((name) => name.toLowerCase() === 'cookie');
-    const own = headerName === undefined ? '' : wire.headers[headerName];
-    const ownNames = new Set(own.split(';').map((pair) => pair.split('=')[0].trim()));
-    const pairs = stored.filter((cookie) => !ownNames.has(cookie.key)).map((cookie) => cookie.cookieString());
-    if (own !== '') pairs.push(own);
-    const headers: Record<string, string> = {};
-    for (const name in wire.headers) if (name !== headerName) headers[name] = wire.headers[name];
-    headers[headerName ?? 'Cookie'] = pairs.join('; ');
-    return { ...wire, headers };
+    const exchange = cookieExchange.loaded ?? (await cookieExchange());
+    return exchange.withCookies(await this.#load(), wire);
   }
 
   /** Stores the response's `Set-Cookie` headers for `url`; ones the rules refuse (another domain, a public suffix) are ignored. */
   async store(url: string, response: WireResponse): Promise<void> {
-    let jar: CookieJar | undefined;
-    for (const [name, value] of response.headers) {
-      if (name.toLowerCase() !== 'set-cookie') continue;
-      jar ??= await this.#load();
-      // a refused cookie is the server's mistake, not the request's failure (browsers ignore it too)
-      if (jar.store.synchronous) jar.setCookieSync(value, url, { ignoreError: true });
-      else await jar.setCookie(value, url, { ignoreError: true });
-    }
+    const exchange = cookieExchange.loaded ?? (await cookieExchange());
+    return exchange.storeCookies(this.#load.bind(this), url, response);
   }
 
   #load(): Promise<CookieJar> {
-    // a service is not a browser: `Secure` means https, on loopback addresses too
-    return (this.#jar ??= import('tough-cookie').then(({ CookieJar }) => new CookieJar(undefined, { allowSecureOnLocal: false })));
+    return (this.#jar ??= cookieExchange().then((exchange) => exchange.newJar()));
   }
 }
