@@ -7,7 +7,7 @@ import { encodeText, encodesAsUtf8, namedCharset } from '../core/charset.js';
 import { encodeForm } from './form.js';
 import { parseMediaType, rememberedLookup } from '../core/media-type.js';
 import { isRawUpload, rawUploadBody, type RawUpload } from './raw-upload.js';
-import { isMultipart } from './multipart.js';
+import { isMultipart } from './multipart-brand.js';
 import { encodeCsv, encodeMultipart, encodeXml } from './lazy-codecs.js';
 import { isFormData } from './form-data.js';
 import { utf8, utf8Length } from '../core/bytes.js';

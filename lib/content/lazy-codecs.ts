@@ -5,35 +5,33 @@ import type { WireBody } from '../model/backend.js';
 import type { FromServer } from '../model/from-server.js';
 import type { RequestRecord } from '../model/request-record.js';
 import { isFormData } from './form-data.js';
-import { isMultipart } from './multipart.js';
+import { isMultipart } from './multipart-brand.js';
 
-// The XML, CSV and multipart encoders and parsers as the built-in maps hold them: each loads its
-// module at its first use (a JSON client never does), so a browser bundle keeps them in chunks
-// of their own. They return promises, as the modules' own functions do; once a module is in it
-// is called at once.
+// The XML, CSV and multipart encoders and parsers as the built-in maps hold them: their code
+// (deferred-content.ts) loads at the first use of any of them (a JSON client never does), so a
+// browser bundle keeps it in a chunk of its own. They return promises, as the modules' own
+// functions do; once the module is in it is called at once.
 
-const xml = loadOnce(() => import('./xml.js'));
-const csv = loadOnce(() => import('./csv.js'));
-const multipartFraming = loadOnce(() => import('./multipart-body.js'));
+const deferred = loadOnce(() => import('./deferred-content.js'));
 
 /** xml.ts's `encodeXml`, loaded on first use. */
 export async function encodeXml(body: unknown, request: RequestRecord): Promise<string> {
-  return (xml.loaded ?? (await xml())).encodeXml(body, request);
+  return (deferred.loaded ?? (await deferred())).encodeXml(body, request);
 }
 
 /** xml.ts's `parseXml`, loaded on first use. */
 export async function parseXml(fromServer: FromServer): Promise<unknown> {
-  return (xml.loaded ?? (await xml())).parseXml(fromServer);
+  return (deferred.loaded ?? (await deferred())).parseXml(fromServer);
 }
 
 /** csv.ts's `encodeCsv`, loaded on first use. */
 export async function encodeCsv(body: unknown, request: RequestRecord): Promise<string> {
-  return (csv.loaded ?? (await csv())).encodeCsv(body, request);
+  return (deferred.loaded ?? (await deferred())).encodeCsv(body, request);
 }
 
 /** csv.ts's `parseCsv`, loaded on first use. */
 export async function parseCsv(fromServer: FromServer): Promise<string[][]> {
-  return (csv.loaded ?? (await csv())).parseCsv(fromServer);
+  return (deferred.loaded ?? (await deferred())).parseCsv(fromServer);
 }
 
 /**
@@ -46,6 +44,6 @@ export function encodeMultipart(body: unknown): string | Promise<{ wire: WireBod
   if (!isMultipart(body) && !isFormData(body)) {
     throw new EncodeError(`a 'multipart/form-data' body must be built with multipart() or be a FormData, not ${describeValue(body)}`);
   }
-  const framing = multipartFraming.loaded;
-  return framing ? framing.framed(body) : multipartFraming().then((loaded) => loaded.framed(body));
+  const loaded = deferred.loaded;
+  return loaded ? loaded.framed(body) : deferred().then((module) => module.framed(body));
 }

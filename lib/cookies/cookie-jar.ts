@@ -1,10 +1,4 @@
 import type { CookieJar } from 'tough-cookie';
-import { loadOnce } from '../core/load-once.js';
-import type { WireRequest, WireResponse } from '../model/backend.js';
-
-// what a jar does to each exchange (cookie-exchange.ts, and tough-cookie behind it) is loaded by
-// the first request of a client with `client.cookies`: an application without a jar never loads it
-const cookieExchange = loadOnce(() => import('./cookie-exchange.js'));
 
 /** One wrapper per application jar, so that every client given it (and its derived clients) shares one. */
 const wrappers = new WeakMap<CookieJar, ClientCookieJar>();
@@ -38,21 +32,11 @@ export class ClientCookieJar {
   }
 
   /**
-   * `wire` with the jar's cookies for its URL in front of the request's own `Cookie` header
-   * (the request's win: a name set by the caller is sent once, with the caller's value).
+   * The tough-cookie jar: the application's, or the client's own, made (and tough-cookie loaded)
+   * now if it was not yet. What the cookie stage does with it is cookie-exchange.ts.
    */
-  async withCookies(wire: WireRequest): Promise<WireRequest> {
-    const exchange = cookieExchange.loaded ?? (await cookieExchange());
-    return exchange.withCookies(await this.#load(), wire);
-  }
-
-  /** Stores the response's `Set-Cookie` headers for `url`; ones the rules refuse (another domain, a public suffix) are ignored. */
-  async store(url: string, response: WireResponse): Promise<void> {
-    const exchange = cookieExchange.loaded ?? (await cookieExchange());
-    return exchange.storeCookies(this.#load.bind(this), url, response);
-  }
-
-  #load(): Promise<CookieJar> {
-    return (this.#jar ??= cookieExchange().then((exchange) => exchange.newJar()));
+  jar(): Promise<CookieJar> {
+    // a service is not a browser: `Secure` means https, on loopback addresses too
+    return (this.#jar ??= import('tough-cookie').then(({ CookieJar }) => new CookieJar(undefined, { allowSecureOnLocal: false })));
   }
 }

@@ -1,5 +1,5 @@
 import type { WireRequest, WireResponse } from '../model/backend.js';
-import type { Attempt, AttemptResponse, HookLists, RedirectTarget, RetryInfo } from '../config/hooks.js';
+import type { Attempt, AttemptResponse, RedirectTarget, RetryInfo } from '../config/hooks.js';
 import { ConfigError } from '../core/errors.js';
 import { noteHookHeaders } from '../cache/hook-credentials.js';
 import { isThenable } from '../core/maybe-promise.js';
@@ -10,10 +10,11 @@ import type { Send, WireCall } from './plan.js';
 import { carriedThrow } from './progress.js';
 
 // The hook stage's work (hooks-stage.ts holds the stage): loaded at the first exchange of a call
-// with `execution.hooks`, so that an application without hooks never loads it.
+// with `execution.hooks` (deferred-stage.ts), so that an application without hooks never loads it.
 
 /** One wire exchange as an {@link Attempt}: `beforeAttempt` hooks on its headers, `afterAttempt` hooks on its response head. */
-export async function hooked(next: Send, lists: HookLists, wire: WireRequest, call: WireCall): Promise<WireResponse> {
+export async function hooked(next: Send, wire: WireRequest, call: WireCall): Promise<WireResponse> {
+  const lists = call.plan.execution.hooks!;
   const proxyCredentials = proxyStageCredentials(wire, call);
   const attempt = (call.attempt = attemptOf(wire, proxyCredentials !== undefined));
   let sent = wire;

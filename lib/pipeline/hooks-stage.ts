@@ -1,11 +1,7 @@
 import type { WireRequest, WireResponse } from '../model/backend.js';
 import type { RedirectTarget, RetryInfo } from '../config/hooks.js';
-import { loadOnce } from '../core/load-once.js';
+import { runStageWork, stageWork } from './deferred-stage.js';
 import type { Send, WireCall } from './plan.js';
-
-// what the hooks do (hooked-attempt.ts) is loaded by the first call that has hooks: a client
-// without hooks never loads it, and a browser bundle keeps it in a chunk of its own
-const hookCalls = loadOnce(() => import('./hooked-attempt.js'));
 
 /**
  * The hook stage: with `execution.hooks` set, each wire exchange that reaches it (every redirect
@@ -21,11 +17,8 @@ const hookCalls = loadOnce(() => import('./hooked-attempt.js'));
  */
 export function hooks(next: Send): Send {
   return function sendWithHooks(wire: WireRequest, call: WireCall): Promise<WireResponse> {
-    const lists = call.plan.execution.hooks;
-    // no hooks (the usual call): no copy, no extra promise
-    if (!lists) return next(wire, call);
-    const loaded = hookCalls.loaded;
-    return loaded ? loaded.hooked(next, lists, wire, call) : hookCalls().then((module) => module.hooked(next, lists, wire, call));
+    // no hooks (the usual call): no copy, no extra promise; with hooks, their work (hooked-attempt.ts) is loaded by the first
+    return call.plan.execution.hooks ? runStageWork('hooked', next, wire, call) : next(wire, call);
   };
 }
 
@@ -35,7 +28,7 @@ export function hooks(next: Send): Send {
  */
 export async function beforeRetry(call: WireCall, wire: WireRequest, retry: RetryInfo): Promise<void> {
   if (!call.plan.execution.hooks) return;
-  return (hookCalls.loaded ?? (await hookCalls())).beforeRetry(call, wire, retry);
+  return (stageWork.loaded ?? (await stageWork())).beforeRetry(call, wire, retry);
 }
 
 /**
@@ -46,5 +39,5 @@ export async function beforeRetry(call: WireCall, wire: WireRequest, retry: Retr
 export async function beforeRedirect(call: WireCall, from: WireRequest, hop: WireRequest, statusCode: number): Promise<WireRequest> {
   const lists = call.plan.execution.hooks;
   if (!lists || lists.beforeRedirect.length === 0) return hop;
-  return (hookCalls.loaded ?? (await hookCalls())).beforeRedirect(call, from, hop, statusCode);
+  return (stageWork.loaded ?? (await stageWork())).beforeRedirect(call, from, hop, statusCode);
 }

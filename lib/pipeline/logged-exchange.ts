@@ -4,13 +4,13 @@ import { firstHeader } from '../model/response-headers.js';
 import type { Send, WireCall } from './plan.js';
 import { toTransportError } from '../model/transport-error.js';
 import { redactUrl } from '../core/redact.js';
-import type { LogLine } from '../config/logger.js';
 
 // The logging stage's work (request-log.ts holds the stage): loaded at the first exchange of a
-// call with `execution.logger`, so that an application that logs nothing never loads it.
+// call with `execution.logger` (deferred-stage.ts), so that an application that logs nothing never loads it.
 
 /** One wire exchange with its two lines: when the request goes out, and when its head arrives or it fails. */
-export async function logged(next: Send, log: LogLine, wire: WireRequest, call: WireCall): Promise<WireResponse> {
+export async function logged(next: Send, wire: WireRequest, call: WireCall): Promise<WireResponse> {
+  const log = call.plan.execution.logger!;
   const url = redactUrl(wire.url);
   log(`→ ${wire.method} ${url}${wire.proxy ? ` via ${wire.proxy.shown}` : ''}${requestSize(wire)}`);
   const started = performance.now();

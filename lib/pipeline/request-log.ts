@@ -1,11 +1,7 @@
 import type { WireRequest, WireResponse } from '../model/backend.js';
-import { loadOnce } from '../core/load-once.js';
+import { runStageWork } from './deferred-stage.js';
 import type { Send, WireCall } from './plan.js';
 import type { LogLine } from '../config/logger.js';
-
-// what the stage writes (logged-exchange.ts) is loaded by the first call with a logger: an
-// application that logs nothing never loads it, and a browser bundle keeps it in a chunk of its own
-const logLines = loadOnce(() => import('./logged-exchange.js'));
 
 /**
  * The logging stage: with `execution.logger` set, a line when the request goes out and one when
@@ -15,10 +11,8 @@ const logLines = loadOnce(() => import('./logged-exchange.js'));
  */
 export function logging(next: Send): Send {
   return function loggedSend(wire: WireRequest, call: WireCall): Promise<WireResponse> {
-    const log = call.plan.execution.logger;
-    if (!log) return next(wire, call);
-    const loaded = logLines.loaded;
-    return loaded ? loaded.logged(next, log, wire, call) : logLines().then((module) => module.logged(next, log, wire, call));
+    // what it writes (logged-exchange.ts) is loaded by the first call with a logger
+    return call.plan.execution.logger ? runStageWork('logged', next, wire, call) : next(wire, call);
   };
 }
 
