@@ -13,8 +13,8 @@ export interface LoadOnce<M> {
 
 /**
  * @example
- * const xmlModule = loadOnce(() => import('./xml.js'));
- * const parse = (fromServer) => (xmlModule.loaded ?? (await xmlModule())).parseXml(fromServer);
+ * const cookies = loadOnce(() => import('tough-cookie'));
+ * const jar = new (cookies.loaded ?? (await cookies())).CookieJar();
  */
 export function loadOnce<M>(load: () => Promise<M>): LoadOnce<M> {
   let loading: Promise<M> | undefined;

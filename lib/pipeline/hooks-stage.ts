@@ -1,5 +1,5 @@
 import type { WireRequest, WireResponse } from '../model/backend.js';
-import type { RedirectTarget, RetryInfo } from '../config/hooks.js';
+import type { RetryInfo } from '../config/hooks.js';
 import { runStageWork, stageWork } from './deferred-stage.js';
 import type { Send, WireCall } from './plan.js';
 
@@ -34,7 +34,7 @@ export async function beforeRetry(call: WireCall, wire: WireRequest, retry: Retr
 /**
  * The `beforeRedirect` hooks, before the redirect stage sends `hop` (the request for the
  * `Location`, credentials already dropped for another origin): the hop with the headers they
- * left in `to.headers` (a {@link RedirectTarget}).
+ * left in `to.headers`.
  */
 export async function beforeRedirect(call: WireCall, from: WireRequest, hop: WireRequest, statusCode: number): Promise<WireRequest> {
   const lists = call.plan.execution.hooks;
