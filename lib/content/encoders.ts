@@ -95,8 +95,8 @@ const rememberedEncoder = rememberedLookup(DEFAULT_ENCODER_LEVEL);
 /**
  * Encodes `record.body` with the encoder its content type selects (nearest layer first).
  * Returns the wire body and the content type to send, or `undefined` for no body; a promise of
- * them only when the encoder returned one (JSON, text and form do not: no await for those; XML, CSV and
- * multipart, whose code loads at first use (lazy-codecs.ts), do).
+ * them only when the encoder returned one (JSON, text and form do not: no await for those; XML,
+ * CSV and multipart do, their code loaded at first use: lazy-codecs.ts).
  */
 export function encodeBody(
   record: RequestRecord,
