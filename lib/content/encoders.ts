@@ -4,13 +4,11 @@ import { describeValue } from '../core/describe-value.js';
 import { EncodeError, HttpBuilderError } from '../core/errors.js';
 import type { RequestRecord } from '../model/request-record.js';
 import { encodeText, encodesAsUtf8, namedCharset } from '../core/charset.js';
-import { encodeCsv } from './csv.js';
 import { encodeForm } from './form.js';
-import { encodeXml } from './xml.js';
 import { parseMediaType, rememberedLookup } from '../core/media-type.js';
 import { isRawUpload, rawUploadBody, type RawUpload } from './raw-upload.js';
-import { isMultipart } from './multipart.js';
-import { encodeMultipart } from './multipart-body.js';
+import { isMultipart } from './multipart-brand.js';
+import { encodeCsv, encodeMultipart, encodeXml } from './lazy-codecs.js';
 import { isFormData } from './form-data.js';
 import { utf8, utf8Length } from '../core/bytes.js';
 
@@ -97,7 +95,8 @@ const rememberedEncoder = rememberedLookup(DEFAULT_ENCODER_LEVEL);
 /**
  * Encodes `record.body` with the encoder its content type selects (nearest layer first).
  * Returns the wire body and the content type to send, or `undefined` for no body; a promise of
- * them only when the encoder returned one (the built-in ones do not: no await for those).
+ * them only when the encoder returned one (JSON, text and form do not: no await for those; XML,
+ * CSV and multipart do, their code loaded at first use: lazy-codecs.ts).
  */
 export function encodeBody(
   record: RequestRecord,

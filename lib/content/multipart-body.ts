@@ -2,12 +2,13 @@ import { streamedBody, type WireBody } from '../model/backend.js';
 import { randomBytes, toHex, utf8 } from '../core/bytes.js';
 import { describeValue } from '../core/describe-value.js';
 import { EncodeError } from '../core/errors.js';
-import { isMultipart, type Multipart, type MultipartPart, type PartStream } from './multipart.js';
+import { multipart, type Multipart, type PartStream } from './multipart.js';
+import type { MultipartPart, MultipartParts } from './multipart-brand.js';
 import { isPathSource, isSizedStream, releaseContent } from './multipart-source.js';
 import { checkUnread, isBlob, iterableOf } from './stream-source.js';
 import { bytesOf } from './raw-upload.js';
 import { openFile } from './file-source.js';
-import { isFormData, multipartOf } from './form-data.js';
+import { isFormData } from './form-data.js';
 
 const CRLF = utf8('\r\n');
 
@@ -19,22 +20,26 @@ interface PreparedPart {
   release(): void;
 }
 
+/** A {@link Multipart} or a web `FormData` framed with a fresh boundary (lazy-codecs.ts's encoder has checked which it is). */
+export function framed(body: MultipartParts | FormData): Promise<{ wire: WireBody; contentType: string }> {
+  return multipartBody(isFormData(body) ? multipartOf(body) : body);
+}
+
 /**
- * The `multipart/form-data` encoder: a string is taken as already encoded (sent unchanged, with
- * the caller's content type and boundary); a {@link Multipart} or a web `FormData` is framed
- * with a fresh boundary.
+ * A `FormData`'s entries as a multipart body, in order: a string is a field, a `File` a file part
+ * with its name and type (`application/octet-stream` when it has none), streamed from the Blob.
  */
-export function encodeMultipart(body: unknown): string | Promise<{ wire: WireBody; contentType: string }> {
-  if (typeof body === 'string') return body;
-  if (isFormData(body)) return multipartBody(multipartOf(body));
-  if (!isMultipart(body)) {
-    throw new EncodeError(`a 'multipart/form-data' body must be built with multipart() or be a FormData, not ${describeValue(body)}`);
-  }
-  return multipartBody(body);
+function multipartOf(form: FormData): Multipart {
+  return multipart((mp) => {
+    for (const [name, value] of form.entries()) {
+      if (typeof value === 'string') mp.field(name, value);
+      else mp.part(name, value.name, value.type, value);
+    }
+  });
 }
 
 /** Frames `mp`: `length` is known when every part's size is; sources are opened only when the body is read. */
-export async function multipartBody(mp: Multipart): Promise<{ wire: WireBody; contentType: string }> {
+export async function multipartBody(mp: MultipartParts): Promise<{ wire: WireBody; contentType: string }> {
   const boundary = `httpbuilder-${toHex(randomBytes(16))}`;
   const parts: PreparedPart[] = [];
   try {

@@ -2,16 +2,10 @@ import { EncodeError } from '../core/errors.js';
 import { isScalar } from '../core/scalar.js';
 import { describeValue } from '../core/describe-value.js';
 import { isPartContent, releaseContent, type PartContent } from './multipart-source.js';
+import { MULTIPART_BRAND, type MultipartPart } from './multipart-brand.js';
 
 export type { PartContent, PartStream, PathSource, SizedStream } from './multipart-source.js';
-
-/** One part, as added: a field has no `fileName` and no `contentType`. */
-export interface MultipartPart {
-  readonly name: string;
-  readonly fileName: string | undefined;
-  readonly contentType: string | undefined;
-  readonly content: PartContent;
-}
+export { isMultipart, type MultipartPart } from './multipart-brand.js';
 
 /** What the block given to {@link multipart} receives. */
 export interface MultipartBuilder {
@@ -21,11 +15,9 @@ export interface MultipartBuilder {
   part(name: string, fileName: string, contentType: string, content: PartContent): MultipartBuilder;
 }
 
-const BRAND = Symbol.for('httpbuilder-ts.multipart');
-
 /** A multipart/form-data body: built by {@link multipart}, encoded (and streamed) by the `multipart/form-data` encoder. */
 export class Multipart {
-  readonly [BRAND] = true;
+  readonly [MULTIPART_BRAND] = true;
   /** The parts in the order they were added (they go out in this order). */
   readonly parts: readonly MultipartPart[];
 
@@ -38,11 +30,6 @@ export class Multipart {
   toJSON(): never {
     throw new EncodeError("a multipart body needs content type 'multipart/form-data'");
   }
-}
-
-/** Whether `value` is a body built by {@link multipart} (also one from another copy of the library). */
-export function isMultipart(value: unknown): value is Multipart {
-  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
 }
 
 /**

@@ -1,10 +1,9 @@
 import { ParseError } from '../core/errors.js';
 import type { FromServer } from '../model/from-server.js';
 import type { RequestRecord } from '../model/request-record.js';
-import { parseCsv } from './csv.js';
 import { rememberedLookup } from '../core/media-type.js';
 import { parseForm } from './form.js';
-import { parseXml } from './xml.js';
+import { parseCsv, parseXml } from './lazy-codecs.js';
 
 /**
  * Turns a response body into a value. Read the body with `fromServer.text()`, `bytes()` or `stream()`.

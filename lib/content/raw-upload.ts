@@ -1,6 +1,6 @@
 import { bufferedBody, streamedBody, type WireBody } from '../model/backend.js';
 import { EncodeError } from '../core/errors.js';
-import { isMultipart } from './multipart.js';
+import { isMultipart } from './multipart-brand.js';
 import { releaseContent } from './multipart-source.js';
 import { checkUnread, isBlob, iterableOf, releaseStream, type PipeableStream } from './stream-source.js';
 

@@ -1,5 +1,4 @@
-import type { Cookie, CookieJar } from 'tough-cookie';
-import type { WireRequest, WireResponse } from '../model/backend.js';
+import type { CookieJar } from 'tough-cookie';
 
 /** One wrapper per application jar, so that every client given it (and its derived clients) shares one. */
 const wrappers = new WeakMap<CookieJar, ClientCookieJar>();
@@ -33,38 +32,10 @@ export class ClientCookieJar {
   }
 
   /**
-   * `wire` with the jar's cookies for its URL in front of the request's own `Cookie` header
-   * (the request's win: a name set by the caller is sent once, with the caller's value).
+   * The tough-cookie jar: the application's, or the client's own, made (and tough-cookie loaded)
+   * now if it was not yet. What the cookie stage does with it is cookie-exchange.ts.
    */
-  async withCookies(wire: WireRequest): Promise<WireRequest> {
-    const jar = await this.#load();
-    // an application's jar may keep its cookies in an asynchronous store (a file, a database)
-    const stored: Cookie[] = jar.store.synchronous ? jar.getCookiesSync(wire.url) : await jar.getCookies(wire.url);
-    if (stored.length === 0) return wire;
-    const headerName = Object.keys(wire.headers).find((name) => name.toLowerCase() === 'cookie');
-    const own = headerName === undefined ? '' : wire.headers[headerName];
-    const ownNames = new Set(own.split(';').map((pair) => pair.split('=')[0].trim()));
-    const pairs = stored.filter((cookie) => !ownNames.has(cookie.key)).map((cookie) => cookie.cookieString());
-    if (own !== '') pairs.push(own);
-    const headers: Record<string, string> = {};
-    for (const name in wire.headers) if (name !== headerName) headers[name] = wire.headers[name];
-    headers[headerName ?? 'Cookie'] = pairs.join('; ');
-    return { ...wire, headers };
-  }
-
-  /** Stores the response's `Set-Cookie` headers for `url`; ones the rules refuse (another domain, a public suffix) are ignored. */
-  async store(url: string, response: WireResponse): Promise<void> {
-    let jar: CookieJar | undefined;
-    for (const [name, value] of response.headers) {
-      if (name.toLowerCase() !== 'set-cookie') continue;
-      jar ??= await this.#load();
-      // a refused cookie is the server's mistake, not the request's failure (browsers ignore it too)
-      if (jar.store.synchronous) jar.setCookieSync(value, url, { ignoreError: true });
-      else await jar.setCookie(value, url, { ignoreError: true });
-    }
-  }
-
-  #load(): Promise<CookieJar> {
+  jar(): Promise<CookieJar> {
     // a service is not a browser: `Secure` means https, on loopback addresses too
     return (this.#jar ??= import('tough-cookie').then(({ CookieJar }) => new CookieJar(undefined, { allowSecureOnLocal: false })));
   }

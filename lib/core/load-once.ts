@@ -1,0 +1,31 @@
+/**
+ * A module loaded at its first use, so that code most calls never run stays out of what loads
+ * with the application (a browser bundle splits it into a chunk of its own). Imported once: the
+ * promise is shared (jest's ESM loader can fail two imports linking the same graph at once), and
+ * once the module is in, `loaded` holds it, so later calls can take it synchronously, with no
+ * extra microtask. A failed import (a chunk the network lost) is tried again by the next call.
+ */
+export interface LoadOnce<M> {
+  (): Promise<M>;
+  /** the module, once loaded */
+  readonly loaded: M | undefined;
+}
+
+/**
+ * @example
+ * const cookies = loadOnce(() => import('tough-cookie'));
+ * const jar = new (cookies.loaded ?? (await cookies())).CookieJar();
+ */
+export function loadOnce<M>(load: () => Promise<M>): LoadOnce<M> {
+  let loading: Promise<M> | undefined;
+  const state: { loaded: M | undefined } = { loaded: undefined };
+  const get = (): Promise<M> =>
+    (loading ??= load().then(
+      (module) => (state.loaded = module),
+      (error: unknown) => {
+        loading = undefined;
+        throw error;
+      },
+    ));
+  return Object.defineProperty(get, 'loaded', { get: () => state.loaded }) as LoadOnce<M>;
+}
