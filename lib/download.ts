@@ -1,3 +1,5 @@
+// a node entry: node's transports, decoders and streams, whichever entry is imported first
+import './node-platform.js';
 import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { chmod, realpath, rename, rm, stat } from 'node:fs/promises';

@@ -20,6 +20,7 @@ import type { ResponseCache } from './cache/response-cache.js';
 import { checkWebClient, nodeStages, proxyRouterOf, type NodeStages } from './pipeline/platform-stages.js';
 import type { ResolvedCacheOptions } from './config/cache-options.js';
 import type { ResultOf, ResultType } from './result/result-type.js';
+import { loadOnce } from './core/load-once.js';
 
 /**
  * A verb: `verb()`, `verb(block)`, or `verb(Type, block?)` resolving to the result converted to `Type`.
@@ -259,12 +260,14 @@ export class HttpBuilder {
   }
 }
 
+const paginateModule = loadOnce(() => import('./paginate.js'));
+
 /**
  * paginate()'s walk, its module loaded when the loop asks for the first item: an application
  * that never paginates does not carry it (the walk checks its arguments then too).
  */
 async function* pages(send: PageSender, first: unknown, block: ConfigBlock | undefined, client: Settings['pagination']): AsyncIterable<unknown> {
-  const { paginate } = await import('./paginate.js');
+  const { paginate } = paginateModule.loaded ?? (await paginateModule());
   yield* paginate(send, first, block, client);
 }
 

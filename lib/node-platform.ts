@@ -1,14 +1,16 @@
 /**
  * What Node (and Bun and Deno, which run Node's modules) adds to the web-standard core: each
- * import below plugs a node-only part into a seam of the core (transports, decoders, file
- * parts). Imported for its effect by the node entries (`index.ts`, ...); the browser/Workers
- * entry never imports it, so a browser bundle pulls no `node:` module.
+ * import below plugs a node-only part into a seam of the core. Imported for its effect by the
+ * node entries (`index.ts`, `cli.ts`, `testing.ts`, `download.ts`); the browser/Workers entry
+ * never imports it, so a browser bundle pulls no `node:` module.
  * @internal
  */
-import './content/node-files.js';
-import './content/node-codecs.js';
-
 export {};
+
+// multipart parts from a path or file: URL (content/file-source.ts's web default: a ConfigError)
+import './content/node-files.js';
+// xml2js and csv-* for XML and CSV bodies (content/codec-loaders.ts's web default: none)
+import './content/node-codecs.js';
 // node:zlib's decoders (br on Node 20, zstd where zlib has it) in place of DecompressionStream's
 import './backends/node-decoders.js';
 // transports: native by default, axios, got, undici and fetch loaded on first use (backend-choice.ts's web default knows only fetch)

@@ -11,6 +11,8 @@
  *
  * @module
  */
+// a node entry: node's transports, decoders and streams, whichever entry is imported first
+import './node-platform.js';
 export { MockBackend, MockUnmatchedError } from './testing/mock-backend.js';
 export { MockExpectation, type MockUrl, type MockHeaderMatch, type MockBodyMatch, type MockReplyTuple, type MockAnswer } from './testing/mock-expectation.js';
 export type { MockCall } from './testing/mock-call.js';

@@ -44,6 +44,14 @@ interface PackJson {
   files: Array<{ path: string }>;
 }
 
+/** An export condition's target: `types` and `default`, or (the web conditions) `import` and `require`, each of those. */
+interface Conditions {
+  types?: string;
+  default?: string;
+  import?: Conditions;
+  require?: Conditions;
+}
+
 interface Manifest {
   name: string;
   version: string;
@@ -52,8 +60,8 @@ interface Manifest {
   /** the subpaths' declarations for TypeScript's node10 resolution, which does not read `exports` */
   typesVersions: Record<string, Record<string, string[]>>;
   bin: Record<string, string>;
-  /** `import` and `require` conditions, each with its `types` and `default` */
-  exports: Record<string, string | Record<string, Record<string, string>>>;
+  /** `import` and `require` conditions, each with its `types` and `default` (the web ones nest both) */
+  exports: Record<string, string | Record<string, Conditions>>;
   license?: string;
   repository?: { url?: string };
   homepage?: string;
@@ -81,16 +89,21 @@ function checkContents(files: readonly string[], manifest: Manifest): void {
   const main = manifest.exports['.'];
   check(typeof main === 'object', "exports['.'] has no conditions");
   for (const condition of WEB_CONDITIONS) {
-    const { types, default: file } = main[condition] ?? {};
+    // ESM importers get the web build; a require() under that condition (jest's jsdom environment) the CommonJS node build
+    const { import: web, require: required } = main[condition] ?? {};
     check(
-      file === './dist/browser.js' && types === main.import?.types,
-      `exports['.'].${condition} is not { types: ${main.import?.types}, default: ./dist/browser.js }`,
+      web?.default === './dist/browser.js' && web.types === main.import?.types,
+      `exports['.'].${condition}.import is not { types: ${main.import?.types}, default: ./dist/browser.js }`,
+    );
+    check(
+      required?.default === main.require?.default && required?.types === main.require?.types,
+      `exports['.'].${condition}.require is not exports['.'].require`,
     );
     check(
       Object.keys(main).indexOf(condition) < Object.keys(main).indexOf('import'),
       `exports['.'].${condition} comes after import: Node's resolution order would never reach it`,
     );
-    shipped.push(file);
+    if (web?.default !== undefined) shipped.push(web.default);
   }
   for (const file of ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', ...shipped.map((p) => p.replace(/^\.\//, ''))]) {
     check(present.has(file), `the tarball lacks ${file}`);

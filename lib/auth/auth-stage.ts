@@ -1,12 +1,14 @@
 import type { WireRequest, WireResponse } from '../model/backend.js';
 import type { Send, WireCall } from '../pipeline/plan.js';
 import { sameOrigin } from '../pipeline/build-url.js';
+import { loadOnce } from '../core/load-once.js';
+import { underControl } from '../pipeline/call-control.js';
 
 // The schemes' code is imported at the first call that has credentials, and kept: a client that
 // never authenticates never loads it (a browser bundle leaves it in chunks of its own); Digest's
 // hashes come later still, at the first Digest challenge (challenge-answers.ts).
-let bearerScheme: typeof import('./bearer.js') | undefined;
-let challengeAnswers: typeof import('./challenge-answers.js') | undefined;
+const bearerScheme = loadOnce(() => import('./bearer.js'));
+const challengeAnswers = loadOnce(() => import('./challenge-answers.js'));
 
 function isAuthorizationName(name: string): boolean {
   return name.toLowerCase() === 'authorization';
@@ -26,10 +28,10 @@ export function authorization(next: Send): Send {
       return next(wire, call); // not async: no extra promise when there is nothing to answer
     }
     if (credentials.scheme === 'bearer') {
-      if (bearerScheme) return bearerScheme.sendWithBearer(next, wire, call, credentials);
-      return import('./bearer.js').then((loaded) => (bearerScheme = loaded).sendWithBearer(next, wire, call, credentials));
+      if (bearerScheme.loaded) return bearerScheme.loaded.sendWithBearer(next, wire, call, credentials);
+      return underControl(bearerScheme(), call.control).then((loaded) => loaded.sendWithBearer(next, wire, call, credentials));
     }
-    if (challengeAnswers) return challengeAnswers.answerChallenges(next, wire, call, credentials);
-    return import('./challenge-answers.js').then((loaded) => (challengeAnswers = loaded).answerChallenges(next, wire, call, credentials));
+    if (challengeAnswers.loaded) return challengeAnswers.loaded.answerChallenges(next, wire, call, credentials);
+    return underControl(challengeAnswers(), call.control).then((loaded) => loaded.answerChallenges(next, wire, call, credentials));
   };
 }

@@ -1,6 +1,6 @@
 import { isStreamed, type WireRequest, type WireResponse } from '../model/backend.js';
 import { checkToken, type BearerCredentials, type BearerRefresh, type BearerToken } from '../config/auth-config.js';
-import { untilSignal, type CallControl } from '../pipeline/call-control.js';
+import { underControl, type CallControl } from '../pipeline/call-control.js';
 import type { Send, WireCall } from '../pipeline/plan.js';
 import { carriedThrow } from '../pipeline/progress.js';
 import { BearerRefreshes } from './bearer-refreshes.js';
@@ -29,7 +29,7 @@ export async function sendWithBearer(next: Send, wire: WireRequest, call: WireCa
 async function tokenOf(token: BearerToken, control: CallControl | undefined): Promise<string> {
   if (typeof token === 'string') return token;
   const asked = callersOwn(token, "auth.bearer()'s token function");
-  const given = await (control ? untilSignal(asked, control.signal, () => control.reason) : asked);
+  const given = await underControl(asked, control);
   checkToken(given, "the token auth.bearer()'s function gave");
   return given;
 }

@@ -7,6 +7,8 @@ import { parseChallenges, type Challenge } from './challenges.js';
 import type { DigestChallenge } from './digest.js';
 import { headerValues } from '../model/response-headers.js';
 import { type UserCredentials } from '../config/auth-config.js';
+import { loadOnce } from '../core/load-once.js';
+import { underControl } from '../pipeline/call-control.js';
 
 type DigestScheme = typeof import('./digest.js');
 
@@ -20,10 +22,16 @@ interface Answer {
  * The Digest scheme, imported at the first Digest challenge and kept: its hashes are most of
  * auth's code, and a client that answers only Basic never loads them.
  */
-let digestScheme: DigestScheme | undefined;
+const digestScheme = loadOnce((): Promise<DigestScheme> => import('./digest.js'));
 
-async function loadDigest(): Promise<DigestScheme> {
-  return (digestScheme ??= await import('./digest.js'));
+/** Digest's module, under the call's timeouts; a load that fails lets the 401 in hand go (its connection is freed). */
+async function loadDigest(call: WireCall, challenge: WireResponse): Promise<DigestScheme> {
+  try {
+    return await underControl(digestScheme(), call.control);
+  } catch (error) {
+    challenge.discard();
+    throw error;
+  }
 }
 
 /**
@@ -49,7 +57,7 @@ export async function answerChallenges(next: Send, wire: WireRequest, call: Wire
   while (response.statusCode === 401) {
     const challenges = parseChallenges(headerValues(response.headers, 'www-authenticate'));
     // Digest's code comes with the first Digest challenge these credentials may answer
-    const digest = credentials.scheme !== 'basic' && challenges.some(isDigest) ? (digestScheme ?? (await loadDigest())) : undefined;
+    const digest = credentials.scheme !== 'basic' && challenges.some(isDigest) ? (digestScheme.loaded ?? (await loadDigest(call, response))) : undefined;
     const state = stateFor(challenges, credentials, digest);
     const stale = challenges.some((c) => isDigest(c) && c.params.stale?.toLowerCase() === 'true');
     if (!state) {
@@ -99,8 +107,8 @@ function stateFor(challenges: readonly Challenge[], credentials: UserCredentials
 /** The answer to what the space asked for: Digest's once its module is loaded (at once after the first time). */
 function answer(state: SpaceState, credentials: UserCredentials, wire: WireRequest, cache: AuthCache, url: URL): Answer | Promise<Answer> {
   if (state.scheme === 'basic') return { header: basicAuthorization(credentials) };
-  if (digestScheme) return digestAnswer(digestScheme, state.challenge, credentials, wire, cache, url);
-  return loadDigest().then((digest) => digestAnswer(digest, state.challenge, credentials, wire, cache, url));
+  if (digestScheme.loaded) return digestAnswer(digestScheme.loaded, state.challenge, credentials, wire, cache, url);
+  return digestScheme().then((digest) => digestAnswer(digest, state.challenge, credentials, wire, cache, url));
 }
 
 function digestAnswer(digest: DigestScheme, challenge: DigestChallenge, credentials: UserCredentials, wire: WireRequest, cache: AuthCache, url: URL): Answer {

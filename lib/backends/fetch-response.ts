@@ -65,15 +65,19 @@ function readNothing(): Promise<Uint8Array> {
 const FETCH_DECODES = new Set(['gzip', 'x-gzip', 'deflate', 'br']);
 /** Whether the fetch in use undoes zstd too. */
 let fetchDecodesZstd = false;
+/** Whether the fetch in use undoes every coding it gets (a browser's or a Worker's: it offered only those). */
+let fetchDecodesAll = false;
 
 /**
- * Which fetch the backend runs on, for whether it undoes zstd: undici 7's does wherever node's
+ * Which fetch the backend runs on, for what it undoes: undici 7's undoes zstd wherever node's
  * zlib has zstd, which is where the pipeline has a zstd decoder too (model/decompress.ts); Node's
- * global fetch does from undici 7 on (Node 24), not Node 22's undici 6.
+ * global fetch does from undici 7 on (Node 24), not Node 22's undici 6. A browser's or a Worker's
+ * fetch chooses `Accept-Encoding` itself and undoes whatever it chose.
  */
-export function fetchInUse(undiciPackage: boolean): void {
+export function fetchInUse(undiciPackage: boolean, decodesAll = false): void {
   const bundled = (globalThis as { process?: { versions?: { undici?: string } } }).process?.versions?.undici;
   fetchDecodesZstd = canDecode('zstd') && (undiciPackage || Number(bundled?.split('.')[0]) >= 7);
+  fetchDecodesAll = decodesAll;
 }
 
 /**
@@ -91,7 +95,7 @@ function decodedByFetch(headers: ReadonlyArray<readonly [string, string]>): bool
 
 function undoneByFetch(listed: string): boolean {
   const coding = listed.trim().toLowerCase();
-  return FETCH_DECODES.has(coding) || (coding === 'zstd' && fetchDecodesZstd);
+  return fetchDecodesAll || FETCH_DECODES.has(coding) || (coding === 'zstd' && fetchDecodesZstd);
 }
 
 /**

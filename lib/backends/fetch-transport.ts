@@ -73,14 +73,15 @@ export function globalFetchTransport(options: TransportOptions, where: string, n
     const asked = options.tls !== undefined ? 'execution.tls' : options.connection !== undefined ? 'client.connection' : 'client.http2';
     throw new ConfigError(`${asked}: the fetch backend ${where} runs on the global fetch, which has no pool of its own to take it: use the 'native' backend`);
   }
-  fetchInUse(false);
+  const runtime = runtimeName();
+  fetchInUse(false, runtime === 'a browser' || runtime === 'Cloudflare Workers');
   return {
     fetch: globalThis.fetch,
     Headers: globalThis.Headers,
     prepared: new WeakMap(),
     dispatcher: () => undefined,
     ownTimeouts: true,
-    runtime: runtimeName(),
+    runtime,
     proxies: undefined,
     noProxy,
     destroy: () => Promise.resolve(),

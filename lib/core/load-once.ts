@@ -18,14 +18,14 @@ export interface LoadOnce<M> {
  */
 export function loadOnce<M>(load: () => Promise<M>): LoadOnce<M> {
   let loading: Promise<M> | undefined;
-  const state: { loaded: M | undefined } = { loaded: undefined };
-  const get = (): Promise<M> =>
-    (loading ??= load().then(
-      (module) => (state.loaded = module),
-      (error: unknown) => {
-        loading = undefined;
-        throw error;
-      },
-    ));
-  return Object.defineProperty(get, 'loaded', { get: () => state.loaded }) as LoadOnce<M>;
+  // a plain property, not a getter: read on every call of the code it loads
+  const get = Object.assign((): Promise<M> => (loading ??= load().then(keep, retryLater)), { loaded: undefined as M | undefined });
+  function keep(module: M): M {
+    return (get.loaded = module);
+  }
+  function retryLater(error: unknown): never {
+    loading = undefined;
+    throw error;
+  }
+  return get;
 }

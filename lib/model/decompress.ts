@@ -53,10 +53,12 @@ function described(): void {
 }
 
 /**
- * The codings of a `Content-Encoding` header, checked: at most 5, each one we can undo. Runs
- * even when the transport decoded the body itself, so every backend refuses the same bodies.
+ * The codings of a `Content-Encoding` header, checked: at most 5, each one we can undo unless
+ * the transport undid them (`decoded`: a browser's fetch undoes what it offered, br and zstd
+ * included, whatever this runtime's decoders can). The count is checked even then, so every
+ * backend refuses the same stacks.
  */
-export function contentCodings(contentEncoding: string, statusCode: number): string[] {
+export function contentCodings(contentEncoding: string, statusCode: number, decoded = false): string[] {
   const codings = contentEncoding
     .split(',')
     .map((coding) => coding.trim().toLowerCase())
@@ -65,7 +67,7 @@ export function contentCodings(contentEncoding: string, statusCode: number): str
     throw new ParseError(`Content-Encoding stacks ${codings.length} codings; at most ${MAX_CODINGS} are accepted`, { statusCode, contentType: '', text: '' });
   }
   for (const coding of codings) {
-    if (!DECODERS.has(coding)) {
+    if (!decoded && !DECODERS.has(coding)) {
       throw new ParseError(`Content-Encoding '${coding}' is not supported (${supportedList === '' ? 'none is, on this runtime' : `${supportedList} are`})`, {
         statusCode,
         contentType: '',

@@ -93,7 +93,7 @@ export class FromServer {
     const length = this.headers.get('content-length');
     this.#hasBody = method !== 'HEAD' && !BODILESS_STATUS.has(wire.statusCode) && wire.statusCode >= 200 && length !== '0';
     const header = this.#hasBody ? this.headers.get('content-encoding') : null;
-    const codings = header === null ? [] : contentCodings(header, wire.statusCode);
+    const codings = header === null ? [] : contentCodings(header, wire.statusCode, wire.decoded === true);
     const encoded = codings.length > 0 && !wire.decoded;
     // a length with codings is the encoded one, whoever decodes: only reading tells if anything is left
     this.#lengthKnown = length !== null && codings.length === 0;

@@ -145,3 +145,11 @@ export function untilSignal<T>(pending: PromiseLike<T>, signal: AbortSignal, rea
     );
   });
 }
+
+/**
+ * `pending` under the call's timeouts and signal, when it has any: what a stage waits for
+ * besides the wire (a module loading at its first use, a token) must not hold the call past them.
+ */
+export function underControl<T>(pending: PromiseLike<T>, control: CallControl | undefined): Promise<T> {
+  return control ? untilSignal(pending, control.signal, () => control.reason) : Promise.resolve(pending);
+}

@@ -2,19 +2,12 @@ import { proxies } from '../proxy/proxy-stage.js';
 import { proxyRouterFor } from '../proxy/router.js';
 import type { Send, WireCall } from './plan.js';
 import { useNodeStages } from './platform-stages.js';
+import { loadOnce } from '../core/load-once.js';
 import type { WireRequest, WireResponse } from '../model/backend.js';
-
-type CacheModule = typeof import('../cache/node-cache.js');
 
 // The cache (http-cache-semantics, node:crypto, node:stream) is loaded by the first request of a
 // client with client.cache: a client without one (most of them) never loads it.
-// One import of one module: jest's ESM loader can fail two imports linking the same graph at once.
-let loading: Promise<CacheModule> | undefined;
-let loaded: CacheModule | undefined;
-
-function cacheModule(): Promise<CacheModule> {
-  return (loading ??= import('../cache/node-cache.js').then((module) => (loaded = module)));
-}
+const cacheModule = loadOnce(() => import('../cache/node-cache.js'));
 
 /**
  * The cache stage's place in the wire stages: a call of a client without a cache passes on (as
@@ -25,7 +18,7 @@ function caching(next: Send): Send {
   let cachedSend: Send | undefined;
   return function sendMaybeCached(wire: WireRequest, call: WireCall): Promise<WireResponse> {
     if (call.plan.cache === undefined) return next(wire, call);
-    if (cachedSend === undefined && loaded !== undefined) cachedSend = loaded.caching(next);
+    if (cachedSend === undefined && cacheModule.loaded !== undefined) cachedSend = cacheModule.loaded.caching(next);
     return cachedSend ? cachedSend(wire, call) : cacheModule().then(() => sendMaybeCached(wire, call));
   };
 }
