@@ -25,6 +25,7 @@ export type { CacheChoice, CacheOptions, CacheStore, CacheEntry } from './config
 export type { Encoder, EncodedBody, EncodedWire } from './content/encoders.js';
 export type { Parser } from './content/parsers.js';
 export type { RawUpload } from './content/raw-upload.js';
+export type { PipeableStream } from './content/stream-source.js';
 export {
   multipart,
   Multipart,
