@@ -8,6 +8,7 @@ import type { DigestChallenge } from './digest.js';
 import { headerValues } from '../model/response-headers.js';
 import { type UserCredentials } from '../config/auth-config.js';
 import { loadOnce } from '../core/load-once.js';
+import { finalError } from '../core/final-error.js';
 import { underControl } from '../pipeline/call-control.js';
 
 type DigestScheme = typeof import('./digest.js');
@@ -135,7 +136,8 @@ function verifyInfo(response: WireResponse, cache: AuthCache, url: URL, expected
   const info = parseChallenges([`info ${value}`])[0]?.params ?? {};
   if (info.rspauth !== undefined && info.rspauth.toLowerCase() !== expected) {
     response.discard();
-    throw new NetworkError(`the server's Authentication-Info does not prove it knows the password (rspauth mismatch) (${url.origin})`, 'other');
+    // final: retrying would hand the impostor more answers (and repeat a POST)
+    throw finalError(new NetworkError(`the server's Authentication-Info does not prove it knows the password (rspauth mismatch) (${url.origin})`, 'other'));
   }
   const space = cache.find(url);
   if (info.nextnonce && space?.state.scheme === 'digest' && info.nextnonce !== space.state.challenge.nonce) {

@@ -269,4 +269,19 @@ conformance('Digest authentication', (kit) => {
     expect(error).toBeInstanceOf(NetworkError);
     expect((error as Error).message).toMatch(/rspauth/);
   });
+
+  it('a wrong rspauth is final: a retry policy does not hand the impostor more answers, nor repeat a POST', async () => {
+    const route = digest({ badRspauth: true });
+    const http = kit.client((c) => {
+      c.request.auth.digest('alice', 'wonderland');
+      c.execution.retry = { limit: 3, methods: ['GET', 'POST'], backoff: () => 1 };
+    });
+    for (const verb of ['get', 'post'] as const) {
+      const error = await http[verb]((c) => void (c.request.uri.path = '/digest')).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(NetworkError);
+      expect([(error as NetworkError).reason, (error as Error).message]).toEqual(['other', expect.stringMatching(/rspauth mismatch/)]);
+    }
+    // GET: challenge + one answer; POST: its one answer up front
+    expect([route.challenges, route.authorized, route.requests.map((r) => r.method)]).toEqual([1, 2, ['GET', 'GET', 'POST']]);
+  });
 });
