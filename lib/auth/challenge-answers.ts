@@ -39,7 +39,8 @@ async function loadDigest(call: WireCall, challenge: WireResponse): Promise<Dige
  * Answers `401` challenges with the request's user and password — Basic, or Digest with the
  * strongest algorithm offered. A protection space that challenged before is answered up front.
  * One try per fresh challenge (wrong credentials get the 401 back, never a loop), plus one more
- * when the server says the nonce was `stale`.
+ * when the server says the nonce was `stale`; a 401 to a Digest answer sent up front (its nonce
+ * may have expired) takes that one more.
  */
 export async function answerChallenges(next: Send, wire: WireRequest, call: WireCall, credentials: UserCredentials): Promise<WireResponse> {
   call.unanswered = undefined; // what an earlier hop or attempt could not answer is not this one's
@@ -54,7 +55,8 @@ export async function answerChallenges(next: Send, wire: WireRequest, call: Wire
   let response = await next(withAuthorization(wire, header), call);
   // a Basic answer sent up front was the one try (a cached Digest nonce may just have expired)
   let answeredFresh = header !== undefined && credentials.scheme === 'basic';
-  let answeredStale = false;
+  // a 401 to a Digest answer sent up front is its stale allowance: one fresh answer follows, no more
+  let answeredStale = header !== undefined && credentials.scheme !== 'basic';
   while (response.statusCode === 401) {
     const challenges = parseChallenges(headerValues(response.headers, 'www-authenticate'));
     // Digest's code comes with the first Digest challenge these credentials may answer

@@ -261,6 +261,20 @@ conformance('Digest authentication', (kit) => {
     expect([route.challenges, route.authorized]).toEqual([2, 1]);
   });
 
+  it('a server that always says stale=true: one try plus one stale retry, also once the space is known', async () => {
+    const route = digest({ stale: 'always' });
+    const http = client();
+    const triesOf = async () => {
+      const before = route.requests.length;
+      await expect(http.get((c) => void (c.request.uri.path = '/digest'))).rejects.toMatchObject({ statusCode: 401 });
+      return route.requests.slice(before).map((r) => (r.headers.authorization === undefined ? 'none' : 'digest'));
+    };
+    expect(await triesOf()).toEqual(['none', 'digest', 'digest']);
+    // answered up front: that answer's 401 is the stale allowance, so one fresh answer follows
+    expect(await triesOf()).toEqual(['digest', 'digest']);
+    expect(route.authorized).toBe(0);
+  });
+
   it('a wrong rspauth rejects: the answer did not come from a server that knows the password', async () => {
     digest({ badRspauth: true });
     const error = await client()
