@@ -30,6 +30,9 @@ interface Space {
 /** How many nonces' counters to keep: servers rotate nonces, the map must not grow forever. */
 const MAX_NONCES = 256;
 
+/** How many protection spaces to keep: a server can name new `domain`s on every 401, the list must not grow forever. */
+export const MAX_SPACES = 256;
+
 /**
  * The protection spaces a client's requests were challenged in (RFC 7235 §2.2): the origin,
  * narrowed to the challenge's `domain` URIs when it lists any. Later requests into a space
@@ -52,7 +55,7 @@ export class AuthCache {
     return best;
   }
 
-  /** Remembers what `url`'s space asked for, replacing what it asked before. */
+  /** Remembers what `url`'s space asked for, replacing what it asked before; past {@link MAX_SPACES}, the oldest space goes. */
   remember(url: URL, state: SpaceState): Space {
     const prefixes = state.scheme === 'digest' ? domainPrefixes(state.challenge.domain, url) : [];
     const existing = this.#spaces.find((space) => space.origin === url.origin && same(space.prefixes, prefixes));
@@ -62,6 +65,7 @@ export class AuthCache {
     }
     const space = { origin: url.origin, prefixes, state };
     this.#spaces.push(space);
+    if (this.#spaces.length > MAX_SPACES) this.#spaces.shift();
     return space;
   }
 

@@ -8,6 +8,7 @@ import type { DigestChallenge } from './digest.js';
 import { headerValues } from '../model/response-headers.js';
 import { type UserCredentials } from '../config/auth-config.js';
 import { loadOnce } from '../core/load-once.js';
+import { finalError } from '../core/final-error.js';
 import { underControl } from '../pipeline/call-control.js';
 
 type DigestScheme = typeof import('./digest.js');
@@ -38,7 +39,8 @@ async function loadDigest(call: WireCall, challenge: WireResponse): Promise<Dige
  * Answers `401` challenges with the request's user and password — Basic, or Digest with the
  * strongest algorithm offered. A protection space that challenged before is answered up front.
  * One try per fresh challenge (wrong credentials get the 401 back, never a loop), plus one more
- * when the server says the nonce was `stale`.
+ * when the server says the nonce was `stale`; a 401 to a Digest answer sent up front (its nonce
+ * may have expired) takes that one more.
  */
 export async function answerChallenges(next: Send, wire: WireRequest, call: WireCall, credentials: UserCredentials): Promise<WireResponse> {
   call.unanswered = undefined; // what an earlier hop or attempt could not answer is not this one's
@@ -53,7 +55,8 @@ export async function answerChallenges(next: Send, wire: WireRequest, call: Wire
   let response = await next(withAuthorization(wire, header), call);
   // a Basic answer sent up front was the one try (a cached Digest nonce may just have expired)
   let answeredFresh = header !== undefined && credentials.scheme === 'basic';
-  let answeredStale = false;
+  // a 401 to a Digest answer sent up front is its stale allowance: one fresh answer follows, no more
+  let answeredStale = header !== undefined && credentials.scheme !== 'basic';
   while (response.statusCode === 401) {
     const challenges = parseChallenges(headerValues(response.headers, 'www-authenticate'));
     // Digest's code comes with the first Digest challenge these credentials may answer
@@ -135,7 +138,8 @@ function verifyInfo(response: WireResponse, cache: AuthCache, url: URL, expected
   const info = parseChallenges([`info ${value}`])[0]?.params ?? {};
   if (info.rspauth !== undefined && info.rspauth.toLowerCase() !== expected) {
     response.discard();
-    throw new NetworkError(`the server's Authentication-Info does not prove it knows the password (rspauth mismatch) (${url.origin})`, 'other');
+    // final: retrying would hand the impostor more answers (and repeat a POST)
+    throw finalError(new NetworkError(`the server's Authentication-Info does not prove it knows the password (rspauth mismatch) (${url.origin})`, 'other'));
   }
   const space = cache.find(url);
   if (info.nextnonce && space?.state.scheme === 'digest' && info.nextnonce !== space.state.challenge.nonce) {

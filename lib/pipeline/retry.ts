@@ -3,6 +3,7 @@ import { IDEMPOTENT_METHODS } from '../config/execution-options.js';
 import { firstHeader } from '../model/response-headers.js';
 import { NetworkError, TimeoutError, type HttpBuilderError } from '../core/errors.js';
 import { parseHttpDate } from '../core/http-date.js';
+import { isFinal } from '../core/final-error.js';
 import { sleep, timerWait } from './call-control.js';
 import { beforeRetry } from './hooks-stage.js';
 import type { Send, WireCall } from './plan.js';
@@ -10,7 +11,7 @@ import { toTransportError } from '../model/transport-error.js';
 
 /**
  * The retry stage: sends each hop, retrying by `execution.retry` — a retried status or a
- * network failure (not a TLS one) or a connect/response timeout, up to `limit` times, waiting
+ * network failure (not a TLS one, nor one marked final) or a connect/response timeout, up to `limit` times, waiting
  * `Retry-After` or the backoff; a response whose `Retry-After` is beyond `maxRetryAfter` is not
  * retried (it goes to the handlers). Only a body that is in memory can be sent again. Apart from
  * that policy, an idempotent request whose reused keep-alive connection was reset before any
@@ -88,6 +89,7 @@ function attempt(next: Send, wire: WireRequest, call: WireCall): Promise<WireRes
 }
 
 function retriable(error: HttpBuilderError): boolean {
+  if (isFinal(error)) return false;
   if (error instanceof NetworkError) return error.reason !== 'tls'; // a certificate does not fix itself
   return error instanceof TimeoutError && (error.phase === 'connect' || error.phase === 'response');
 }

@@ -261,6 +261,20 @@ conformance('Digest authentication', (kit) => {
     expect([route.challenges, route.authorized]).toEqual([2, 1]);
   });
 
+  it('a server that always says stale=true: one try plus one stale retry, also once the space is known', async () => {
+    const route = digest({ stale: 'always' });
+    const http = client();
+    const triesOf = async () => {
+      const before = route.requests.length;
+      await expect(http.get((c) => void (c.request.uri.path = '/digest'))).rejects.toMatchObject({ statusCode: 401 });
+      return route.requests.slice(before).map((r) => (r.headers.authorization === undefined ? 'none' : 'digest'));
+    };
+    expect(await triesOf()).toEqual(['none', 'digest', 'digest']);
+    // answered up front: that answer's 401 is the stale allowance, so one fresh answer follows
+    expect(await triesOf()).toEqual(['digest', 'digest']);
+    expect(route.authorized).toBe(0);
+  });
+
   it('a wrong rspauth rejects: the answer did not come from a server that knows the password', async () => {
     digest({ badRspauth: true });
     const error = await client()
@@ -268,5 +282,20 @@ conformance('Digest authentication', (kit) => {
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NetworkError);
     expect((error as Error).message).toMatch(/rspauth/);
+  });
+
+  it('a wrong rspauth is final: a retry policy does not hand the impostor more answers, nor repeat a POST', async () => {
+    const route = digest({ badRspauth: true });
+    const http = kit.client((c) => {
+      c.request.auth.digest('alice', 'wonderland');
+      c.execution.retry = { limit: 3, methods: ['GET', 'POST'], backoff: () => 1 };
+    });
+    for (const verb of ['get', 'post'] as const) {
+      const error = await http[verb]((c) => void (c.request.uri.path = '/digest')).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(NetworkError);
+      expect([(error as NetworkError).reason, (error as Error).message]).toEqual(['other', expect.stringMatching(/rspauth mismatch/)]);
+    }
+    // GET: challenge + one answer; POST: its one answer up front
+    expect([route.challenges, route.authorized, route.requests.map((r) => r.method)]).toEqual([1, 2, ['GET', 'GET', 'POST']]);
   });
 });

@@ -131,6 +131,25 @@ describe('nc per nonce', () => {
   });
 });
 
+describe('protection spaces', () => {
+  it('are capped: past MAX_SPACES the oldest is dropped first', async () => {
+    const { AuthCache, MAX_SPACES } = await import('../../lib/auth/auth-cache.js');
+    const cache = new AuthCache();
+    const url = (i: number) => new URL(`https://h/p${i}/x`);
+    const remember = (i: number) =>
+      cache.remember(url(i), { scheme: 'digest', challenge: pickDigest(parseChallenges([`Digest realm="r", nonce="n${i}", qop="auth", domain="/p${i}/"`]))! });
+    for (let i = 0; i < MAX_SPACES; i++) remember(i);
+    remember(2); // challenged again: updated where it is
+    for (let i = MAX_SPACES; i < MAX_SPACES + 2; i++) remember(i); // a hostile server's new domains
+    const nonceFound = (i: number) => {
+      const state = cache.find(url(i))?.state;
+      return state?.scheme === 'digest' ? state.challenge.nonce : undefined;
+    };
+    expect([0, 1, 2, 3, MAX_SPACES + 1].map(nonceFound)).toEqual([undefined, undefined, 'n2', 'n3', `n${MAX_SPACES + 1}`]);
+    expect(cache.find(new URL('https://h/elsewhere'))).toBeUndefined();
+  });
+});
+
 describe('the auth stage and a text body', () => {
   const challenge = (qop: string): WireResponse => ({
     statusCode: 401,

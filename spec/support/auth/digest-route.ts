@@ -30,9 +30,10 @@ export interface DigestRouteOptions {
   /**
    * `'once'`: the first answer with a right digest that uses the first nonce this route issued
    * gets a 401 with a fresh nonce and `stale=true`; that first nonce stays expired (any later
-   * use of it gets `stale=true` again), every other nonce works normally.
+   * use of it gets `stale=true` again), every other nonce works normally. `'always'`: every
+   * answer with a right digest gets that 401 (`stale=true`, a fresh nonce), its nonce expired.
    */
-  stale?: 'once';
+  stale?: 'once' | 'always';
   /** Put `nextnonce` in `Authentication-Info`; default true. */
   nextnonce?: boolean;
   /** Send a wrong `rspauth` (the right one with its first hex digit changed). */
@@ -128,6 +129,10 @@ export function digestRoute(server: TestServer, options: DigestRouteOptions): Au
     if (nonce !== undefined && nc !== undefined) stats.ncSeen.push({ nonce, nc });
     if (credentials.token68 !== undefined) return { ok: false, stale: false, reason: 'Digest credentials without parameters' };
     const verdict = checkDigest(credentials, { user: options.user, password: options.password, method: req.method, target: req.target, body: req.body }, book);
+    if (verdict.ok && options.stale === 'always') {
+      verdict.entry.expired = true;
+      return { ok: false, stale: true, reason: 'stale always: every nonce expires at its first right answer' };
+    }
     if (verdict.ok && options.stale === 'once' && !staleSent && verdict.nonce === firstNonce) {
       staleSent = true;
       verdict.entry.expired = true;

@@ -342,6 +342,23 @@ describe('digestRoute (RFC 7616)', () => {
       expect(route.rejections.at(-1)).toBe('nonce is stale');
       expect([route.challenges, route.rejected, route.authorized]).toEqual([4, 3, 2]);
     });
+
+    it("stale: 'always' answers every right digest with stale=true and a fresh nonce, never 200", async () => {
+      const { route, challenge, answer } = setup({ stale: 'always' });
+      let { line } = await challenge();
+      for (let i = 0; i < 3; i++) {
+        const { res, input } = await answer(line);
+        expect(res.status).toBe(401);
+        line = res.lines('www-authenticate')[0];
+        expect(challengeParams(line).stale).toBe('true');
+        expect(challengeParams(line).nonce).not.toBe(input.nonce);
+        expect(route.rejections.at(-1)).toContain('stale always');
+      }
+      // a wrong password is still a plain rejection
+      const wrong = handBuiltDigest({ challenge: line, user: USER, password: 'nope', method: 'GET', uri: '/digest' });
+      expectRejected(await rawSend(holder.server, { target: '/digest', headers: { Authorization: wrong.header } }), route, 'response digest');
+      expect([route.challenges, route.rejected, route.authorized]).toEqual([5, 4, 0]);
+    });
   });
 
   describe('Authentication-Info options', () => {
