@@ -40,6 +40,7 @@ export {
 // what interceptors, handlers and parsers see
 export type { RequestRecord } from './model/request-record.js';
 export { FromServer } from './model/from-server.js';
+export type { Timings, TimingPhases, TimingsRecorder } from './core/timings.js';
 export { ResponseHeaders } from './model/response-headers.js';
 export type { ResponseCookie } from './model/set-cookie.js';
 

@@ -1,17 +1,20 @@
 import type http from 'node:http';
 import { DEFAULT_STALL_MS } from '../config/execution-options.js';
 import { BODY_TIMEOUT, CONNECT_TIMEOUT, HEADERS_TIMEOUT, type WireRequest } from '../model/backend.js';
+import { timeRequest } from './node-timings.js';
 
 /**
  * The transport's limits on a node `ClientRequest`, shared by the node-based backends (native,
- * axios, got): the connect timeout, and the stall limits for the response headers and body.
+ * axios, got): the connect timeout, and the stall limits for the response headers and body;
+ * and the attempt's timings stamped as it goes.
  */
 export function limitRequest(
   req: http.ClientRequest,
-  wire: Pick<WireRequest, 'connectTimeout' | 'headersTimeout' | 'bodyTimeout'>,
+  wire: Pick<WireRequest, 'connectTimeout' | 'headersTimeout' | 'bodyTimeout' | 'timings'>,
   /** `true` for a transport that sets the socket's timeout itself for each request (axios zeroes it). */
   resetsTimeout = false,
 ): void {
+  timeRequest(req, wire.timings);
   limitConnect(req, wire.connectTimeout);
   const headersMs = wire.headersTimeout ?? 0;
   const bodyMs = wire.bodyTimeout ?? 0;

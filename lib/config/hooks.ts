@@ -1,7 +1,8 @@
-import { ConfigError } from '../core/errors.js';
+import { ConfigError, type HttpBuilderError } from '../core/errors.js';
 import { describeValue } from '../core/describe-value.js';
 import { isRecord } from '../core/scalar.js';
 import type { ResponseHeaders } from '../model/response-headers.js';
+import type { Timings } from '../core/timings.js';
 
 /**
  * One wire exchange as the hooks see it: every redirect hop, retry and authentication round is
@@ -44,6 +45,8 @@ export interface AttemptResponse {
   readonly message: string;
   /** Case-insensitive lookup, every value kept. */
   readonly headers: ResponseHeaders;
+  /** When each step of this attempt happened so far (`end` comes once the body is read). */
+  readonly timings: Timings;
 }
 
 /**
@@ -95,7 +98,8 @@ export interface RedirectTarget {
  * @example
  * c.execution.hooks = {
  *   beforeAttempt: (attempt) => void (attempt.headers['X-Sent-At'] = new Date().toISOString()),
- *   afterAttempt: (attempt, response) => console.log(attempt.method, attempt.url, response.statusCode),
+ *   afterAttempt: (attempt, response) => console.log(attempt.method, attempt.url, response.statusCode, response.timings.phases.firstByte),
+ *   afterAttemptError: (attempt, error) => console.warn(attempt.url, error.code, error.timings?.phases.total),
  *   beforeRetry: (attempt, retry) => console.log(`retry ${retry.retryCount} in ${retry.delay} ms`),
  *   beforeRedirect: (from, to) => console.log(`${from.url} → ${to.url}`),
  * };
@@ -105,6 +109,12 @@ export interface Hooks {
   beforeAttempt?(attempt: Attempt): unknown;
   /** When each attempt's response head arrives, before its body is read (a redirect's, a retried one's, a 401 challenge's too). */
   afterAttempt?(attempt: Attempt, response: AttemptResponse): unknown;
+  /**
+   * When an attempt ends without a response (a timeout, a reset, a refused connection, an abort),
+   * before any retry: `error` is the typed error (`NetworkError`, `TimeoutError`, ...) with the
+   * attempt's `timings`. Nothing sent (a bad setting) is no attempt.
+   */
+  afterAttemptError?(attempt: Attempt, error: HttpBuilderError): unknown;
   /** Before a retry waits: `attempt` is the one that failed. */
   beforeRetry?(attempt: Attempt, retry: RetryInfo): unknown;
   /** Before a redirect is followed: `from` is the attempt that got it; `to.headers` may be changed. */
@@ -115,12 +125,13 @@ export interface Hooks {
 export interface HookLists {
   readonly beforeAttempt: ReadonlyArray<NonNullable<Hooks['beforeAttempt']>>;
   readonly afterAttempt: ReadonlyArray<NonNullable<Hooks['afterAttempt']>>;
+  readonly afterAttemptError: ReadonlyArray<NonNullable<Hooks['afterAttemptError']>>;
   readonly beforeRetry: ReadonlyArray<NonNullable<Hooks['beforeRetry']>>;
   readonly beforeRedirect: ReadonlyArray<NonNullable<Hooks['beforeRedirect']>>;
 }
 
-const HOOK_NAMES = ['beforeAttempt', 'afterAttempt', 'beforeRetry', 'beforeRedirect'] as const;
-const EMPTY: HookLists = Object.freeze({ beforeAttempt: [], afterAttempt: [], beforeRetry: [], beforeRedirect: [] });
+const HOOK_NAMES = ['beforeAttempt', 'afterAttempt', 'afterAttemptError', 'beforeRetry', 'beforeRedirect'] as const;
+const EMPTY: HookLists = Object.freeze({ beforeAttempt: [], afterAttempt: [], afterAttemptError: [], beforeRetry: [], beforeRedirect: [] });
 
 /**
  * `layer`'s hooks after `base`'s (as interceptors add up, the outer level's first), checked: an

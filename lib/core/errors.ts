@@ -1,4 +1,5 @@
 import { urlForMessage } from './redact.js';
+import type { Timings } from './timings.js';
 
 /**
  * Every error httpbuilder-ts rejects with extends {@link HttpBuilderError}: one small class per
@@ -16,6 +17,11 @@ export class HttpBuilderError extends Error {
   override readonly name: string = 'HttpBuilderError';
   /** Stable, machine-readable code, e.g. `ERR_HTTP`; `ERR_PAGINATION_LOOP` for a walk that came back to a page. */
   readonly code: string;
+  /**
+   * The timings of the last attempt, on an error that had one (a `NetworkError`, a
+   * `TimeoutError`, an `HttpException`, ...): how far it got before it failed. See {@link Timings}.
+   */
+  declare readonly timings?: Timings;
 
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });

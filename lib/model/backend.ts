@@ -7,6 +7,7 @@
  */
 import { ConfigError } from '../core/errors.js';
 import type { ProxyRoute } from './proxy-route.js';
+import type { TimingsRecorder } from '../core/timings.js';
 
 /** A request body: bytes as an async stream, with its size when known. */
 export interface WireBody extends AsyncIterable<Uint8Array> {
@@ -118,6 +119,13 @@ export interface WireRequest {
    * https ones; see {@link ProxyRoute}). Set only for a backend that declares {@link Backend.proxies}.
    */
   readonly proxy?: ProxyRoute;
+  /**
+   * Set by the pipeline for each attempt: stamp `performance.now()` on it as the connection and
+   * the exchange go (`socket`, `lookup`, `connect`, `secureConnect` for a new connection; `upload`
+   * when the request is written; `response` when its head arrives). What a transport cannot tell
+   * it leaves unset; `fromServer.timings` shows what was stamped.
+   */
+  readonly timings?: TimingsRecorder;
 }
 
 /** The `code` of a backend's error when `connectTimeout` expired (undici's own code, so fetch needs no mapping). */

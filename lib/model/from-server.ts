@@ -12,6 +12,7 @@ import { ResponseHeaders } from './response-headers.js';
 import { parseSetCookie, type ResponseCookie } from './set-cookie.js';
 import { prepended } from './prepended.js';
 import { urlForMessage } from '../core/redact.js';
+import { AttemptTimings, type Timings } from '../core/timings.js';
 
 const BODILESS_STATUS = new Set([204, 205, 304]);
 /** More header lines than any real response needs: a flood is refused, not parsed. */
@@ -45,6 +46,12 @@ export class FromServer {
    * without a cache).
    */
   readonly cache: 'hit' | 'revalidated' | 'miss';
+  /**
+   * When each step of the attempt that got this response happened (got's shape): `end` and
+   * `phases.download` once the body has been read to its end. See docs/observability.md.
+   */
+  readonly timings: Timings;
+  readonly #timings: AttemptTimings;
   #hasBody: boolean;
   #body: AsyncIterable<Uint8Array>;
   /** the body decoded, before `maxResponseSize` counts it whole (a reader that outlives the call counts per item) */
@@ -68,8 +75,11 @@ export class FromServer {
   readonly #maxSize: number | undefined;
   #cookies: ResponseCookie[] | undefined;
 
-  /** Made by the pipeline for each response; `maxSize` is `execution.maxResponseSize`. */
-  constructor(wire: WireResponse, method: string, uri: string, maxSize?: number) {
+  /**
+   * Made by the pipeline for each response; `maxSize` is `execution.maxResponseSize`, `timings`
+   * the attempt's (a response that came without one, from the cache, gets its own).
+   */
+  constructor(wire: WireResponse, method: string, uri: string, maxSize?: number, timings?: AttemptTimings) {
     // node's parser takes any three digits ('099'); RFC 9110 status codes are 100-599, and 6xx-9xx at most are extensions
     if (!(wire.statusCode >= 100 && wire.statusCode <= 999))
       throw new NetworkError(
@@ -80,6 +90,7 @@ export class FromServer {
       throw new ResponseTooLargeError(`the response of ${urlForMessage(uri)} has ${wire.headers.length} header lines; at most ${MAX_HEADERS} are accepted`);
     this.#wire = wire;
     this.#maxSize = maxSize;
+    this.timings = this.#timings = (timings ?? new AttemptTimings()).responded();
     this.statusCode = wire.statusCode;
     this.httpVersion = wire.httpVersion ?? '1.1';
     // so that an HttpException over HTTP/2 still reads `Not Found`, as over HTTP/1.1
@@ -92,6 +103,7 @@ export class FromServer {
     this.charset = mediaType.params.charset ?? 'utf-8';
     const length = this.headers.get('content-length');
     this.#hasBody = method !== 'HEAD' && !BODILESS_STATUS.has(wire.statusCode) && wire.statusCode >= 200 && length !== '0';
+    if (!this.#hasBody) this.#timings.ended();
     const header = this.#hasBody ? this.headers.get('content-encoding') : null;
     const codings = header === null ? [] : contentCodings(header, wire.statusCode, wire.decoded === true);
     const encoded = codings.length > 0 && !wire.decoded;
@@ -167,7 +179,7 @@ export class FromServer {
   }
 
   #readWhole<T, E>(finish: (fromServer: FromServer, bytes: Uint8Array, extra: E) => T, extra: E, bytes: Uint8Array): T {
-    this.#complete = true;
+    this.#ended();
     return finish(this, (this.#bytes = asBuffer(bytes)), extra);
   }
 
@@ -203,7 +215,7 @@ export class FromServer {
   /** What the piped fast path (a node wire body, nothing to decode) tells this response and asks of it. */
   #pipeWatch(): PipeWatch {
     return {
-      ended: () => void (this.#complete = true),
+      ended: () => this.#ended(),
       complete: () => this.#complete,
       typed: (error) => this.#typed(error),
     };
@@ -227,7 +239,7 @@ export class FromServer {
     this.#untouched = false;
     if (first.done) {
       this.#hasBody = false;
-      this.#complete = true;
+      this.#ended();
       return true;
     }
     this.#body = prepended(first.value, iterator);
@@ -277,13 +289,19 @@ export class FromServer {
   async *#readByReader(): AsyncIterable<Uint8Array> {
     try {
       if (this.#hasBody) yield* this.#decoded;
-      this.#complete = true;
+      this.#ended();
     } catch (error) {
       // eslint-disable-next-line @typescript-eslint/only-throw-error -- the call's own reason, or the caller's own throw, as it was
       throw this.readerError?.(error) ?? this.#typed(error);
     } finally {
       this.discard();
     }
+  }
+
+  /** Read to the end: nothing left to drain, and the attempt's timings have their `end`. */
+  #ended(): void {
+    this.#complete = true;
+    this.#timings.ended();
   }
 
   #claim(): void {
@@ -295,7 +313,7 @@ export class FromServer {
     if (!this.#hasBody) return;
     try {
       yield* this.#body;
-      this.#complete = true;
+      this.#ended();
     } catch (error) {
       throw this.#typed(error);
     }
@@ -303,6 +321,7 @@ export class FromServer {
 
   // errors while reading become typed: a reset mid-body is a NetworkError, bad gzip a ParseError
   #typed(error: unknown): HttpBuilderError {
+    this.#timings.failed();
     return toTransportError(error, this.uri, { statusCode: this.statusCode, contentType: this.contentType });
   }
 }

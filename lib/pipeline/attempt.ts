@@ -2,6 +2,7 @@ import { clientClosed, type Backend, type WireRequest, type WireResponse } from 
 import type { HttpBuilderError } from '../core/errors.js';
 import { timeoutError, untilSignal, type CallControl } from './call-control.js';
 import type { WireCall } from './plan.js';
+import { AttemptTimings } from '../core/timings.js';
 
 /**
  * The innermost step of the wire stages: one round trip through the backend under the call's
@@ -13,8 +14,11 @@ export function sendAttempt(wire: WireRequest, call: WireCall): Promise<WireResp
   // a retry or a redirect hop after close(): the pool sends nothing more, whatever the backend
   const { closed, backend } = call.plan.pool;
   if (closed) return Promise.reject(clientClosed());
+  // each attempt its own timings, stamped by the backend as the connection goes
+  const timings = (call.timings = new AttemptTimings());
+  const timed = { ...wire, timings };
   // not async: an uncontrolled call (the usual kind) pays no extra promise for this stage
-  return call.control ? controlledAttempt(backend, wire, call.control) : backend.send(wire);
+  return call.control ? controlledAttempt(backend, timed, call.control) : backend.send(timed);
 }
 
 async function controlledAttempt(backend: Backend, wire: WireRequest, control: CallControl): Promise<WireResponse> {

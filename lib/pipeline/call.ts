@@ -1,4 +1,6 @@
 import { AbortError, ConfigError, EncodeError, ParseError } from '../core/errors.js';
+import { withTimings } from '../core/timed-error.js';
+import type { AttemptTimings } from '../core/timings.js';
 import { urlForMessage } from '../core/redact.js';
 import { isThenable, type MaybePromise } from '../core/maybe-promise.js';
 import type { ExceptionHandler, HandlerTier } from '../config/handlers.js';
@@ -28,13 +30,18 @@ import type { Attempt } from '../config/hooks.js';
 export function exchange(record: RequestRecord, plan: Plan): Promise<unknown> {
   const { timeout, signal } = plan.execution;
   const call = new Call(record, plan, CallControl.start(timeout, signal, record.url));
-  const done = call.control ? call.runControlled(call.control) : call.run();
+  const done = (call.control ? call.runControlled(call.control) : call.run()).catch(timedFailure.bind(undefined, call));
   const handle = plan.handlers.find(hasExceptionHandler)?.exception;
   const handled = handle ? done.catch(handledException.bind(undefined, handle, plan)) : done;
   // what the caller's own code threw (a progress listener, a hook, a bearer token function or refresh) comes back as it
   // was thrown: it travels wrapped, past the transport's error mapping
   const callersCode = plan.onUploadProgress || plan.onDownloadProgress || plan.execution.hooks || plan.credentials?.scheme === 'bearer';
   return callersCode ? handled.catch(rethrowListenerError) : handled;
+}
+
+/** A call's failure with the timings of its last attempt, when it made one (a ConfigError before sending has none). */
+function timedFailure(call: Call, error: unknown): never {
+  throw withTimings(error, call.timings?.failed());
 }
 
 function hasExceptionHandler(tier: HandlerTier): boolean {
@@ -71,6 +78,8 @@ export class Call implements WireCall {
   attempt: Attempt | undefined;
   /** The proxy's credentials on the attempt the proxy stage sent last (hidden from hooks). */
   proxyAuthorization: string | undefined;
+  /** The timings of the attempt sent last. */
+  timings: AttemptTimings | undefined;
   /** The response as handlers see it, once its head is in. */
   #fromServer: FromServer | undefined;
   /** A Stream's body, handed to its reader (the call leaves its connection to that reader). */
@@ -156,7 +165,7 @@ export class Call implements WireCall {
     }
     let fromServer: FromServer;
     try {
-      fromServer = this.#fromServer = new FromServer(response, this.record.method, url, execution.maxResponseSize);
+      fromServer = this.#fromServer = new FromServer(response, this.record.method, url, execution.maxResponseSize, this.timings);
     } catch (error) {
       response.discard(); // e.g. an unsupported Content-Encoding: the body will never be read
       throw error;
@@ -271,8 +280,8 @@ export class Call implements WireCall {
 
   /** `withResponse(Type)`: the body with the response's status, reason phrase and headers. */
   #withResponse(body: unknown): WithResponse<unknown> {
-    const { statusCode, message, headers } = this.#fromServer!;
-    return { statusCode, message, headers, body };
+    const { statusCode, message, headers, timings } = this.#fromServer!;
+    return { statusCode, message, headers, body, timings };
   }
 
   #releasedWith(result: unknown): unknown {

@@ -1,5 +1,5 @@
 import type { WireRequest, WireResponse } from '../model/backend.js';
-import type { Attempt, AttemptResponse, RedirectTarget, RetryInfo } from '../config/hooks.js';
+import type { Attempt, AttemptResponse, HookLists, RedirectTarget, RetryInfo } from '../config/hooks.js';
 import { ConfigError } from '../core/errors.js';
 import { noteHookHeaders } from '../cache/hook-credentials.js';
 import { isThenable } from '../core/maybe-promise.js';
@@ -7,7 +7,9 @@ import { ResponseHeaders } from '../model/response-headers.js';
 import { untilSignal, type CallControl } from './call-control.js';
 import { checkHeaders } from './check-headers.js';
 import type { Send, WireCall } from './plan.js';
-import { carriedThrow } from './progress.js';
+import { carriedThrow, listenerThrown } from './progress.js';
+import { toTransportError } from '../model/transport-error.js';
+import { withTimings } from '../core/timed-error.js';
 
 // The hook stage's work (hooks-stage.ts holds the stage): loaded at the first exchange of a call
 // with `execution.hooks` (deferred-stage.ts), so that an application without hooks never loads it.
@@ -25,9 +27,16 @@ export async function hooked(next: Send, wire: WireRequest, call: WireCall): Pro
     // a credential set here is one the cache (above) never saw: it is told, so it keeps such answers apart
     if (call.plan.cache) noteHookHeaders(lists.beforeAttempt, wire.headers, sent.headers);
   }
-  const response = await next(sent, call);
+  let response: WireResponse;
+  try {
+    response = await next(sent, call);
+  } catch (error) {
+    if (lists.afterAttemptError.length > 0) await afterAttemptError(lists.afterAttemptError, call, attempt, error, sent.url);
+    throw error;
+  }
   if (lists.afterAttempt.length === 0) return response;
-  const head: AttemptResponse = { statusCode: response.statusCode, message: response.message, headers: new ResponseHeaders(response.headers) };
+  const timings = call.timings!.responded();
+  const head: AttemptResponse = { statusCode: response.statusCode, message: response.message, headers: new ResponseHeaders(response.headers), timings };
   try {
     for (const hook of lists.afterAttempt) await callHook(call.control, 'an execution.hooks.afterAttempt hook', hook, attempt, head);
   } catch (error) {
@@ -35,6 +44,17 @@ export async function hooked(next: Send, wire: WireRequest, call: WireCall): Pro
     throw error;
   }
   return response;
+}
+
+/**
+ * The `afterAttemptError` hooks for an attempt that failed without a response, told the typed
+ * error with the attempt's timings. Not for what never was an exchange: a bad setting
+ * (ConfigError) or a caller's own callback's throw, which fail the call as they are.
+ */
+async function afterAttemptError(hooks: HookLists['afterAttemptError'], call: WireCall, attempt: Attempt, error: unknown, url: string): Promise<void> {
+  if (error instanceof ConfigError || listenerThrown(error) !== error) return;
+  const typed = withTimings(toTransportError(error, url), call.timings?.failed());
+  for (const hook of hooks) await callHook(call.control, 'an execution.hooks.afterAttemptError hook', hook, attempt, typed);
 }
 
 /** `wire` as hooks see it: its headers a copy of their own (without the proxy stage's credentials), its body's bytes when it is in memory. */

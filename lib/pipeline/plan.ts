@@ -15,6 +15,7 @@ import type { Attempt } from '../config/hooks.js';
 import type { FromServer } from '../model/from-server.js';
 import type { RequestRecord } from '../model/request-record.js';
 import type { ResponseCache } from '../cache/response-cache.js';
+import type { AttemptTimings } from '../core/timings.js';
 
 /** What the pipeline needs besides the record: resolved once per request, never shown to interceptors. */
 export interface Plan {
@@ -68,6 +69,8 @@ export interface WireCall {
   attempt: Attempt | undefined;
   /** The `Proxy-Authorization` the proxy stage put on the attempt it sent last (the proxy's credentials): hooks never see it. */
   proxyAuthorization: string | undefined;
+  /** The timings of the attempt sent last (the response's, once it is in); `undefined` before the first. */
+  timings: AttemptTimings | undefined;
 }
 
 /** One wire exchange: a request in, the response it ended with out (its body not read yet). */

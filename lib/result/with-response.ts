@@ -1,3 +1,4 @@
+import type { Timings } from '../core/timings.js';
 import type { ResponseHeaders } from '../model/response-headers.js';
 import type { ResultOf, VerbType } from './result-type.js';
 
@@ -10,6 +11,11 @@ export interface WithResponse<B> {
   readonly message: string;
   readonly headers: ResponseHeaders;
   readonly body: B;
+  /**
+   * When each step of the attempt that got the response happened (`fromServer.timings`): always
+   * there on a result the library made; optional so an exception handler can return a result of its own.
+   */
+  readonly timings?: Timings;
 }
 
 /** The result type that {@link withResponse} makes: `Type` (or none), and the response around it. */
