@@ -226,6 +226,7 @@ export class HttpBuilder {
       execution: settings.execution,
       jar: settings.cookieJar ? ClientCookieJar.of(settings.cookieJar, this.#pool.cookies) : undefined,
       cache: this.#cache,
+      telemetry: settings.telemetry,
       onResponse: page?.received,
     };
     // no interceptor (the usual case): no chain around the exchange

@@ -19,3 +19,5 @@ import './backends/registry.js';
 import './pipeline/node-stages.js';
 // fromServer.stream() as a Readable, piped straight off a node wire body (body-stream.ts's web default: a ReadableStream)
 import './model/node-body-stream.js';
+// the `httpbuilder:` diagnostics channels (core/diagnostics.ts's web default: none)
+import './model/node-channels.js';

@@ -1,3 +1,4 @@
+import type { Telemetry } from './telemetry.js';
 import type { CookieJar } from 'tough-cookie';
 import type { Backend, ConnectionOptions } from '../model/backend.js';
 import { checkConnection } from './connection-options.js';
@@ -35,6 +36,7 @@ export class ClientConfig {
   #connection: ConnectionOptions | undefined;
   #http2: boolean | undefined;
   #cache: CacheChoice | undefined;
+  #telemetry: Telemetry | false | undefined;
   #resolvedCache: ResolvedCacheOptions | undefined;
 
   constructor(private readonly scope: Scope) {}
@@ -129,6 +131,28 @@ export class ClientConfig {
     assertClientLevel(this.scope, 'client.cache');
     this.#resolvedCache = value === undefined ? undefined : resolveCacheChoice(value);
     this.#cache = value;
+  }
+
+  /**
+   * Tracing and metrics for every attempt: `openTelemetry()` from `httpbuilder-ts/opentelemetry`
+   * (a span per attempt, the trace context sent, the request duration histogram), a
+   * {@link Telemetry} of your own, or `false` (the default: nothing is computed). See docs/observability.md.
+   *
+   * @example
+   * import { openTelemetry } from 'httpbuilder-ts/opentelemetry';
+   * HttpBuilder.configure((c) => { c.request.uri = 'https://api.example.com'; c.client.telemetry = openTelemetry(); });
+   */
+  get telemetry(): Telemetry | false | undefined {
+    return this.#telemetry;
+  }
+  set telemetry(value: Telemetry | false | undefined) {
+    assertClientLevel(this.scope, 'client.telemetry');
+    if (value !== undefined && value !== false && typeof (value as Partial<Telemetry> | null)?.startAttempt !== 'function') {
+      throw new ConfigError(
+        `client.telemetry must be openTelemetry(...) or an object with a startAttempt(attempt) method, or false, not ${describeValue(value)}`,
+      );
+    }
+    this.#telemetry = value;
   }
 
   /** @internal `client.cache` checked (undefined: not set here, or `false`). */

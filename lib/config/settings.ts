@@ -1,3 +1,4 @@
+import type { Telemetry } from './telemetry.js';
 import type { Backend, ConnectionOptions, TlsOptions } from '../model/backend.js';
 import type { Encoder } from '../content/encoders.js';
 import type { Parser } from '../content/parsers.js';
@@ -69,6 +70,8 @@ export interface Settings {
   readonly cookieJar: CookiesChoice;
   /** `client.cache`: the options the client's cache is made from (one object per setting, shared by derived clients) */
   readonly cache: ResolvedCacheOptions | undefined;
+  /** `client.telemetry` */
+  readonly telemetry: Telemetry | undefined;
 }
 
 const DEFAULT_HEADERS = new Map<string, readonly [string, string]>([
@@ -103,6 +106,7 @@ export const DEFAULT_SETTINGS: Settings = Object.freeze({
   execution: DEFAULT_EXECUTION,
   cookieJar: false,
   cache: undefined,
+  telemetry: undefined,
 });
 /** `layer` (what one block set) over `base`: the same rules for a derived client and for a request. */
 export function mergeSettings(base: Settings, layer: HttpConfig): Settings {
@@ -144,6 +148,7 @@ export function mergeSettings(base: Settings, layer: HttpConfig): Settings {
     cookieJar: client?.cookies === true && base.cookieJar !== false ? base.cookieJar : (client?.cookies ?? base.cookieJar),
     // as for cookies: `true` over a cache already on keeps that cache
     cache: client?.cache === undefined || (client.cache === true && base.cache !== undefined) ? base.cache : client.resolvedCache,
+    telemetry: client?.telemetry === undefined ? base.telemetry : client.telemetry || undefined,
   };
 }
 

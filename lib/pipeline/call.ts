@@ -1,7 +1,9 @@
 import { AbortError, ConfigError, EncodeError, ParseError } from '../core/errors.js';
 import { withTimings } from '../core/timed-error.js';
 import type { AttemptTimings } from '../core/timings.js';
-import { urlForMessage } from '../core/redact.js';
+import { redactUrl, urlForMessage } from '../core/redact.js';
+import { subscribedChannels, type CallChannels } from '../core/diagnostics.js';
+import type { CallMessage, Observed } from './observe-stage.js';
 import { isThenable, type MaybePromise } from '../core/maybe-promise.js';
 import type { ExceptionHandler, HandlerTier } from '../config/handlers.js';
 import { encodeBody, type EncodedRequestBody } from '../content/encoders.js';
@@ -30,13 +32,35 @@ import type { Attempt } from '../config/hooks.js';
 export function exchange(record: RequestRecord, plan: Plan): Promise<unknown> {
   const { timeout, signal } = plan.execution;
   const call = new Call(record, plan, CallControl.start(timeout, signal, record.url));
+  const channels = subscribedChannels();
+  if (channels !== undefined || plan.telemetry !== undefined) call.observed = observe(call, channels);
   const done = (call.control ? call.runControlled(call.control) : call.run()).catch(timedFailure.bind(undefined, call));
   const handle = plan.handlers.find(hasExceptionHandler)?.exception;
   const handled = handle ? done.catch(handledException.bind(undefined, handle, plan)) : done;
   // what the caller's own code threw (a progress listener, a hook, a bearer token function or refresh) comes back as it
   // was thrown: it travels wrapped, past the transport's error mapping
   const callersCode = plan.onUploadProgress || plan.onDownloadProgress || plan.execution.hooks || plan.credentials?.scheme === 'bearer';
-  return callersCode ? handled.catch(rethrowListenerError) : handled;
+  const outcome = callersCode ? handled.catch(rethrowListenerError) : handled;
+  return channels === undefined ? outcome : told(outcome, channels, call.observed!.message);
+}
+
+/** A call observed: its message for the channels (one object for all its attempts), `call:start` published. */
+function observe(call: Call, channels: CallChannels | undefined): Observed {
+  const message: CallMessage = { method: call.record.method, url: redactUrl(call.record.url) };
+  if (channels?.callStart.hasSubscribers) channels.callStart.publish({ call: message });
+  return { channels, message, attempts: 0 };
+}
+
+/** `outcome`, with `call:end` or `call:error` published once it settles. */
+async function told(outcome: Promise<unknown>, channels: CallChannels, message: CallMessage): Promise<unknown> {
+  try {
+    const result = await outcome;
+    if (channels.callEnd.hasSubscribers) channels.callEnd.publish({ call: message, result });
+    return result;
+  } catch (error) {
+    if (channels.callError.hasSubscribers) channels.callError.publish({ call: message, error });
+    throw error;
+  }
 }
 
 /** A call's failure with the timings of its last attempt, when it made one (a ConfigError before sending has none). */
@@ -80,6 +104,8 @@ export class Call implements WireCall {
   proxyAuthorization: string | undefined;
   /** The timings of the attempt sent last. */
   timings: AttemptTimings | undefined;
+  /** With telemetry or diagnostics subscribers: what the observation stage tells of each attempt. */
+  observed: Observed | undefined;
   /** The response as handlers see it, once its head is in. */
   #fromServer: FromServer | undefined;
   /** A Stream's body, handed to its reader (the call leaves its connection to that reader). */

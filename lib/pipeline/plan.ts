@@ -16,6 +16,8 @@ import type { FromServer } from '../model/from-server.js';
 import type { RequestRecord } from '../model/request-record.js';
 import type { ResponseCache } from '../cache/response-cache.js';
 import type { AttemptTimings } from '../core/timings.js';
+import type { Telemetry } from '../config/telemetry.js';
+import type { Observed } from './observe-stage.js';
 
 /** What the pipeline needs besides the record: resolved once per request, never shown to interceptors. */
 export interface Plan {
@@ -39,6 +41,8 @@ export interface Plan {
   readonly jar: ClientCookieJar | undefined;
   /** the client's cache (`client.cache`), shared with the clients derived from it */
   readonly cache?: ResponseCache;
+  /** `client.telemetry`: told of each attempt */
+  readonly telemetry?: Telemetry;
   /** told of the response that ended the exchange, once its head is in (paginate() reads the next page from it) */
   readonly onResponse?: (fromServer: FromServer, record: RequestRecord) => void;
 }
@@ -71,6 +75,8 @@ export interface WireCall {
   proxyAuthorization: string | undefined;
   /** The timings of the attempt sent last (the response's, once it is in); `undefined` before the first. */
   timings: AttemptTimings | undefined;
+  /** Set when the call is observed (`client.telemetry`, or a subscriber to the `httpbuilder:` channels): what its attempts are told with. */
+  observed: Observed | undefined;
 }
 
 /** One wire exchange: a request in, the response it ended with out (its body not read yet). */

@@ -2,6 +2,7 @@ import { authorization } from '../auth/auth-stage.js';
 import { cookies } from '../cookies/cookie-stage.js';
 import { sendAttempt } from './attempt.js';
 import { hooks } from './hooks-stage.js';
+import { observing } from './observe-stage.js';
 import type { Send, Stage } from './plan.js';
 import { nodeStages } from './platform-stages.js';
 import { redirects } from './redirects.js';
@@ -22,6 +23,9 @@ import { retries } from './retry.js';
  *   request), revalidated when stale, and stored; below authorization and cookies, so it sees
  *   the credentials and the `Cookie` a `Vary` may name (an answer from it carries no `Set-Cookie`),
  *   and above the hooks, so a request it answers makes no attempt;
+ * - `observing`: with `client.telemetry` or a subscriber to the `httpbuilder:` diagnostics
+ *   channels, each attempt is told of (a span current around the hooks and the transport, its
+ *   trace headers sent); below the cache, so an answer from it is no attempt;
  * - `hooks`: `execution.hooks` see each exchange with its final headers (signing goes here, so
  *   it runs after every stage that sets a header: authorization, proxies, cookies), all but the
  *   proxy's credentials (hidden from hooks, sent as they are);
@@ -36,8 +40,8 @@ import { retries } from './retry.js';
  */
 export function wireStages(): readonly Stage[] {
   const node = nodeStages();
-  if (node === undefined) return [redirects, retries, authorization, cookies, hooks, logging];
-  return [redirects, retries, authorization, node.proxies, cookies, node.caching, hooks, logging];
+  if (node === undefined) return [redirects, retries, authorization, cookies, observing, hooks, logging];
+  return [redirects, retries, authorization, node.proxies, cookies, node.caching, observing, hooks, logging];
 }
 
 /** The wire stages folded over the backend's round trip: composed once per client, called once per request. */
