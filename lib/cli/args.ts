@@ -1,3 +1,4 @@
+import { checkWriteOut } from './write-out.js';
 import { parseArgs } from 'node:util';
 import type { BackendChoice } from '../config/client-config.js';
 import { UsageError } from './failure.js';
@@ -70,6 +71,8 @@ export interface CliRequest {
   readonly session: string | undefined;
   /** `--cache <dir>`: a file cache kept across runs (`client.cache` with a store in that folder). */
   readonly cache: string | undefined;
+  /** `-w <format>` (`--write-out`): curl's variables (`%{http_code}`, `%{time_total}`, ...) written to stdout after the body. */
+  readonly writeOut: string | undefined;
 }
 
 /** What the command line asks for. */
@@ -99,6 +102,7 @@ const OPTIONS = {
   retry: { type: 'string', multiple: true },
   session: { type: 'string', multiple: true },
   cache: { type: 'string', multiple: true },
+  'write-out': { type: 'string', short: 'w', multiple: true },
   help: { type: 'boolean', short: 'h', multiple: true },
   version: { type: 'boolean', multiple: true },
 } as const;
@@ -148,6 +152,8 @@ export function parseCommandLine(argv: readonly string[]): Command {
   const output = path(single(values.output, '-o'), '-o');
   if ((paginate || stream) && output !== undefined) throw new UsageError(`${paginate ? '--paginate' : '--stream'} prints to stdout: drop -o`);
   if (paginate && values.include !== undefined) throw new UsageError('--paginate prints items, not responses: drop -i');
+  const writeOut = single(values['write-out'], '-w');
+  if (paginate && writeOut !== undefined) throw new UsageError('--paginate prints items, not responses: drop -w');
   return {
     kind: 'request',
     request: {
@@ -180,6 +186,7 @@ export function parseCommandLine(argv: readonly string[]): Command {
       retry: whole(single(values.retry, '--retry'), '--retry'),
       session: path(single(values.session, '--session'), '--session'),
       cache: path(single(values.cache, '--cache'), '--cache'),
+      writeOut: writeOut === undefined ? undefined : checkWriteOut(writeOut),
     },
   };
 }

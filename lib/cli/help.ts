@@ -39,6 +39,10 @@ Options:
                               (text/event-stream) as one JSON line each
   -i, --include               print the status line and response headers before the body
   -v, --verbose               show each request and response head on stderr (credentials as ***)
+  -w, --write-out <format>    write curl's variables to stdout after the body: %{http_code},
+                              %{url_effective}, %{num_redirects}, %{size_download},
+                              %{time_namelookup}, %{time_connect}, %{time_appconnect},
+                              %{time_starttransfer}, %{time_total} (seconds), %{http_version}; \\n
   -h, --help                  show this help
       --version               show the version
 
@@ -63,4 +67,5 @@ Examples:
   hb get https://intranet.example.com/api --digest ada:secret --backend got | jq .
   hb get https://api.github.com/repos/nodejs/node/issues --paginate | jq -r .title
   hb get https://stream.example.com/events --stream
+  hb get https://api.example.com/health -w '%{http_code} %{time_total}\\n'
 `;

@@ -15,6 +15,8 @@ import { loadBody, type CliBody } from './body.js';
 import { loadSession, saveSession } from './session.js';
 import { processStdin, type Stdin } from './stdin.js';
 import { redactUrl } from '../core/redact.js';
+import type { Timings } from '../core/timings.js';
+import { formatWriteOut, type WriteOutFacts } from './write-out.js';
 
 /** The process around `hb`: its streams, environment and Ctrl-C. */
 export interface CliIo {
@@ -91,12 +93,21 @@ async function send(http: HttpBuilder, request: CliRequest, body: CliBody | unde
     return null;
   };
 
+  // what -w reports besides the response: redirects followed and body bytes received
+  let redirects = 0;
+  let received = 0;
   const block = (c: HttpConfig) => {
     applyRequest(c, request, body);
     if (io.signal !== undefined) c.execution.signal = io.signal;
+    if (request.writeOut !== undefined) c.execution.hooks = { beforeRedirect: () => void redirects++ };
+    if (bar !== undefined || request.writeOut !== undefined) {
+      c.execution.onDownloadProgress = (progress) => {
+        received = progress.transferred;
+        bar?.update(progress);
+      };
+    }
     if (request.output !== undefined) {
       Download.toFile(c, request.output);
-      if (bar !== undefined) c.execution.onDownloadProgress = (progress) => bar.update(progress);
     } else {
       // every content type: the body goes to stdout as it arrives (JSON pretty on a terminal; with --stream, line by line)
       c.response.parser('*/*', async (fromServer) => {
@@ -110,13 +121,22 @@ async function send(http: HttpBuilder, request: CliRequest, body: CliBody | unde
     c.response.failure(capture);
   };
 
+  const writeOut = async (facts: Omit<WriteOutFacts, 'redirects' | 'sizeDownload'>) => {
+    if (request.writeOut !== undefined) await writeText(io.stdout, formatWriteOut(request.writeOut, { ...facts, redirects, sizeDownload: received }));
+  };
   try {
     // every status reaches the handlers above (never an HttpException): what throws got no response
     await http[request.verb](block);
+  } catch (error) {
+    // as curl: -w is written after a failure too, with http_code 000
+    const timings = (error as { timings?: Timings } | null)?.timings;
+    await writeOut({ statusCode: undefined, httpVersion: undefined, url: displayUrl(request.url), timings });
+    throw error;
   } finally {
     bar?.finish();
   }
   if (response === undefined) throw new Error('no response was handled');
+  await writeOut({ statusCode: response.statusCode, httpVersion: response.httpVersion, url: displayUrl(new URL(response.uri)), timings: response.timings });
   if (response.statusCode < 400) return EXIT.OK;
   return failStatus(io, response, response.uri, request, secrets);
 }
