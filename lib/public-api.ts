@@ -42,7 +42,7 @@ export type { RequestRecord } from './model/request-record.js';
 export { FromServer } from './model/from-server.js';
 export type { Timings, TimingPhases, TimingsRecorder } from './core/timings.js';
 export type { Telemetry, TelemetryAttempt, AttemptTelemetry, AttemptOutcome } from './config/telemetry.js';
-export type { CallMessage, AttemptMessage } from './pipeline/observe-stage.js';
+export type { CallMessage, AttemptMessage } from './pipeline/observed.js';
 export { ResponseHeaders } from './model/response-headers.js';
 export type { ResponseCookie } from './model/set-cookie.js';
 

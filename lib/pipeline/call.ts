@@ -3,7 +3,7 @@ import { withTimings } from '../core/timed-error.js';
 import type { AttemptTimings } from '../core/timings.js';
 import { redactUrl, urlForMessage } from '../core/redact.js';
 import { subscribedChannels, type CallChannels } from '../core/diagnostics.js';
-import type { CallMessage, Observed } from './observe-stage.js';
+import type { CallMessage, Observed } from './observed.js';
 import { isThenable, type MaybePromise } from '../core/maybe-promise.js';
 import type { ExceptionHandler, HandlerTier } from '../config/handlers.js';
 import { encodeBody, type EncodedRequestBody } from '../content/encoders.js';

@@ -17,7 +17,7 @@ import type { RequestRecord } from '../model/request-record.js';
 import type { ResponseCache } from '../cache/response-cache.js';
 import type { AttemptTimings } from '../core/timings.js';
 import type { Telemetry } from '../config/telemetry.js';
-import type { Observed } from './observe-stage.js';
+import type { Observed } from './observed.js';
 
 /** What the pipeline needs besides the record: resolved once per request, never shown to interceptors. */
 export interface Plan {

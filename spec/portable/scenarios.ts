@@ -232,6 +232,31 @@ const SCENARIOS: ReadonlyArray<readonly [string, (context: Context) => Promise<v
     },
   ],
   [
+    'timings and afterAttemptError',
+    async ({ lib, http, key }) => {
+      const heads: string[] = [];
+      const { timings } = await http.get(lib.withResponse(), (c) => {
+        c.request.uri.path = '/flaky';
+        c.request.uri.query = { key: `${key}-timings` };
+        c.execution.retry = { limit: 2, backoff: () => 10 };
+        c.execution.hooks = { afterAttempt: (_attempt, head) => void heads.push(`${head.statusCode} ${typeof head.timings.phases.firstByte}`) };
+      });
+      same(heads, ['503 number', '200 number'], 'each attempt with its timings');
+      check(timings !== undefined && timings.end !== undefined && timings.phases.total! >= timings.phases.firstByte!, 'the last attempt read to its end');
+      const failed: string[] = [];
+      const error = await rejection(() =>
+        http.get((c) => {
+          c.request.uri.path = '/slow-head';
+          c.request.uri.query = { ms: '2000' };
+          c.execution.timeout = { response: 100 };
+          c.execution.hooks = { afterAttemptError: (_attempt, failure) => void failed.push(`${failure.name} ${typeof failure.timings?.error}`) };
+        }),
+      );
+      check(error instanceof lib.TimeoutError && typeof error.timings?.phases.total === 'number', 'a TimeoutError with timings');
+      same(failed, ['TimeoutError number'], 'afterAttemptError before the call fails');
+    },
+  ],
+  [
     'gzip',
     async ({ http }) => {
       same(await http.get((c) => void (c.request.uri.path = '/gzip')), { zipped: true }, 'decoded body');
