@@ -75,10 +75,13 @@ export class FromServer {
   readonly #maxSize: number | undefined;
   #cookies: ResponseCookie[] | undefined;
 
+  /** Made by the pipeline for each response; `maxSize` is `execution.maxResponseSize`. */
+  constructor(wire: WireResponse, method: string, uri: string, maxSize?: number);
   /**
-   * Made by the pipeline for each response; `maxSize` is `execution.maxResponseSize`, `timings`
-   * the attempt's (a response that came without one, from the cache, gets its own).
+   * @internal `timings`: the attempt's (a response that came without one, from the cache, gets
+   * its own). An overload of its own: AttemptTimings is the pipeline's, not in the declarations.
    */
+  constructor(wire: WireResponse, method: string, uri: string, maxSize?: number, timings?: AttemptTimings);
   constructor(wire: WireResponse, method: string, uri: string, maxSize?: number, timings?: AttemptTimings) {
     // node's parser takes any three digits ('099'); RFC 9110 status codes are 100-599, and 6xx-9xx at most are extensions
     if (!(wire.statusCode >= 100 && wire.statusCode <= 999))

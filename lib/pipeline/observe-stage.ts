@@ -22,7 +22,7 @@ export interface AttemptMessage {
   readonly number: number;
 }
 
-/** What a call observed (diagnostics subscribers or `client.telemetry`) carries from attempt to attempt. */
+/** @internal What a call observed (diagnostics subscribers or `client.telemetry`) carries from attempt to attempt. */
 export interface Observed {
   /** the channels, when they had subscribers as the call started */
   readonly channels: CallChannels | undefined;
@@ -31,7 +31,7 @@ export interface Observed {
 }
 
 /**
- * The observation stage: with `client.telemetry` or a subscriber to the `httpbuilder:` channels,
+ * @internal The observation stage: with `client.telemetry` or a subscriber to the `httpbuilder:` channels,
  * each attempt is told (`attempt:start`, `attempt:end`) and gets its telemetry (a span current
  * while the hooks and the transport run, its trace context headers). Outside the hooks, so a
  * span is current in them and a signature covers the trace headers; inside the cache, so an
