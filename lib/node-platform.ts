@@ -7,6 +7,16 @@
  */
 export {};
 
+// the types of the same: from this entry, `fromServer.bytes()` is a Buffer and `stream()` a
+// Readable (core/platform-types.ts; a browser/Workers program, without this file, sees the web
+// types). An inline import(): the declaration emit drops an import used only in here.
+declare module './core/platform-types.js' {
+  interface PlatformBodyTypes {
+    readonly bytes: Buffer;
+    readonly stream: import('node:stream').Readable;
+  }
+}
+
 // multipart parts from a path or file: URL (content/file-source.ts's web default: a ConfigError)
 import './content/node-files.js';
 // xml2js and csv-* for XML and CSV bodies (content/codec-loaders.ts's web default: none)

@@ -45,6 +45,7 @@ export type { Telemetry, TelemetryAttempt, AttemptTelemetry, AttemptOutcome } fr
 export type { CallMessage, AttemptMessage } from './pipeline/observed.js';
 export { ResponseHeaders } from './model/response-headers.js';
 export type { ResponseCookie } from './model/set-cookie.js';
+export type { BodyBytes, BodyStream, PlatformBodyTypes } from './core/platform-types.js';
 
 // result types
 export { nullable, type NullableOf, type ResultType, type ResultOf, type FromJson, type VerbType, type HandlerValueOf } from './result/result-type.js';

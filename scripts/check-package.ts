@@ -15,9 +15,10 @@
  * 6. a CommonJS project: jest as `npx ts-jest config:init` sets it up runs a MockBackend test with no ESM
  *    flag, `require()` sends with each lazily loaded backend, and its TypeScript compiles with every module
  *    setting (scripts/package-check/commonjs-consumer.ts);
- * 7. the `browser` export condition (and `worker`, `workerd`) leads to dist/browser.js, and an application
- *    importing `httpbuilder-ts` bundles for the browser (esbuild `--platform=browser`) with no `node:`
- *    import and no npm shim of a Node built-in (scripts/package-check/browser-bundle.ts).
+ * 7. the `browser` export condition (and `worker`, `workerd`) leads to dist/browser.js and its declarations:
+ *    in a fresh project without Node's types, an application's TypeScript compiles with the browser's and
+ *    the Workers' settings, and it bundles for the browser (esbuild `--platform=browser`) with no `node:`
+ *    import and no npm shim of a Node built-in (scripts/package-check/web-consumer.ts).
  *
  * Everything happens in a temporary folder that is removed at the end, pass or fail. Any failure
  * prints `check-package: FAILED: ...` and exits 1.
@@ -29,15 +30,17 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bundleForBrowser } from './package-check/browser-bundle.js';
 import { checkCommonJsConsumer } from './package-check/commonjs-consumer.js';
 import { check, CheckFailed, NPM, sh, step } from './package-check/shell.js';
+import { checkWebConsumer } from './package-check/web-consumer.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 const OPTIONAL_PEERS = ['axios', 'got', 'undici'];
 /** The export conditions of browsers and Workers (before `import`), which lead to the entry without the node platform. */
 const WEB_CONDITIONS = ['browser', 'worker', 'workerd'];
+/** The browser/Workers entry and its declarations, which name no Node type. */
+const WEB_ENTRY = { types: './dist/browser.d.ts', default: './dist/browser.js' };
 
 interface PackJson {
   filename: string;
@@ -85,16 +88,13 @@ function checkContents(files: readonly string[], manifest: Manifest): void {
       shipped.push(types, file);
     }
   }
-  // the browser/Workers entry: its own file, the node entry's declarations, matched before `import`
+  // the browser/Workers entry: its own file and declarations, matched before `import`
   const main = manifest.exports['.'];
   check(typeof main === 'object', "exports['.'] has no conditions");
   for (const condition of WEB_CONDITIONS) {
     // ESM importers get the web build; a require() under that condition (jest's jsdom environment) the CommonJS node build
     const { import: web, require: required } = main[condition] ?? {};
-    check(
-      web?.default === './dist/browser.js' && web.types === main.import?.types,
-      `exports['.'].${condition}.import is not { types: ${main.import?.types}, default: ./dist/browser.js }`,
-    );
+    check(web?.default === WEB_ENTRY.default && web.types === WEB_ENTRY.types, `exports['.'].${condition}.import is not ${JSON.stringify(WEB_ENTRY)}`);
     check(
       required?.default === main.require?.default && required?.types === main.require?.types,
       `exports['.'].${condition}.require is not exports['.'].require`,
@@ -103,7 +103,7 @@ function checkContents(files: readonly string[], manifest: Manifest): void {
       Object.keys(main).indexOf(condition) < Object.keys(main).indexOf('import'),
       `exports['.'].${condition} comes after import: Node's resolution order would never reach it`,
     );
-    if (web?.default !== undefined) shipped.push(web.default);
+    shipped.push(WEB_ENTRY.types, WEB_ENTRY.default);
   }
   for (const file of ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', ...shipped.map((p) => p.replace(/^\.\//, ''))]) {
     check(present.has(file), `the tarball lacks ${file}`);
@@ -276,6 +276,9 @@ export async function use(): Promise<number> {
     this.request.body = multipart((mp) => mp.field('a', '1').part('f', 'f.txt', 'text/plain', { path: './f.txt' }));
     this.response.success((fromServer: FromServer) => fromServer.statusCode);
   });
+  // from the node entry a body's bytes are a Buffer and its stream a Readable (the browser build's: web types)
+  const hex: string = await http.get(String, (c) => c.response.success(async (fromServer) => (await fromServer.bytes()).toString('hex', 0, 4)));
+  await http.get((c) => c.response.success((fromServer) => fromServer.stream().pipe(process.stdout)));
   // @ts-expect-error a string result is not a number: the types are real, not any
   const wrong: number = await http.get(String);
   try {
@@ -296,7 +299,7 @@ export async function use(): Promise<number> {
   for await (const listed of http.paginate(User, (c) => void (c.request.uri.path = 'users'))) listed.name.toUpperCase();
   // @ts-expect-error the lines of a stream are strings
   const notLines: AsyncIterable<number> = await http.get((c) => Stream.lines(c));
-  return user.id + text.length + bytes.length + String(wrong).length + String(events).length + String(users).length + String(notLines).length;
+  return user.id + text.length + bytes.length + hex.length + String(wrong).length + String(events).length + String(users).length + String(notLines).length;
 }
 `;
 
@@ -304,31 +307,6 @@ const TS_CONFIG = {
   compilerOptions: { target: 'ES2022', module: 'nodenext', moduleResolution: 'nodenext', strict: true, noEmit: true, skipLibCheck: false, types: ['node'] },
   files: ['consumer.ts'],
 };
-
-const BROWSER_APP = `
-import { HttpBuilder } from 'httpbuilder-ts';
-import { Stream } from 'httpbuilder-ts/stream';
-const http = HttpBuilder.configure((c) => { c.request.uri = 'https://api.example.test'; });
-export const user = () => http.get((c) => { c.request.uri.path = '/users/1'; });
-export const lines = () => http.get((c) => Stream.lines(c));
-`;
-
-/** 7. The installed package bundled for the browser, as an application's bundler would (through the `browser` condition). */
-async function checkBrowserBundle(consumer: string): Promise<void> {
-  const entry = join(consumer, 'browser-app.mjs');
-  await writeFile(entry, BROWSER_APP);
-  const bundle = await bundleForBrowser(entry, { cwd: consumer });
-  const inputs = Object.keys(bundle.metafile.inputs);
-  check(
-    inputs.includes('node_modules/httpbuilder-ts/dist/browser.js'),
-    `the browser condition did not lead to dist/browser.js: the bundle holds ${inputs
-      .filter((input) => input.includes('httpbuilder-ts/'))
-      .slice(0, 3)
-      .join(', ')}`,
-  );
-  check(!inputs.includes('node_modules/httpbuilder-ts/dist/node-platform.js'), 'the browser bundle holds dist/node-platform.js');
-  check(bundle.nodeImports.length === 0, `the browser bundle imports Node:\n  ${bundle.nodeImports.join('\n  ')}`);
-}
 
 /** The tiny local server the consumer scripts talk to. */
 async function startServer(): Promise<{ server: Server; url: string }> {
@@ -401,9 +379,7 @@ async function main(): Promise<void> {
     const body = await sh(hb, ['get', `${url}/hello`], consumer);
     check(body === '{"hello":"hb"}', `hb get printed ${JSON.stringify(body)}`);
 
-    step('the browser entry bundles for the browser with no node: import');
-    await checkBrowserBundle(consumer);
-
+    await checkWebConsumer(ROOT, work, join(work, packed.filename));
     await checkCommonJsConsumer(ROOT, work, join(work, packed.filename), url);
     step('all checks passed');
   } finally {

@@ -1,7 +1,7 @@
-import type { Readable } from 'node:stream';
 import type { WireResponse } from './backend.js';
 import { bodyStreams, type PipeWatch } from './body-stream.js';
 import { asBuffer, concatBytes } from '../core/bytes.js';
+import type { BodyBytes, BodyStream } from '../core/platform-types.js';
 import { HttpBuilderError, NetworkError, ParseError, ResponseTooLargeError } from '../core/errors.js';
 import { decodeText } from '../core/charset.js';
 import { standardReason } from '../core/reason-phrase.js';
@@ -75,10 +75,13 @@ export class FromServer {
   readonly #maxSize: number | undefined;
   #cookies: ResponseCookie[] | undefined;
 
+  /** Made by the pipeline for each response; `maxSize` is `execution.maxResponseSize`. */
+  constructor(wire: WireResponse, method: string, uri: string, maxSize?: number);
   /**
-   * Made by the pipeline for each response; `maxSize` is `execution.maxResponseSize`, `timings`
-   * the attempt's (a response that came without one, from the cache, gets its own).
+   * @internal `timings`: the attempt's (a response that came without one, from the cache, gets
+   * its own). An overload of its own: AttemptTimings is the pipeline's, not in the declarations.
    */
+  constructor(wire: WireResponse, method: string, uri: string, maxSize?: number, timings?: AttemptTimings);
   constructor(wire: WireResponse, method: string, uri: string, maxSize?: number, timings?: AttemptTimings) {
     // node's parser takes any three digits ('099'); RFC 9110 status codes are 100-599, and 6xx-9xx at most are extensions
     if (!(wire.statusCode >= 100 && wire.statusCode <= 999))
@@ -135,7 +138,7 @@ export class FromServer {
   // promise and a trip through the microtask queue on every request that reads a body
 
   /** The whole (decompressed) body as a Buffer (in the browser/Workers build, where there is no Buffer: a `Uint8Array`). */
-  bytes(): Promise<Buffer> {
+  bytes(): Promise<BodyBytes> {
     return this.#read(FromServer.#asBytes, undefined);
   }
 
@@ -152,8 +155,8 @@ export class FromServer {
     return this.#read(FromServer.#asParsed<T>, parse);
   }
 
-  static #asBytes(this: void, _fromServer: FromServer, bytes: Uint8Array): Buffer {
-    return bytes as Buffer; // asBuffer made it a Buffer where the runtime has one
+  static #asBytes(this: void, _fromServer: FromServer, bytes: Uint8Array): BodyBytes {
+    return bytes as BodyBytes; // asBuffer made it a Buffer where the runtime has one
   }
 
   static #asText(this: void, fromServer: FromServer, bytes: Uint8Array): string {
@@ -203,13 +206,13 @@ export class FromServer {
    * The body as a stream, read once: a Node `Readable`; in the browser/Workers build (no
    * `node:stream` there), a web `ReadableStream<Uint8Array>` over the same bytes.
    */
-  stream(): Readable {
+  stream(): BodyStream {
     const streams = bodyStreams();
-    if (this.#bytes) return streams.of([this.#bytes]) as Readable;
+    if (this.#bytes) return streams.of([this.#bytes]) as BodyStream;
     this.#claim();
     const body = this.#body;
     const piped = this.#untouched && this.#hasBody ? streams.piped(body, this.#pipeWatch()) : undefined;
-    return (piped ?? streams.of(this.#guarded())) as Readable;
+    return (piped ?? streams.of(this.#guarded())) as BodyStream;
   }
 
   /** What the piped fast path (a node wire body, nothing to decode) tells this response and asks of it. */

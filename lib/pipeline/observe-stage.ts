@@ -7,7 +7,7 @@ import type { Send, WireCall } from './plan.js';
 import type { AttemptMessage, Observed } from './observed.js';
 
 /**
- * The observation stage: with `client.telemetry` or a subscriber to the `httpbuilder:` channels,
+ * @internal The observation stage: with `client.telemetry` or a subscriber to the `httpbuilder:` channels,
  * each attempt is told (`attempt:start`, `attempt:end`) and gets its telemetry (a span current
  * while the hooks and the transport run, its trace context headers). Outside the hooks, so a
  * span is current in them and a signature covers the trace headers; inside the cache, so an

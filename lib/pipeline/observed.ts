@@ -18,7 +18,7 @@ export interface AttemptMessage {
   readonly number: number;
 }
 
-/** What a call observed (diagnostics subscribers or `client.telemetry`) carries from attempt to attempt. */
+/** @internal What a call observed (diagnostics subscribers or `client.telemetry`) carries from attempt to attempt. */
 export interface Observed {
   /** the channels, when they had subscribers as the call started */
   readonly channels: CallChannels | undefined;

@@ -147,12 +147,14 @@ export async function use(): Promise<number> {
   const wrong: number = await http.get(String);
   await http.get((c) => Download.toFile(c, './out.bin'));
   const lines: AsyncIterable<string> = await http.get((c) => Stream.lines(c));
+  // a body's bytes are a Buffer here too: the CommonJS declarations are the node entry's
+  const hex: string = await http.get(String, (c) => c.response.success(async (fromServer) => (await fromServer.bytes()).toString('hex')));
   try {
     await viaAxios.get();
   } catch (error) {
     if (error instanceof HttpException) return error.statusCode;
   }
-  return text.length + wrong + String(lines).length;
+  return text.length + wrong + String(lines).length + hex.length;
 }
 `;
 
