@@ -123,9 +123,9 @@ describe('the web build: proxies, cache and cookies', () => {
     expect(() => checkWebClient({ cache: undefined, cookieJar: false })).not.toThrow();
   });
 
-  it('keeps the node stages in their places on Node: proxies after authorization, the cache between cookies and hooks', () => {
+  it('keeps the node stages in their places on Node: proxies after authorization, the cache between cookies and the observation stage', () => {
     const names = wireStages().map((stage) => stage.name);
-    expect(names).toEqual(['redirects', 'retries', 'authorization', 'proxies', 'cookies', 'caching', 'hooks', 'logging']);
+    expect(names).toEqual(['redirects', 'retries', 'authorization', 'proxies', 'cookies', 'caching', 'observing', 'hooks', 'logging']);
   });
 });
 
