@@ -136,6 +136,28 @@ export class ProxyError extends HttpBuilderError {
   }
 }
 
+/**
+ * `client.publicOnly` refused the address a request would have connected to (loopback, a private
+ * range, link-local such as the cloud metadata `169.254.169.254`, ...): nothing was sent to it.
+ * Never retried.
+ *
+ * @example
+ * try { await http.get(); } catch (e) { if (e instanceof AddressBlockedError) console.warn(`${e.host} is ${e.address}: refused`); }
+ */
+export class AddressBlockedError extends HttpBuilderError {
+  override readonly name = 'AddressBlockedError' as const;
+  override readonly code = 'ERR_ADDRESS_BLOCKED' as const;
+  constructor(
+    /** The address refused (the one the host name resolved to, or the IP literal of the URL). */
+    readonly address: string,
+    /** The host as the URL names it. */
+    readonly host: string,
+    why: string,
+  ) {
+    super(`client.publicOnly refused ${host === address ? address : `${host} (${address})`}: ${why}; nothing was sent (allow it with client.publicOnly = { allow: [...] })`);
+  }
+}
+
 /** `execution.signal` was aborted. */
 export class AbortError extends HttpBuilderError {
   override readonly name = 'AbortError' as const;
