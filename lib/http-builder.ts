@@ -94,7 +94,8 @@ export class HttpBuilder {
       settings.tls === mine.tls &&
       settings.proxy === mine.proxy &&
       settings.connection === mine.connection &&
-      settings.http2 === mine.http2;
+      settings.http2 === mine.http2 &&
+      settings.publicOnly === mine.publicOnly;
     // another pool for another transport, but the same cookies: derived clients share the jar
     return samePool ? new HttpBuilder(settings, this.#pool, false) : new HttpBuilder(settings, newPool(settings, this.#pool.cookies), true);
   }
@@ -296,7 +297,8 @@ function applyClientBlock(base: Settings, block: ConfigBlock | undefined): Setti
 }
 
 function newPool(settings: Settings, cookies: Pool['cookies']): Pool {
-  const backend = chosenBackend(settings.backend, { tls: settings.tls, connection: settings.connection, http2: settings.http2 });
+  const transport = { tls: settings.tls, connection: settings.connection, http2: settings.http2, publicOnly: settings.publicOnly };
+  const backend = chosenBackend(settings.backend, transport);
   // a bad proxy URL or no_proxy entry fails here, when the client is made
   const router = proxyRouterOf(settings.proxy, backend, settings.connection);
   return { backend, send: wirePipeline(), auth: {}, router, cookies, closed: false };

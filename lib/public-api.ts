@@ -42,6 +42,7 @@ export type { RequestRecord } from './model/request-record.js';
 export { FromServer } from './model/from-server.js';
 export type { Timings, TimingPhases, TimingsRecorder } from './core/timings.js';
 export type { Telemetry, TelemetryAttempt, AttemptTelemetry, AttemptOutcome } from './config/telemetry.js';
+export type { PublicOnlyChoice } from './config/public-only.js';
 export type { CallMessage, AttemptMessage } from './pipeline/observed.js';
 export { ResponseHeaders } from './model/response-headers.js';
 export type { ResponseCookie } from './model/set-cookie.js';
@@ -52,7 +53,7 @@ export { nullable, type NullableOf, type ResultType, type ResultOf, type FromJso
 export type { StandardSchemaV1, StandardResult } from './result/standard-schema.js';
 
 // your own backend: the transport contract
-export type { Backend, WireRequest, WireResponse, WireBody, TlsOptions, ConnectionOptions, LookupFunction, TransportOptions } from './model/backend.js';
+export type { Backend, WireRequest, WireResponse, WireBody, TlsOptions, ConnectionOptions, LookupFunction, TransportOptions, PublicOnlyPolicy } from './model/backend.js';
 export type { ProxyRoute, ProxyEndpoint, ProxyAnswers } from './model/proxy-route.js';
 export { bufferedBody, streamedBody, CONNECT_TIMEOUT, HEADERS_TIMEOUT, BODY_TIMEOUT } from './model/backend.js';
 

@@ -1,8 +1,7 @@
 import dns from 'node:dns';
 import ipaddr from 'ipaddr.js';
-import type { PublicOnlyPolicy } from '../config/public-only.js';
 import { AddressBlockedError } from '../core/errors.js';
-import type { LookupFunction } from '../model/backend.js';
+import type { LookupFunction, PublicOnlyPolicy } from '../model/backend.js';
 
 type Address = ipaddr.IPv4 | ipaddr.IPv6;
 

@@ -1,4 +1,6 @@
 import type { Telemetry } from './telemetry.js';
+import { resolvePublicOnly, type PublicOnlyChoice } from './public-only.js';
+import type { PublicOnlyPolicy } from '../model/backend.js';
 import type { CookieJar } from 'tough-cookie';
 import type { Backend, ConnectionOptions } from '../model/backend.js';
 import { checkConnection } from './connection-options.js';
@@ -37,6 +39,8 @@ export class ClientConfig {
   #http2: boolean | undefined;
   #cache: CacheChoice | undefined;
   #telemetry: Telemetry | false | undefined;
+  #publicOnly: PublicOnlyChoice | undefined;
+  #resolvedPublicOnly: PublicOnlyPolicy | undefined;
   #resolvedCache: ResolvedCacheOptions | undefined;
 
   constructor(private readonly scope: Scope) {}
@@ -153,6 +157,31 @@ export class ClientConfig {
       );
     }
     this.#telemetry = value;
+  }
+
+  /**
+   * Connect only to public unicast addresses: loopback, private, link-local (cloud metadata),
+   * CGNAT, ULA and the other special ranges are refused with `AddressBlockedError` before
+   * anything is sent, on the address each connection is about to dial (every redirect hop, DNS
+   * rebinding included). `{ allow: [...] }` lets IPs, CIDR ranges and host names (exact) through.
+   * For clients that fetch URLs their users give. See docs/tls.md.
+   *
+   * @example
+   * HttpBuilder.configure((c) => { c.client.publicOnly = true; });
+   * HttpBuilder.configure((c) => { c.client.publicOnly = { allow: ['10.20.0.0/16', 'intranet.example'] }; });
+   */
+  get publicOnly(): PublicOnlyChoice | undefined {
+    return this.#publicOnly;
+  }
+  set publicOnly(value: PublicOnlyChoice | undefined) {
+    assertClientLevel(this.scope, 'client.publicOnly');
+    this.#resolvedPublicOnly = value === undefined ? undefined : resolvePublicOnly(value);
+    this.#publicOnly = value;
+  }
+
+  /** @internal `client.publicOnly` checked (undefined: not set here, or `false`). */
+  get resolvedPublicOnly(): PublicOnlyPolicy | undefined {
+    return this.#resolvedPublicOnly;
   }
 
   /** @internal `client.cache` checked (undefined: not set here, or `false`). */

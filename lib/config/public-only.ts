@@ -1,6 +1,7 @@
 import { describeValue } from '../core/describe-value.js';
 import { ConfigError } from '../core/errors.js';
 import { domainToASCII, isIPv4, isIPv6 } from '../core/host-literals.js';
+import type { PublicOnlyPolicy } from '../model/backend.js';
 
 /**
  * `client.publicOnly`: `true` to connect only to public unicast addresses, `{ allow }` to also
@@ -8,14 +9,6 @@ import { domainToASCII, isIPv4, isIPv6 } from '../core/host-literals.js';
  * `false` (the default) for no policy.
  */
 export type PublicOnlyChoice = boolean | { readonly allow?: readonly string[] };
-
-/** @internal `client.publicOnly` checked: what the transports enforce. */
-export interface PublicOnlyPolicy {
-  /** IP literals and CIDR ranges, as written (checked) */
-  readonly allowRanges: readonly string[];
-  /** host names in ASCII lower case, matched exactly */
-  readonly allowHosts: readonly string[];
-}
 
 /**
  * `client.publicOnly` checked, each `allow` entry named when it is no IP, CIDR range or host

@@ -1,4 +1,5 @@
 import type { Telemetry } from './telemetry.js';
+import type { PublicOnlyPolicy } from '../model/backend.js';
 import type { Backend, ConnectionOptions, TlsOptions } from '../model/backend.js';
 import type { Encoder } from '../content/encoders.js';
 import type { Parser } from '../content/parsers.js';
@@ -72,6 +73,8 @@ export interface Settings {
   readonly cache: ResolvedCacheOptions | undefined;
   /** `client.telemetry` */
   readonly telemetry: Telemetry | undefined;
+  /** `client.publicOnly`, checked */
+  readonly publicOnly: PublicOnlyPolicy | undefined;
 }
 
 const DEFAULT_HEADERS = new Map<string, readonly [string, string]>([
@@ -107,6 +110,7 @@ export const DEFAULT_SETTINGS: Settings = Object.freeze({
   cookieJar: false,
   cache: undefined,
   telemetry: undefined,
+  publicOnly: undefined,
 });
 /** `layer` (what one block set) over `base`: the same rules for a derived client and for a request. */
 export function mergeSettings(base: Settings, layer: HttpConfig): Settings {
@@ -149,6 +153,7 @@ export function mergeSettings(base: Settings, layer: HttpConfig): Settings {
     // as for cookies: `true` over a cache already on keeps that cache
     cache: client?.cache === undefined || (client.cache === true && base.cache !== undefined) ? base.cache : client.resolvedCache,
     telemetry: client?.telemetry === undefined ? base.telemetry : client.telemetry || undefined,
+    publicOnly: client?.publicOnly === undefined ? base.publicOnly : client.resolvedPublicOnly,
   };
 }
 

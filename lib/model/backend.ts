@@ -67,12 +67,22 @@ export interface ConnectionOptions {
 /** How long an idle kept-alive connection stays open unless `client.connection.idleTimeout` says (undici's default too). */
 export const DEFAULT_IDLE_MS = 4000;
 
+/** `client.publicOnly` checked: what the transports enforce. */
+export interface PublicOnlyPolicy {
+  /** IP literals and CIDR ranges, as written (checked) */
+  readonly allowRanges: readonly string[];
+  /** host names in ASCII lower case, matched exactly */
+  readonly allowHosts: readonly string[];
+}
+
 /** What a built-in backend is made with: a client's TLS, connection and HTTP version settings. */
 export interface TransportOptions {
   readonly tls: TlsOptions | undefined;
   readonly connection: ConnectionOptions | undefined;
   /** `client.http2`: offer HTTP/2 (ALPN `h2, http/1.1`) on https connections. */
   readonly http2?: boolean;
+  /** `client.publicOnly`: the addresses the transport may dial (checked between name resolution and connect). */
+  readonly publicOnly?: PublicOnlyPolicy;
 }
 
 /** What a backend sends: everything already decided by the pipeline. */
