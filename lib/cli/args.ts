@@ -49,6 +49,8 @@ export interface CliRequest {
   readonly backend: (typeof BACKENDS)[number] | undefined;
   /** `--insecure`: certificate checks off. */
   readonly insecure: boolean;
+  /** `--public-only`: connect only to public addresses (`client.publicOnly`). */
+  readonly publicOnly: boolean;
   /** `--proxy <url>`: every request through this proxy (else the environment's, as curl). */
   readonly proxy: string | undefined;
   /** `--noproxy <list>`: hosts that go direct (comma-separated, curl's rules), instead of `no_proxy`. */
@@ -91,6 +93,7 @@ const OPTIONS = {
   bearer: { type: 'string', multiple: true },
   backend: { type: 'string', multiple: true },
   insecure: { type: 'boolean', multiple: true },
+  'public-only': { type: 'boolean', multiple: true },
   proxy: { type: 'string', multiple: true },
   noproxy: { type: 'string', multiple: true },
   output: { type: 'string', short: 'o', multiple: true },
@@ -175,6 +178,7 @@ export function parseCommandLine(argv: readonly string[]): Command {
               : undefined,
       backend: backend(single(values.backend, '--backend')),
       insecure: values.insecure !== undefined,
+      publicOnly: values['public-only'] !== undefined,
       proxy: proxyUrl(single(values.proxy, '--proxy')),
       noProxy: noProxyList(single(values.noproxy, '--noproxy')),
       output,

@@ -23,6 +23,8 @@ Options:
       --bearer <token>        send Authorization: Bearer <token>
       --backend <name>        native (default), undici, axios, got or fetch
       --insecure              do not verify the server's TLS certificate
+      --public-only           connect only to public addresses: loopback, private and
+                              link-local ones (cloud metadata) are refused (exit 1)
       --proxy <url>           send requests through this proxy: http://[user:pass@]host:port
                               (default: https_proxy / http_proxy from the environment, as curl)
       --noproxy <list>        hosts that go direct, comma-separated (instead of no_proxy)

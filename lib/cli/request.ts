@@ -12,6 +12,7 @@ import { verbose } from './verbose.js';
 import { checkDownloadTarget } from '../download-target.js';
 import { ConfigError } from '../core/errors.js';
 import type { CacheOptions } from '../config/cache-options.js';
+import { resolvePublicOnly } from '../config/public-only.js';
 
 /** Content types for `--file` parts, by file extension; anything else is `application/octet-stream`. */
 const FILE_TYPES: Readonly<Record<string, string>> = {
@@ -49,7 +50,11 @@ export function createClient(
   cache: CacheOptions | undefined,
 ): HttpBuilder {
   // made here rather than named, so that -v can wrap it: the wrapper sees every wire exchange
-  const backend = backendFor(request.backend, { tls: request.insecure ? { rejectUnauthorized: false } : undefined, connection: undefined });
+  const backend = backendFor(request.backend, {
+    tls: request.insecure ? { rejectUnauthorized: false } : undefined,
+    connection: undefined,
+    publicOnly: request.publicOnly ? resolvePublicOnly(true) : undefined,
+  });
   return HttpBuilder.configure((c) => {
     c.request.uri = request.url;
     c.client.backend = request.verbose ? verbose(backend, trace) : backend;
