@@ -56,6 +56,9 @@ describe('parseCommandLine', () => {
         '--retry=3',
         '--session',
         's.json',
+        '--public-only',
+        '-w',
+        '%{http_code}',
       ]),
     ).toEqual({
       verb: 'post',
@@ -85,6 +88,8 @@ describe('parseCommandLine', () => {
       timeout: 2500,
       retry: 3,
       session: 's.json',
+      publicOnly: true,
+      writeOut: '%{http_code}',
     });
   });
 
