@@ -1,0 +1,57 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import tls from 'node:tls';
+import { X509Certificate as X509 } from 'node:crypto';
+import { PIN_MISMATCH, pinnedIdentity, spkiPin } from '../../../lib/backends/tls-pins.js';
+import { selfSignedCertificate, type TlsCertificate } from '../../support/tls-certificate.js';
+
+let certificate: TlsCertificate;
+let server: tls.Server;
+let port: number;
+beforeAll(async () => {
+  certificate = await selfSignedCertificate();
+  server = tls.createServer({ key: certificate.key, cert: certificate.cert }, (socket) => socket.end());
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  port = (server.address() as AddressInfo).port;
+});
+afterAll(() => new Promise((resolve) => server.close(resolve)));
+
+/** What a TLS connection to the server with these pins ends with: 'connected' or the error's code and message. */
+function connect(pins: readonly string[]): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = tls.connect({ host: '127.0.0.1', port, servername: 'localhost', ca: certificate.cert, checkServerIdentity: pinnedIdentity(pins) });
+    socket.once('secureConnect', () => (socket.destroy(), resolve('connected')));
+    socket.once('error', (error: Error & { code?: string }) => resolve(`${error.code}: ${error.message}`));
+  });
+}
+
+describe('execution.tls.pins: SPKI SHA-256 pins', () => {
+  it("computes the pin openssl computes (curl's --pinnedpubkey recipe)", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pins-'));
+    try {
+      const pem = join(dir, 'cert.pem');
+      writeFileSync(pem, certificate.cert);
+      const pubkey = execFileSync('openssl', ['x509', '-in', pem, '-pubkey', '-noout']);
+      const der = execFileSync('openssl', ['pkey', '-pubin', '-outform', 'der'], { input: pubkey });
+      const digest = execFileSync('openssl', ['dgst', '-sha256', '-binary'], { input: der });
+      expect(spkiPin({ pubkey: der })).toBe(digest.toString('base64'));
+      expect(spkiPin({ pubkey: new X509(certificate.cert).publicKey.export({ type: 'spki', format: 'der' }) })).toBe(digest.toString('base64'));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('connects when a pin matches the chain, among others that do not', async () => {
+    const right = spkiPin({ pubkey: new X509(certificate.cert).publicKey.export({ type: 'spki', format: 'der' }) });
+    await expect(connect(['AAAA', right])).resolves.toBe('connected');
+  });
+
+  it('refuses when none matches, naming the pins and what the chain has', async () => {
+    const outcome = await connect(['bm9uZQ==']);
+    expect(outcome).toMatch(new RegExp(`^${PIN_MISMATCH}: the certificate of localhost matches none of execution.tls.pins \\(its chain: sha256//`));
+  });
+});
