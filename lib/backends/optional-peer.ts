@@ -24,7 +24,8 @@ export async function importPeer<T>(name: 'axios' | 'got' | 'http2-wrapper' | 'u
   }
 }
 
-function isMissingModule(error: unknown, name: string): boolean {
+/** A module-not-found error (ESM's or CommonJS') for the package `name` itself, not for one it imports. */
+export function isMissingModule(error: unknown, name: string): boolean {
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
   return (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') && typeof message === 'string' && message.includes(`'${name}'`);
 }

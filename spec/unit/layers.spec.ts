@@ -17,6 +17,7 @@ const LAYERS: Readonly<Record<string, number>> = {
   cache: 4, // client.cache: the RFC 9111 cache and its stage
   proxy: 4, // client.proxy: routing, proxy credentials, the proxy stage
   backends: 4, // transports
+  telemetry: 4, // httpbuilder-ts/opentelemetry: client.telemetry over the OpenTelemetry API
   cli: 5,
   testing: 5, // httpbuilder-ts/testing: the mock backend, HAR record and replay
   '': 5, // the client, the entry points and modules (lib/*.ts)
