@@ -33,7 +33,8 @@ conformance('OpenTelemetry: httpbuilder-ts/opentelemetry', (kit) => {
     kit.server.expect({
       method: 'GET',
       path: '/flaky',
-      respond: (_req, res) => void (++calls === 1 ? res.writeHead(503, { 'Retry-After': '0' }).end() : res.writeHead(200, { 'Content-Type': 'text/plain' }).end('ok')),
+      respond: (_req, res) =>
+        void (++calls === 1 ? res.writeHead(503, { 'Retry-After': '0' }).end() : res.writeHead(200, { 'Content-Type': 'text/plain' }).end('ok')),
     });
     const client = traced(kit, (c) => void (c.execution.retry = { limit: 2, backoff: () => 1 }));
     expect(await client.get((c) => void ((c.request.uri.path = '/flaky'), (c.request.uri.query = { token: 's3cret', q: 'x' })))).toBe('ok');

@@ -32,8 +32,8 @@ export interface OtelRig {
   readonly propagator: W3CTraceContextPropagator;
   /** The spans ended so far, in the order they ended. */
   spans(): ReadableSpan[];
-  /** The `http.client.request.duration` metric as collected now, if anything was recorded. */
-  duration(): Promise<HistogramMetricData | undefined>;
+  /** The `http.client.request.duration` metric of an instrumentation scope (ours by default) as collected now, if anything was recorded. */
+  duration(scope?: string): Promise<HistogramMetricData | undefined>;
   shutdown(): Promise<void>;
 }
 
@@ -49,9 +49,9 @@ export function otelRig(): OtelRig {
     meterProvider,
     propagator: new W3CTraceContextPropagator(),
     spans: () => exporter.getFinishedSpans(),
-    async duration() {
+    async duration(name = 'httpbuilder-ts') {
       const { resourceMetrics } = await reader.collect();
-      const metrics: MetricData[] = resourceMetrics.scopeMetrics.flatMap((scope) => scope.metrics);
+      const metrics: MetricData[] = resourceMetrics.scopeMetrics.filter((scope) => scope.scope.name === name).flatMap((scope) => scope.metrics);
       return metrics.find((metric) => metric.descriptor.name === 'http.client.request.duration') as HistogramMetricData | undefined;
     },
     shutdown: async () => void (await Promise.all([tracerProvider.shutdown(), meterProvider.shutdown()])),
