@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { metrics, propagation, SpanStatusCode, trace } from '@opentelemetry/api';
-import { ConfigError, HttpBuilder, TimeoutError, type HttpBuilder as Client } from '../../lib/index.js';
+import { ConfigError, HttpBuilder, TimeoutError, type ConfigBlock } from '../../lib/index.js';
 import { openTelemetry } from '../../lib/opentelemetry.js';
 import { otelApiError } from '../../lib/telemetry/otel-peer.js';
 import { TestServer } from '../support/test-server.js';
@@ -8,7 +8,7 @@ import { otelRig, traceparentOf, type OtelRig } from './otel-rig.js';
 
 let server: TestServer;
 let rig: OtelRig;
-const open: Client[] = [];
+const open: HttpBuilder[] = [];
 beforeAll(async () => void (server = await TestServer.start()));
 afterAll(async () => server.close());
 afterEach(async () => {
@@ -20,7 +20,7 @@ afterEach(async () => {
   await rig?.shutdown();
 });
 
-function client(block: Parameters<typeof HttpBuilder.configure>[0]): Client {
+function client(block: ConfigBlock): HttpBuilder {
   const made = HttpBuilder.configure((c) => {
     c.request.uri = server.httpUrl;
     c.client.backend = 'native';

@@ -71,7 +71,7 @@ describe('the attributes beside @opentelemetry/instrumentation-undici', () => {
     const [oursPoint, theirsPoint] = [oursMetric!.dataPoints, theirsMetric!.dataPoints].map((points) => (expect(points).toHaveLength(1), points[0]));
     expect(Object.keys(theirsPoint.attributes).filter((name) => !(name in oursPoint.attributes))).toEqual(['url.scheme']);
     for (const [name, value] of Object.entries(oursPoint.attributes)) expect([name, value]).toEqual([name, theirsPoint.attributes[name]]);
-    expect([oursMetric!.descriptor.unit, oursMetric!.descriptor.type]).toEqual([theirsMetric!.descriptor.unit, theirsMetric!.descriptor.type]);
+    expect([oursMetric!.descriptor.unit, oursMetric!.dataPointType]).toEqual([theirsMetric!.descriptor.unit, theirsMetric!.dataPointType]);
   });
 
   it("a retry is where we add the resend count; a refused connection: the same error.type (the transport's code)", async () => {
