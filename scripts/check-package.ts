@@ -11,6 +11,8 @@
  * 4. a real request with the native backend (and a download) runs while axios, got and undici are
  *    not installed, picking `got` then fails naming the package to install, and the `fetch` backend
  *    runs on Node's global fetch (with TLS settings it fails naming undici);
+ * 4b. `httpbuilder-ts/opentelemetry` fails naming `@opentelemetry/api` without it, and works with it
+ *    (scripts/package-check/opentelemetry-entry.ts);
  * 5. the installed `hb` bin runs (`--help`, `--version`, a GET);
  * 6. a CommonJS project: jest as `npx ts-jest config:init` sets it up runs a MockBackend test with no ESM
  *    flag, `require()` sends with each lazily loaded backend, and its TypeScript compiles with every module
@@ -31,12 +33,13 @@ import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkCommonJsConsumer } from './package-check/commonjs-consumer.js';
+import { checkOpenTelemetryEntry } from './package-check/opentelemetry-entry.js';
 import { check, CheckFailed, NPM, sh, step } from './package-check/shell.js';
 import { checkWebConsumer } from './package-check/web-consumer.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-const OPTIONAL_PEERS = ['axios', 'got', 'undici'];
+const OPTIONAL_PEERS = ['axios', 'got', 'undici', '@opentelemetry/api'];
 /** The export conditions of browsers and Workers (before `import`), which lead to the entry without the node platform. */
 const WEB_CONDITIONS = ['browser', 'worker', 'workerd'];
 /** The browser/Workers entry and its declarations, which name no Node type. */
@@ -314,7 +317,10 @@ async function startServer(): Promise<{ server: Server; url: string }> {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      if (req.url === '/echo') {
+      if (req.url === '/headers') {
+        res.setHeader('Content-Type', 'application/json');
+        res.end(JSON.stringify(req.headers));
+      } else if (req.url === '/echo') {
         res.setHeader('Content-Type', 'application/json');
         res.end(JSON.stringify({ method: req.method, body: JSON.parse(Buffer.concat(chunks).toString('utf8') || 'null') as unknown }));
       } else if (req.url === '/file') {
@@ -371,6 +377,8 @@ async function main(): Promise<void> {
       (await sh(process.execPath, ['without-peers.mjs', url], consumer)).includes('requests without optional peers ok'),
       'without-peers.mjs did not finish',
     );
+
+    await checkOpenTelemetryEntry(ROOT, consumer, url, TSC);
 
     step('the installed hb bin');
     const hb = join(consumer, 'node_modules', '.bin', 'hb');

@@ -1,4 +1,5 @@
 import { afterEach, expect, it } from '@jest/globals';
+import type { ServerResponse } from 'node:http';
 import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { NetworkError } from '../../lib/index.js';
@@ -20,6 +21,12 @@ function traced(kit: Kit, block?: Parameters<Kit['client']>[0]) {
   });
 }
 
+/** `path` answers 503 (Retry-After: 0) the first time, then as `answer` says. */
+function unavailableOnce(kit: Kit, path: string, answer: (res: ServerResponse) => void): void {
+  let calls = 0;
+  kit.server.expect({ method: 'GET', path, respond: (_req, res) => void (++calls === 1 ? res.writeHead(503, { 'Retry-After': '0' }).end() : answer(res)) });
+}
+
 const ok = { status: 200, headers: { 'Content-Type': 'text/plain' }, body: 'ok' };
 const statusOf = (span: ReadableSpan) => span.status.code;
 
@@ -29,13 +36,7 @@ conformance('OpenTelemetry: httpbuilder-ts/opentelemetry', (kit) => {
   const version = () => (kit.http2 ? '2' : '1.1');
 
   it('a retried call: a CLIENT span per attempt with the stable HTTP attributes, the resend count from the second on, traceparent sent with each', async () => {
-    let calls = 0;
-    kit.server.expect({
-      method: 'GET',
-      path: '/flaky',
-      respond: (_req, res) =>
-        void (++calls === 1 ? res.writeHead(503, { 'Retry-After': '0' }).end() : res.writeHead(200, { 'Content-Type': 'text/plain' }).end('ok')),
-    });
+    unavailableOnce(kit, '/flaky', (res) => res.writeHead(200, { 'Content-Type': 'text/plain' }).end('ok'));
     const client = traced(kit, (c) => void (c.execution.retry = { limit: 2, backoff: () => 1 }));
     expect(await client.get((c) => void ((c.request.uri.path = '/flaky'), (c.request.uri.query = { token: 's3cret', q: 'x' })))).toBe('ok');
     const spans = rig.spans();
@@ -120,12 +121,7 @@ conformance('OpenTelemetry: httpbuilder-ts/opentelemetry', (kit) => {
   });
 
   it('http.client.request.duration: one point per attempt, in seconds, with method, server, status code and error.type', async () => {
-    let calls = 0;
-    kit.server.expect({
-      method: 'GET',
-      path: '/timed',
-      respond: (_req, res) => void (++calls === 1 ? res.writeHead(503, { 'Retry-After': '0' }).end() : setTimeout(() => res.writeHead(200).end('ok'), 30)),
-    });
+    unavailableOnce(kit, '/timed', (res) => void setTimeout(() => res.writeHead(200).end('ok'), 30));
     const started = performance.now();
     await traced(kit, (c) => void (c.execution.retry = { limit: 2, backoff: () => 1 })).get((c) => void (c.request.uri.path = '/timed'));
     const elapsed = (performance.now() - started) / 1000;
