@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { metrics, propagation, SpanStatusCode, trace } from '@opentelemetry/api';
 import { ConfigError, HttpBuilder, TimeoutError, type ConfigBlock } from '../../lib/index.js';
+import * as semconv from '@opentelemetry/semantic-conventions';
 import { openTelemetry } from '../../lib/opentelemetry.js';
 import { otelApiError } from '../../lib/telemetry/otel-peer.js';
 import { TestServer } from '../support/test-server.js';
@@ -45,6 +46,28 @@ describe('openTelemetry() without options', () => {
     expect(span.attributes['http.response.status_code']).toBe(200);
     expect(server.requests[0].headers.traceparent).toBe(traceparentOf(span));
     expect((await rig.duration())?.dataPoints.map((p) => p.value.count)).toEqual([1]);
+  });
+});
+
+describe('the names', () => {
+  it('every attribute, and the metric, is a stable name of @opentelemetry/semantic-conventions (its main entry has only those)', async () => {
+    let calls = 0;
+    server.expect({ method: 'GET', path: '/names', respond: (_req, res) => void (++calls === 1 ? res.writeHead(503).end() : res.writeHead(200).end('ok')) });
+    rig = otelRig();
+    const telemetry = openTelemetry({ tracerProvider: rig.tracerProvider, meterProvider: rig.meterProvider });
+    await client((c) => {
+      c.client.telemetry = telemetry;
+      c.execution.retry = { limit: 1, backoff: () => 1 };
+    }).get((c) => void (c.request.uri.path = '/names'));
+    telemetry
+      .startAttempt({ method: 'PROPFIND', url: 'http://127.0.0.1:1/', serverAddress: '127.0.0.1', serverPort: 1, resendCount: 0 })
+      .end({ timings: undefined });
+    const stable = new Set<unknown>(Object.values(semconv));
+    const metric = await rig.duration();
+    const names = new Set([...rig.spans().flatMap((span) => Object.keys(span.attributes)), ...metric!.dataPoints.flatMap((p) => Object.keys(p.attributes))]);
+    expect([...names].filter((name) => !stable.has(name))).toEqual([]);
+    expect(names.size).toBe(9); // what the contract lists, and method_original for the _OTHER method
+    expect(metric!.descriptor.name).toBe(semconv.METRIC_HTTP_CLIENT_REQUEST_DURATION);
   });
 });
 
