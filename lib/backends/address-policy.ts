@@ -26,11 +26,33 @@ const RANGE_WORDS: Readonly<Record<string, string>> = {
  */
 export class AddressPolicy {
   readonly #allowRanges: ReadonlyArray<[Address, number]>;
-  readonly #allowHosts: ReadonlySet<string>;
+  readonly #allowHosts: Set<string>;
 
   constructor(policy: PublicOnlyPolicy) {
     this.#allowRanges = policy.allowRanges.map((entry) => (entry.includes('/') ? ipaddr.parseCIDR(entry) : single(ipaddr.parse(entry))));
     this.#allowHosts = new Set(policy.allowHosts);
+  }
+
+  /**
+   * Lets a proxy's host through by name: the client's proxies are configuration, not user
+   * input, and their own address is not subject to the policy.
+   */
+  exempt(proxyHost: string): void {
+    this.#allowHosts.add(proxyHost.replace(/^\[(.*)\]$/, '$1').toLowerCase());
+  }
+
+  /**
+   * A target sent through a proxy, which resolves its name itself: the client resolves it first
+   * (with `lookup`) and refuses it when any of its addresses is refused (the proxy may pick any).
+   */
+  async checkResolved(host: string, lookup: LookupFunction): Promise<void> {
+    if (this.allowsHost(host)) return;
+    const answers = await new Promise<dns.LookupAddress[]>((resolve, reject) =>
+      lookup(host, { all: true }, (error: Error | null, found: dns.LookupAddress[] | string, family?: number) =>
+        error ? reject(error) : resolve(Array.isArray(found) ? found : [{ address: found, family: family ?? 4 }]),
+      ),
+    );
+    for (const { address } of answers) this.check(address, host);
   }
 
   /** Whether `host` (as the URL names it) is let through by name: its addresses are not checked. */

@@ -62,6 +62,7 @@ const loadFetch = () => import('./fetch.js').then((module) => (options: Transpor
  * throws when the client is made.
  */
 export function webBackendFor(choice: BackendName | Backend | undefined, options: TransportOptions): Backend {
+  if (options.publicOnly) throw new ConfigError(`client.publicOnly needs to check the address each connection dials, which ${webRuntimeName()} does not show`);
   const given = givenBackend(choice, options);
   if (given) return given;
   if (choice === undefined || choice === 'fetch') return new LazyBackend('fetch', loadFetch, options);

@@ -2,7 +2,8 @@ import { ConfigError } from '../core/errors.js';
 import type { Backend, TransportOptions } from '../model/backend.js';
 import { NativeBackend } from './native.js';
 import type { BackendName } from '../config/client-config.js';
-import { givenBackend, useBackendChooser } from './backend-choice.js';
+import { givenBackend, useBackendChooser, WITH_TRANSPORT } from './backend-choice.js';
+import { withAddressPolicy } from './address-guard.js';
 import { LazyBackend, type BackendFactory } from './lazy-backend.js';
 
 // Loaded on first use, so a client that never picks axios, got, fetch or undici never loads them.
@@ -20,6 +21,17 @@ const LOADERS: Readonly<Record<Exclude<BackendName, 'native'>, () => Promise<Bac
  * imported (node-platform.ts), in place of the web build's (backend-choice.ts).
  */
 export function backendFor(choice: BackendName | Backend | undefined, options: TransportOptions): Backend {
+  const { publicOnly } = options;
+  if (publicOnly === undefined) return builtBackend(choice, options);
+  if (typeof choice === 'object' && choice !== null && !(WITH_TRANSPORT in choice)) {
+    throw new ConfigError(
+      'client.publicOnly needs a built-in backend (native, undici, axios, got, fetch), which checks each address it dials: a Backend object of your own chooses its addresses itself',
+    );
+  }
+  return withAddressPolicy(publicOnly, { ...options, publicOnly: undefined }, (checked) => builtBackend(choice, checked));
+}
+
+function builtBackend(choice: BackendName | Backend | undefined, options: TransportOptions): Backend {
   if (options.http2 && choice === 'axios')
     throw new ConfigError("client.http2: the 'axios' backend cannot speak HTTP/2 (axios has no HTTP/2 transport): use 'native', 'undici', 'got' or 'fetch'");
   if (choice === undefined || choice === 'native') return new NativeBackend(options);

@@ -1,0 +1,98 @@
+import { afterAll, afterEach, beforeAll, expect, it } from '@jest/globals';
+import { AddressBlockedError, type LookupFunction } from '../../lib/index.js';
+import { ProxyServer } from '../support/proxy-server.js';
+import { closedPort } from '../support/closed-port.js';
+import { conformance, type Kit } from './kit.js';
+
+// Made-up names resolve to loopback forms through connection.lookup: a test never dials anything
+// but 127.0.0.1, and a "public" name that resolves to loopback is how DNS rebinding looks.
+const NAMES: Readonly<Record<string, string>> = {
+  'allowed.test': '127.0.0.1',
+  'rebound.test': '127.0.0.1',
+  'mapped.test': '::ffff:127.0.0.1',
+  localhost: '127.0.0.1',
+};
+const TEXT = { headers: { 'Content-Type': 'text/plain' } };
+const lookup: LookupFunction = (hostname, options, callback) => {
+  const address = NAMES[hostname];
+  const done = typeof options === 'function' ? options : callback;
+  if (address === undefined) return done(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }));
+  const family = address.includes(':') ? 6 : 4;
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-member-access -- dns.lookup's options, as node passes them
+  return (options as { all?: boolean } | undefined)?.all ? done(null, [{ address, family }]) : done(null, address, family);
+};
+
+let proxy: ProxyServer;
+beforeAll(async () => {
+  proxy = await ProxyServer.start({});
+});
+afterEach(() => proxy.reset());
+afterAll(() => proxy.close());
+
+/** The kit's listener under another host name (the certificate is checked against localhost). */
+function named(kit: Kit, host: string, path = '/p'): string {
+  const url = new URL(path, kit.server.url(kit.secure));
+  url.hostname = host;
+  return url.href;
+}
+
+function client(kit: Kit, publicOnly: true | { allow: string[] }, proxied = false) {
+  return kit.client((c) => {
+    c.client.publicOnly = publicOnly;
+    c.client.connection = { lookup };
+    c.execution.tls = { ca: kit.server.ca, servername: 'localhost' };
+    if (proxied) c.client.proxy = proxy.url;
+  });
+}
+
+async function blocked(call: Promise<unknown>): Promise<AddressBlockedError> {
+  const error = await call.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(AddressBlockedError);
+  return error as AddressBlockedError;
+}
+
+conformance('client.publicOnly', (kit) => {
+  it('refuses an IP literal host on loopback before anything is sent', async () => {
+    const error = await blocked(client(kit, true).get((c) => void (c.request.uri = kit.server.url(kit.secure))));
+    expect([error.code, error.address, error.host]).toEqual(['ERR_ADDRESS_BLOCKED', '127.0.0.1', '127.0.0.1']);
+    expect(kit.server.requests).toHaveLength(0);
+  });
+
+  it('refuses a name that resolves to loopback (rebinding), and its IPv4-mapped form', async () => {
+    const rebound = await blocked(client(kit, true).get((c) => void (c.request.uri = named(kit, 'rebound.test'))));
+    expect([rebound.address, rebound.host]).toEqual(['127.0.0.1', 'rebound.test']);
+    const mapped = await blocked(client(kit, true).get((c) => void (c.request.uri = named(kit, 'mapped.test'))));
+    expect(mapped.address).toBe('::ffff:127.0.0.1');
+    expect(kit.server.requests).toHaveLength(0);
+  });
+
+  it('lets through what allow names: an IP, a host name (exactly)', async () => {
+    kit.server.expect({ method: 'GET', path: '/p', respond: { ...TEXT, body: 'ok' } });
+    expect(await client(kit, { allow: ['127.0.0.0/8'] }).get((c) => void (c.request.uri = named(kit, 'rebound.test')))).toBe('ok');
+    expect(await client(kit, { allow: ['allowed.test'] }).get((c) => void (c.request.uri = named(kit, 'allowed.test')))).toBe('ok');
+    await blocked(client(kit, { allow: ['allowed.test'] }).get((c) => void (c.request.uri = named(kit, 'rebound.test'))));
+  });
+
+  it('checks every redirect hop: an allowed host redirecting to an internal one is refused at the hop, never dialled', async () => {
+    // the hop's port has no listener: were it dialled, the call would fail as refused, not blocked
+    const internal = new URL(named(kit, 'rebound.test', '/internal'));
+    internal.port = String(await closedPort());
+    kit.server.expect({ method: 'GET', path: '/start', respond: { status: 302, headers: { Location: internal.href } } });
+    const error = await blocked(client(kit, { allow: ['allowed.test'] }).get((c) => void (c.request.uri = named(kit, 'allowed.test', '/start'))));
+    expect([error.host, error.address]).toEqual(['rebound.test', '127.0.0.1']);
+    expect(kit.server.requests.map((r) => r.path)).toEqual(['/start']);
+  });
+
+  it("through a proxy: the target's name is resolved and checked by the client; the proxy itself is not subject to the policy", async () => {
+    const error = await blocked(client(kit, true, true).get((c) => void (c.request.uri = named(kit, 'rebound.test'))));
+    expect(error.host).toBe('rebound.test');
+    expect(proxy.seen).toHaveLength(0);
+    // the test proxy forwards to loopback names only
+    kit.server.expect({ method: 'GET', path: '/p', respond: { ...TEXT, body: 'via proxy' } });
+    expect(await client(kit, { allow: ['localhost'] }, true).get((c) => void (c.request.uri = named(kit, 'localhost')))).toBe('via proxy');
+    expect(proxy.seen.length).toBeGreaterThan(0);
+  });
+});
