@@ -13,14 +13,14 @@ const NAMES: Readonly<Record<string, string>> = {
   localhost: '127.0.0.1',
 };
 const TEXT = { headers: { 'Content-Type': 'text/plain' } };
-const lookup: LookupFunction = (hostname, options, callback) => {
+type Answer = (error: Error | null, address?: string | Array<{ address: string; family: number }>, family?: number) => void;
+const lookup = ((hostname: string, options: { all?: boolean } | Answer, callback?: Answer) => {
   const address = NAMES[hostname];
-  const done = typeof options === 'function' ? options : callback;
+  const done = typeof options === 'function' ? options : callback!;
   if (address === undefined) return done(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }));
   const family = address.includes(':') ? 6 : 4;
-  // eslint-disable-next-line @typescript-eslint/no-unsafe-member-access -- dns.lookup's options, as node passes them
-  return (options as { all?: boolean } | undefined)?.all ? done(null, [{ address, family }]) : done(null, address, family);
-};
+  return typeof options === 'object' && options.all ? done(null, [{ address, family }]) : done(null, address, family);
+}) as LookupFunction;
 
 let proxy: ProxyServer;
 beforeAll(async () => {
