@@ -59,6 +59,8 @@ export interface TimingPhases {
  * socket.once('connect', () => void (request.timings && (request.timings.connect = performance.now())));
  */
 export interface TimingsRecorder {
+  /** When the attempt began (the pipeline's): a connection begun before it was not made for it. */
+  readonly start?: number;
   socket?: number;
   lookup?: number;
   connect?: number;
