@@ -1,5 +1,6 @@
 import type http from 'node:http';
 import type { Socket } from 'node:net';
+import type { Writable } from 'node:stream';
 import type { TimingsRecorder } from '../core/timings.js';
 
 // The instants of an attempt on a node `ClientRequest` (native, axios, got over HTTP/1.1), from
@@ -47,6 +48,27 @@ export function stampConnection(timings: TimingsRecorder, made: ConnectionInstan
   timings.connect = made.connect;
   timings.secureConnect = made.secureConnect;
   return true;
+}
+
+const STREAM_TIMINGS = Symbol('timings');
+type TimedStream = Writable & { [STREAM_TIMINGS]: TimingsRecorder };
+
+/**
+ * Stamps `timings` for a request whose HTTP/2 stream was just made on a session: its socket now
+ * (or the session's connection, `made`, when that was made for it), its upload when the stream
+ * has written everything. The response head is the caller's to stamp.
+ */
+export function timeStream(stream: Writable, timings: TimingsRecorder, made: ConnectionInstants | undefined): void {
+  stampConnection(timings, made);
+  if (stream.writableFinished) timings.upload = performance.now();
+  else {
+    (stream as TimedStream)[STREAM_TIMINGS] = timings;
+    stream.prependOnceListener('finish', onStreamWritten);
+  }
+}
+
+function onStreamWritten(this: TimedStream): void {
+  this[STREAM_TIMINGS].upload = performance.now();
 }
 
 /** Stamps `timings` as `req` gets its socket, connects, writes the request and gets the response head. */
