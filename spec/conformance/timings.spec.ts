@@ -57,6 +57,19 @@ conformance('timings', (kit) => {
     expectSized(second);
   });
 
+  it('concurrent attempts on a new client: each in order; those a connection was made for have its instants', async () => {
+    kit.server.expect({ method: 'GET', path: '/together', respond: { status: 200, headers: { 'Content-Type': 'text/plain' }, body: 'x' } });
+    const client = kit.client((c) => void (c.request.uri.path = '/together'));
+    const results = await Promise.all(Array.from({ length: 4 }, () => client.get(withResponse())));
+    for (const { timings } of results) {
+      expectConsistent(timings!);
+      expect(timings).toMatchObject({ socket: expect.any(Number), upload: expect.any(Number), response: expect.any(Number) });
+      // a connection's instants come whole or not at all
+      expect([timings!.lookup, timings!.connect].filter((v) => v === undefined).length % 2).toBe(0);
+    }
+    expect(results.filter(({ timings }) => timings!.connect !== undefined).length).toBeGreaterThanOrEqual(1);
+  });
+
   it('a host name: the new connection has its lookup in dns', async () => {
     kit.server.expect({ method: 'GET', path: '/named', respond: { status: 200, headers: { 'Content-Type': 'text/plain' }, body: 'named' } });
     const port = new URL(kit.server.url(kit.secure)).port;
