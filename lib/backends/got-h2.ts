@@ -43,8 +43,10 @@ export async function gotHttp2Agent(): Promise<GotHttp2Agent> {
   class BackendAgent extends wrapper.Agent implements GotHttp2Agent {
     #closed = false;
     // the process-wide ALPN cache, as http2-wrapper's own probe uses, with its sockets timed
-    readonly resolveProtocol = wrapper.auto.createResolveProtocol(wrapper.auto.protocolCache as unknown as Map<string, string>, new Map(), (options, callback) =>
-      timedConnection(() => tls.connect(options, callback)),
+    readonly resolveProtocol = wrapper.auto.createResolveProtocol(
+      wrapper.auto.protocolCache as unknown as Map<string, string>,
+      new Map(),
+      (options, callback) => timedConnection(() => tls.connect(options, callback)),
     );
 
     // each session's connection timed, for the attempts that waited for it

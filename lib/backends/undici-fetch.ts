@@ -3,7 +3,7 @@ import { ConfigError } from '../core/errors.js';
 import type { Backend, TransportOptions } from '../model/backend.js';
 import { DEFAULT_STALL_MS } from '../config/execution-options.js';
 import { createFetchBackend } from './fetch.js';
-import { globalFetchTransport, needsNoPool, type Dispatcher, type FetchTransport, type ProxyDispatchers } from './fetch-transport.js';
+import { globalFetchTransport, needsNoPool, type FetchTransport, type ProxyDispatchers } from './fetch-transport.js';
 import { importPeer } from './optional-peer.js';
 import { fetchInUse } from './fetch-response.js';
 import { hasDispatcher } from './undici-check.js';
@@ -82,8 +82,7 @@ function onUndici(undici: typeof Undici, options: TransportOptions): FetchTransp
       const limits = headersTimeout === DEFAULT_STALL_MS && bodyTimeout === DEFAULT_STALL_MS ? undefined : { headersTimeout, bodyTimeout };
       return attemptDispatcher(agentFor(connectTimeout), timings, limits);
     },
-    proxies: () =>
-      (proxies ??= import('./undici-proxy.js').then((module) => timedProxies(new module.UndiciProxies(undici, options.tls, options.connection)))),
+    proxies: () => (proxies ??= import('./undici-proxy.js').then((module) => timedProxies(new module.UndiciProxies(undici, options.tls, options.connection)))),
     destroy: async () => {
       await Promise.all([...agents.values(), ...(proxies ? [await proxies] : [])].map((agent) => agent.destroy()));
     },

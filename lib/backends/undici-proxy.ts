@@ -106,7 +106,7 @@ class AbsoluteForm {
     const origin = new URL(String(options.origin));
     const secure = origin.protocol === 'https:';
     const path = absoluteForm({ secure, hostname: origin.hostname, port: Number(origin.port) || (secure ? 443 : 80), target: options.path });
-    return this.agent.dispatch({ ...options, path }, new ChallengeHandler(handler as LegacyHandler) as Undici.Dispatcher.DispatchHandler);
+    return this.agent.dispatch({ ...options, path }, new ChallengeHandler(handler as LegacyHandler));
   }
 
   close(): Promise<void> {

@@ -135,10 +135,7 @@ class AttemptDispatcher implements Dispatching {
   ) {}
 
   dispatch(options: object, handler: UndiciHandler): boolean {
-    return this.base.dispatch(
-      this.limits ? { ...options, ...this.limits } : options,
-      this.timings ? new TimedHandler(handler, this.timings) : handler,
-    );
+    return this.base.dispatch(this.limits ? { ...options, ...this.limits } : options, this.timings ? new TimedHandler(handler, this.timings) : handler);
   }
 
   destroy(): Promise<void> {

@@ -153,7 +153,11 @@ conformance('timings', (kit) => {
 
   it('afterAttemptError: once per attempt that failed, before the retry, with a typed error that has timings', async () => {
     let calls = 0;
-    kit.server.expect({ method: 'GET', path: '/once', respond: (_req, res) => void (calls++ === 0 ? undefined : res.writeHead(200, { 'Content-Type': 'text/plain' }).end('ok')) });
+    kit.server.expect({
+      method: 'GET',
+      path: '/once',
+      respond: (_req, res) => void (calls++ === 0 ? undefined : res.writeHead(200, { 'Content-Type': 'text/plain' }).end('ok')),
+    });
     const events: string[] = [];
     const errors: HttpBuilderError[] = [];
     const client = kit.client((c) => {
