@@ -4,6 +4,7 @@ import { transportLimits, undiciAgentOptions } from './undici-limits.js';
 import { absoluteForm, type ProxyRoute } from '../model/proxy-route.js';
 import { ProxyChallenge } from './proxy-challenge.js';
 import { openTunnel, proxyTls, unbracketed } from './proxy-tunnel.js';
+import { timedConnector } from './undici-timings.js';
 
 type Dispatcher = Undici.Dispatcher;
 type Limits = ReturnType<typeof transportLimits>;
@@ -81,7 +82,8 @@ export class UndiciProxies {
 
   #forwarding(route: ProxyRoute, limits: Limits): Dispatcher {
     const timeout = limits.connectTimeout;
-    const toProxy = this.#undici.buildConnector({ ...(route.secure ? proxyTls(this.#tls, route) : {}), timeout });
+    // timed as a direct connection is: the attempts' connection phases are those to the proxy
+    const toProxy = timedConnector(this.#undici.buildConnector({ ...(route.secure ? proxyTls(this.#tls, route) : {}), timeout }));
     const proxy = {
       hostname: unbracketed(route.hostname),
       protocol: route.secure ? 'https:' : 'http:',
