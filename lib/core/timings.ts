@@ -11,7 +11,7 @@
 export interface Timings {
   /** The attempt was handed to the backend. */
   readonly start: number;
-  /** It got a socket (a new or a reused one; `undefined` for a transport that does not say, like `fetch`). */
+  /** It got a socket (a new or a reused one; `undefined` for a transport that does not say, like a runtime's global `fetch`). */
   readonly socket?: number;
   /** The host name was resolved (for an IP literal, the same instant as `socket`); new connections only. */
   readonly lookup?: number;
