@@ -37,7 +37,8 @@ function expectConnection(t: Timings, kit: Kit, made: boolean): void {
 /** The phases the slow server makes: the head's delay in `firstByte`, the dribble in `download`. */
 function expectSized(t: Timings): void {
   expect(t.phases.firstByte).toBeGreaterThanOrEqual(HEAD_DELAY - SLACK);
-  expect(t.phases.download).toBeGreaterThanOrEqual(PIECES * GAP - SLACK);
+  // a client busy elsewhere may read the head with the first piece: one gap less at the least
+  expect(t.phases.download).toBeGreaterThanOrEqual((PIECES - 1) * GAP - SLACK);
   expect(t.phases.total).toBeGreaterThanOrEqual(HEAD_DELAY + PIECES * GAP - SLACK);
 }
 
