@@ -1,7 +1,10 @@
 import type { ClientHttp2Stream, ClientSessionRequestOptions, OutgoingHttpHeaders, SecureClientSessionOptions } from 'node:http2';
 import type { ExtendOptions } from 'got';
-import type { Agent as Http2Agent, PromiseListeners } from 'http2-wrapper';
+import type { Agent as Http2Agent, PromiseListeners, ResolveProtocolFunction } from 'http2-wrapper';
+import tls from 'node:tls';
 import type { ConnectionOptions } from '../model/backend.js';
+import type { TimingsRecorder } from '../core/timings.js';
+import { timeHttp2Request, timedConnection } from './got-h2-timings.js';
 import { endOnlyAtEndStream } from './h2-stream-end.js';
 import { answeringAll } from './lookup.js';
 import { importPeer } from './optional-peer.js';
@@ -10,6 +13,8 @@ import { importPeer } from './optional-peer.js';
 export interface GotHttp2Agent extends Http2Agent {
   /** Destroys every session (their streams fail as reset connections) and refuses new ones. */
   close(): void;
+  /** http2-wrapper's ALPN probe (whose socket the first session reuses), its connections timed. */
+  readonly resolveProtocol: ResolveProtocolFunction;
 }
 
 /** Options of http2-wrapper's `auto` on the ALPN probe's socket, which its first session reuses. */
@@ -37,6 +42,17 @@ export async function gotHttp2Agent(): Promise<GotHttp2Agent> {
   const { default: wrapper } = await importPeer('http2-wrapper', 'got', () => import('http2-wrapper'));
   class BackendAgent extends wrapper.Agent implements GotHttp2Agent {
     #closed = false;
+    // the process-wide ALPN cache, as http2-wrapper's own probe uses, with its sockets timed
+    readonly resolveProtocol = wrapper.auto.createResolveProtocol(
+      wrapper.auto.protocolCache as unknown as Map<string, string>,
+      new Map(),
+      (options, callback) => timedConnection(() => tls.connect(options, callback)),
+    );
+
+    // each session's connection timed, for the attempts that waited for it
+    override createConnection(origin: URL, options: SecureClientSessionOptions): Promise<tls.TLSSocket> {
+      return timedConnection(() => super.createConnection(origin, options));
+    }
 
     // (http2-wrapper's types name the wrong options: these are a request's connect options)
     override normalizeOptions(options: ClientSessionRequestOptions): string {
@@ -109,12 +125,16 @@ interface Http2Request {
  * when ALPN chose HTTP/1.1) sent as the pipeline means it, before its headers go out:
  * - `:authority` is the target's (`authority`, or a caller's Host), where http2-wrapper takes
  *   the TLS server name;
+ * - its `timings` are stamped as it goes (got-h2-timings.ts);
  * - with `body`, a GET or DELETE sends it: HTTP/2 allows a body on any method, but
  *   http2-wrapper refuses it ("must NOT have a body") and node ends such a stream at once.
  *   (A HEAD with a body never gets here: refused before sending.)
  */
-export function asHttp2<R>(request: R, authority: string, body: boolean): R {
-  const ready = (req: R) => (isHttp2Request(req) ? prepared(req, authority, body) : req);
+export function asHttp2<R>(request: R, authority: string, body: boolean, timings?: TimingsRecorder): R {
+  const ready = (req: R) => {
+    timeHttp2Request(req, timings);
+    return isHttp2Request(req) ? prepared(req, authority, body) : req;
+  };
   return request instanceof Promise ? (request.then(ready) as R) : ready(request);
 }
 

@@ -2,7 +2,7 @@ import type http from 'node:http';
 import type { NormalizedOptions } from 'got';
 import type { WireRequest } from '../model/backend.js';
 import { ConfigError } from '../core/errors.js';
-import { asHttp2 } from './got-h2.js';
+import { asHttp2, type GotHttp2Agent } from './got-h2.js';
 import { CONNECTION_SPECIFIC } from './native-h2.js';
 import { limitRequest } from './node-limits.js';
 import { markIfReused } from './node-response.js';
@@ -46,7 +46,7 @@ export function exactWire(options: NormalizedOptions): void {
     };
     const cased = casedAs(headers, (native.headers ?? {}) as http.OutgoingHttpHeaders);
     // got's HTTP/2 refuses connection-specific headers (it frames a body of unknown length itself)
-    const final = { ...native, path, headers: options.http2 ? withoutConnectionHeaders(cased) : cased };
+    const final = { ...native, path, headers: options.http2 ? withoutConnectionHeaders(cased) : cased, ...(options.http2 && probeOf(native)) };
     const req = proxy
       ? proxiedRequest(state.proxies.options(state.request, proxy, path, final.headers), final, state.request, onResponse)
       : base(url, final, onResponse);
@@ -55,8 +55,14 @@ export function exactWire(options: NormalizedOptions): void {
       limitRequest(req as http.ClientRequest, state.request);
       (req as http.ClientRequest).on('error', markIfReused);
     }
-    return options.http2 ? asHttp2(req, url.host, state.request.body !== undefined) : req;
+    return options.http2 ? asHttp2(req, url.host, state.request.body !== undefined, state.request.timings) : req;
   };
+}
+
+/** The ALPN probe of the backend's HTTP/2 agent, for http2-wrapper's `auto` (whose own does not time its connection). */
+function probeOf(native: { agent?: unknown }): { resolveProtocol?: GotHttp2Agent['resolveProtocol'] } {
+  const agent = (native.agent as { http2?: Partial<GotHttp2Agent> } | undefined)?.http2;
+  return agent?.resolveProtocol ? { resolveProtocol: agent.resolveProtocol } : {};
 }
 
 function withoutConnectionHeaders(headers: http.OutgoingHttpHeaders): http.OutgoingHttpHeaders {

@@ -19,6 +19,7 @@ import { answeringAll } from './lookup.js';
 import { DEFAULT_IDLE_MS } from './node-agents.js';
 import { tlsMaterial } from './node-response.js';
 import { unbracketed } from './proxy-tunnel.js';
+import { timeStream, watchConnection, type ConnectionInstants } from './node-timings.js';
 
 /** Headers HTTP/2 forbids (RFC 9113 §8.2.2), lower case: the connection is the session's, not a request's (`Host` becomes `:authority`). */
 export const CONNECTION_SPECIFIC: ReadonlySet<string> = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade']);
@@ -26,8 +27,11 @@ export const CONNECTION_SPECIFIC: ReadonlySet<string> = new Set(['connection', '
 /** The client's SETTINGS: no server push, as undici and http2-wrapper send. */
 const NO_PUSH: http2.Settings = { enablePush: false };
 
+/** Where a session keeps the instants of its connection being made, for the attempts that waited for it. */
+const MADE = Symbol('made');
+
 /** A session, or `'1.1'` for an origin whose server picked HTTP/1.1 in ALPN. */
-type Choice = http2.ClientHttp2Session | '1.1';
+type Choice = (http2.ClientHttp2Session & { [MADE]?: ConnectionInstants }) | '1.1';
 
 /**
  * The native backend's HTTP/2 (`client.http2`): per https origin, one TLS connection offering
@@ -104,6 +108,7 @@ function negotiate(request: WireRequest, options: TransportOptions): Promise<Cho
   return new Promise((resolve, reject) => {
     const host = unbracketed(request.hostname);
     const { tls: settings, connection } = options;
+    const made: ConnectionInstants = { socket: performance.now() };
     const socket = tls.connect({
       host,
       port: request.port,
@@ -115,6 +120,7 @@ function negotiate(request: WireRequest, options: TransportOptions): Promise<Cho
       ...(connection?.family && { family: connection.family }),
       ...(connection?.localAddress && { localAddress: connection.localAddress }),
     });
+    watchConnection(socket, made);
     const ms = request.connectTimeout;
     const timer = ms
       ? setTimeout(() => socket.destroy(Object.assign(new Error(`the connection was not established within ${ms} ms`), { code: CONNECT_TIMEOUT })), ms)
@@ -135,13 +141,13 @@ function negotiate(request: WireRequest, options: TransportOptions): Promise<Cho
       // reject) for one that comes after
       const session = http2.connect(`https://${targetAuthority(request)}`, { createConnection: () => socket, settings: NO_PUSH });
       session.on('error', () => {}); // each stream reports its own failure
-      resolve(session);
+      resolve(Object.assign(session, { [MADE]: made }));
     });
   });
 }
 
 /** One request on a session: a stream, its response head, its body. */
-function exchange(session: http2.ClientHttp2Session, request: WireRequest): Promise<WireResponse> {
+function exchange(session: Exclude<Choice, '1.1'>, request: WireRequest): Promise<WireResponse> {
   return new Promise((resolve, reject) => {
     const headers: http2.OutgoingHttpHeaders = {
       ':method': request.method,
@@ -163,6 +169,7 @@ function exchange(session: http2.ClientHttp2Session, request: WireRequest): Prom
       return;
     }
     endOnlyAtEndStream(stream);
+    if (request.timings) timeStream(stream, request.timings, session[MADE]);
     let responded = false;
     limitStream(stream, request, () => responded);
     stream.once('error', (error: Error) => {
@@ -176,6 +183,7 @@ function exchange(session: http2.ClientHttp2Session, request: WireRequest): Prom
       if (!responded) reject(Object.assign(new Error(`the server closed the HTTP/2 stream before answering (code ${stream.rstCode})`), { code: 'ECONNRESET' }));
     });
     stream.once('response', (head) => {
+      if (request.timings) request.timings.response = performance.now();
       responded = true;
       resolve(h2Response(stream, head));
     });

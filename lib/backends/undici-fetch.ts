@@ -3,12 +3,13 @@ import { ConfigError } from '../core/errors.js';
 import type { Backend, TransportOptions } from '../model/backend.js';
 import { DEFAULT_STALL_MS } from '../config/execution-options.js';
 import { createFetchBackend } from './fetch.js';
-import { globalFetchTransport, needsNoPool, type Dispatcher, type FetchTransport, type ProxyDispatchers } from './fetch-transport.js';
+import { globalFetchTransport, needsNoPool, type FetchTransport, type ProxyDispatchers } from './fetch-transport.js';
 import { importPeer } from './optional-peer.js';
 import { fetchInUse } from './fetch-response.js';
 import { hasDispatcher } from './undici-check.js';
 import { runtimeName } from '../core/runtime-name.js';
 import { multiplexing, undiciAgentOptions, withConnector, type Versions } from './undici-limits.js';
+import { attemptDispatcher } from './undici-timings.js';
 
 /**
  * The `fetch` backend as the node entry makes it: on undici 7's fetch and pools when undici is
@@ -55,9 +56,8 @@ export async function undiciTransport(options: TransportOptions, load: () => Pro
 function onUndici(undici: typeof Undici, options: TransportOptions): FetchTransport {
   fetchInUse(true);
   // one Agent (one pool, so maxSockets holds) per connect timeout, made with the default response
-  // and read limits; other limits go on each request through a dispatcher composed over it
+  // and read limits; other limits go on each dispatch (undici-timings.ts attemptDispatcher)
   const agents = new Map<number, Undici.Agent>();
-  const timed = new Map<string, Dispatcher>();
   let proxies: Promise<ProxyDispatchers> | undefined;
   const versions: Versions = { byOrigin: new Map() };
   const agentFor = (connectTimeout: number): Undici.Agent => {
@@ -77,20 +77,22 @@ function onUndici(undici: typeof Undici, options: TransportOptions): FetchTransp
     prepared: new WeakMap(),
     ownTimeouts: false,
     dispatcher: (request) => {
-      const { connectTimeout = 0, headersTimeout = 0, bodyTimeout = 0 } = request;
-      const agent = agentFor(connectTimeout);
-      if (headersTimeout === DEFAULT_STALL_MS && bodyTimeout === DEFAULT_STALL_MS) return agent;
-      const key = `${connectTimeout} ${headersTimeout} ${bodyTimeout}`;
-      let dispatcher = timed.get(key);
-      if (!dispatcher) {
-        if (timed.size >= 64) timed.clear(); // per-call deadlines must not grow it for ever
-        timed.set(key, (dispatcher = agent.compose((dispatch) => (opts, handler) => dispatch({ ...opts, headersTimeout, bodyTimeout }, handler))));
-      }
-      return dispatcher;
+      const { connectTimeout = 0, headersTimeout = 0, bodyTimeout = 0, timings } = request;
+      // limits other than the Agent's go on each dispatch (no Agent per limit)
+      const limits = headersTimeout === DEFAULT_STALL_MS && bodyTimeout === DEFAULT_STALL_MS ? undefined : { headersTimeout, bodyTimeout };
+      return attemptDispatcher(agentFor(connectTimeout), timings, limits);
     },
-    proxies: () => (proxies ??= import('./undici-proxy.js').then((module) => new module.UndiciProxies(undici, options.tls, options.connection))),
+    proxies: () => (proxies ??= import('./undici-proxy.js').then((module) => timedProxies(new module.UndiciProxies(undici, options.tls, options.connection)))),
     destroy: async () => {
       await Promise.all([...agents.values(), ...(proxies ? [await proxies] : [])].map((agent) => agent.destroy()));
     },
+  };
+}
+
+/** `proxies` whose dispatchers time each attempt, as the direct ones do. */
+function timedProxies(proxies: ProxyDispatchers): ProxyDispatchers {
+  return {
+    dispatcher: (route, request) => attemptDispatcher(proxies.dispatcher(route, request), request.timings),
+    destroy: () => proxies.destroy(),
   };
 }

@@ -1,5 +1,6 @@
 import { DEFAULT_IDLE_MS, type TransportOptions, type WireRequest } from '../model/backend.js';
 import { answeringAll } from './lookup.js';
+import { timedConnector } from './undici-timings.js';
 
 /**
  * A request's timeouts as undici's Agent options (it takes them per Agent, not per fetch), and
@@ -62,7 +63,8 @@ interface ConnectedSocket {
  * The Agent options with a connector of our own, built by undici's `buildConnector`: it marks
  * the errors of a connection that had read bytes before (a kept-alive one reused, which the
  * server may have closed: `onReusedConnection`), and with `client.http2` (`versions`) notes
- * which HTTP version ALPN picked per origin (undici's response carries none).
+ * which HTTP version ALPN picked per origin (undici's response carries none); and it times
+ * each connection for the attempts' timings.
  */
 export function withConnector(
   agentOptions: Record<string, unknown>,
@@ -71,7 +73,8 @@ export function withConnector(
   ) => (options: { protocol: string; hostname: string; port: string }, callback: (error: Error | null, socket: unknown) => void) => void,
   versions: Versions | undefined,
 ): Record<string, unknown> {
-  const connector = buildConnector({ ...(agentOptions.connect as object), ...(versions && { allowH2: true }) });
+  // each connection's instants stamped, for the requests written on it first (undici-timings.ts)
+  const connector = timedConnector(buildConnector({ ...(agentOptions.connect as object), ...(versions && { allowH2: true }) }));
   const connect = (options: { protocol: string; hostname: string; port: string }, callback: (error: Error | null, socket: unknown) => void) =>
     connector(options, (error, made) => {
       const socket = made as ConnectedSocket | null;

@@ -4,6 +4,7 @@ import { transportLimits, undiciAgentOptions } from './undici-limits.js';
 import { absoluteForm, type ProxyRoute } from '../model/proxy-route.js';
 import { ProxyChallenge } from './proxy-challenge.js';
 import { openTunnel, proxyTls, unbracketed } from './proxy-tunnel.js';
+import { timedConnector } from './undici-timings.js';
 
 type Dispatcher = Undici.Dispatcher;
 type Limits = ReturnType<typeof transportLimits>;
@@ -81,7 +82,8 @@ export class UndiciProxies {
 
   #forwarding(route: ProxyRoute, limits: Limits): Dispatcher {
     const timeout = limits.connectTimeout;
-    const toProxy = this.#undici.buildConnector({ ...(route.secure ? proxyTls(this.#tls, route) : {}), timeout });
+    // timed as a direct connection is: the attempts' connection phases are those to the proxy
+    const toProxy = timedConnector(this.#undici.buildConnector({ ...(route.secure ? proxyTls(this.#tls, route) : {}), timeout }));
     const proxy = {
       hostname: unbracketed(route.hostname),
       protocol: route.secure ? 'https:' : 'http:',
@@ -89,20 +91,33 @@ export class UndiciProxies {
       servername: proxyTls(this.#tls, route).servername,
     };
     const connect: Connector = (_target, callback) => toProxy(proxy, callback);
-    return new this.#undici.Agent({ ...this.#pool(), connect, headersTimeout: limits.headersTimeout, bodyTimeout: limits.bodyTimeout }).compose(
-      absoluteFormInterceptor,
-    );
+    const agent = new this.#undici.Agent({ ...this.#pool(), connect, headersTimeout: limits.headersTimeout, bodyTimeout: limits.bodyTimeout });
+    return new AbsoluteForm(agent) as unknown as Dispatcher;
   }
 }
 
-/** Sends the request to the proxy in absolute form, and stops at a 407 with a {@link ProxyChallenge}. */
-function absoluteFormInterceptor(dispatch: Dispatcher['dispatch']): Dispatcher['dispatch'] {
-  return (options, handler) => {
+/**
+ * An Agent to the proxy that sends each request in absolute form, and stops at a 407 with a
+ * {@link ProxyChallenge}. Not by undici's `compose`: its interceptors hand the handler on
+ * without `onRequestSent`, which the attempt's timings need (`upload`).
+ */
+class AbsoluteForm {
+  constructor(private readonly agent: Dispatcher) {}
+
+  dispatch(options: Undici.Dispatcher.DispatchOptions, handler: Undici.Dispatcher.DispatchHandler): boolean {
     const origin = new URL(String(options.origin));
     const secure = origin.protocol === 'https:';
     const path = absoluteForm({ secure, hostname: origin.hostname, port: Number(origin.port) || (secure ? 443 : 80), target: options.path });
-    return dispatch({ ...options, path }, new ChallengeHandler(handler as LegacyHandler));
-  };
+    return this.agent.dispatch({ ...options, path }, new ChallengeHandler(handler as LegacyHandler));
+  }
+
+  close(): Promise<void> {
+    return this.agent.close();
+  }
+
+  destroy(): Promise<void> {
+    return this.agent.destroy();
+  }
 }
 
 /** The handler methods fetch's handler has (undici's older handler API), all passed on. */

@@ -8,6 +8,8 @@ import { UndiciBody } from './undici-body.js';
 import { hasDispatcher, undiciWithoutDispatcher } from './undici-check.js';
 import { runtimeName } from '../core/runtime-name.js';
 import { undiciError } from './undici-errors.js';
+import { requestStarts } from './undici-timings.js';
+import type { TimingsRecorder } from '../core/timings.js';
 import { UndiciProxies } from './undici-proxy.js';
 import { multiplexing, originKey, undiciAgentOptions, withConnector, type Versions } from './undici-limits.js';
 
@@ -64,6 +66,7 @@ class UndiciBackend implements Backend {
           ? request.method
           : undefined,
         request.method === 'HEAD',
+        request.timings,
       );
       dispatcher.dispatch(
         {
@@ -177,10 +180,13 @@ class ResponseHandler {
     private readonly bodyWith: string | undefined,
     /** The request is a HEAD: its content-length is not of this response's body. */
     private readonly head: boolean,
+    /** The attempt's timings, stamped as undici goes. */
+    private readonly timings: TimingsRecorder | undefined,
   ) {}
 
   onConnect(abort: (reason?: Error) => void): void {
     this.#abort = abort;
+    requestStarts(this.timings);
     // undici's HTTP/2 writer ends a GET's or HEAD's stream with its headers, then fails writing
     // the body: refused here, on the connection it would go on, before anything is sent
     if (this.bodyWith !== undefined && this.versionOf!() === '2.0') return abort(bodyRefused(this.bodyWith));
@@ -195,9 +201,15 @@ class ResponseHandler {
     this.#abort?.(this.signal!.reason as Error);
   }
 
+  /** The request, body included, is written. */
+  onRequestSent(): void {
+    if (this.timings) this.timings.upload = performance.now();
+  }
+
   onHeaders(statusCode: number, rawHeaders: Buffer[], resume: () => void, statusText: string): boolean {
     // 1xx heads (an unsolicited 100 Continue) come here too: skip them, the real one follows
     if (statusCode < 200) return true;
+    if (this.timings) this.timings.response = performance.now();
     const version = this.versionOf?.() ?? '1.1';
     // over HTTP/2 undici turns node's header strings (a character per byte) into UTF-8 bytes:
     // read back as UTF-8 they are those strings, as HTTP/1.1 gives them (raw UTF-8 included)

@@ -11,7 +11,7 @@
 export interface Timings {
   /** The attempt was handed to the backend. */
   readonly start: number;
-  /** It got a socket (a new or a reused one; `undefined` for a transport that does not say, like `fetch`). */
+  /** It got a socket (a new or a reused one; `undefined` for a transport that does not say, like a runtime's global `fetch`). */
   readonly socket?: number;
   /** The host name was resolved (for an IP literal, the same instant as `socket`); new connections only. */
   readonly lookup?: number;
@@ -59,6 +59,8 @@ export interface TimingPhases {
  * socket.once('connect', () => void (request.timings && (request.timings.connect = performance.now())));
  */
 export interface TimingsRecorder {
+  /** When the attempt began (the pipeline's): a connection begun before it was not made for it. */
+  readonly start?: number;
   socket?: number;
   lookup?: number;
   connect?: number;
