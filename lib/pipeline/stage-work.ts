@@ -10,3 +10,4 @@ export { hooked, beforeRetry, beforeRedirect } from './hooked-attempt.js';
 export { logged } from './logged-exchange.js';
 export { exchangeCookies } from '../cookies/cookie-exchange.js';
 export * from '../content/deferred-content.js';
+import './shared-chunk.js'; // loads with the client's modules in one chunk
