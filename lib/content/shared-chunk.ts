@@ -28,5 +28,5 @@ import '../model/transport-error.js';
 import './form-data.js';
 import './multipart.js';
 import './raw-upload.js';
-import '../result/convert.js';
+import '../result/standard-schema.js';
 import '../result/with-response.js';
