@@ -21,6 +21,7 @@ import { checkWebClient, nodeStages, proxyRouterOf, type NodeStages } from './pi
 import type { ResolvedCacheOptions } from './config/cache-options.js';
 import type { ResultOf, ResultType } from './result/result-type.js';
 import { loadOnce } from './core/load-once.js';
+import './pipeline/shared-chunk.js'; // what lazily loaded modules share: loaded with the client, in one chunk
 
 /**
  * A verb: `verb()`, `verb(block)`, or `verb(Type, block?)` resolving to the result converted to `Type`.

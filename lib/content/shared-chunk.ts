@@ -10,7 +10,6 @@ import '../core/bytes.js';
 import '../core/charset.js';
 import '../core/describe-value.js';
 import '../core/errors.js';
-import '../core/final-error.js';
 import '../core/host-literals.js';
 import '../core/load-once.js';
 import '../core/maybe-promise.js';
