@@ -1,5 +1,5 @@
 import { ConfigError } from '../core/errors.js';
-import { describeValue } from '../core/describe-value.js';
+import { describeSetting, describeValue } from '../core/describe-value.js';
 import { isRecord } from '../core/scalar.js';
 import type { ConnectionOptions, TlsOptions } from '../model/backend.js';
 import { defaultCacheOptions, type ResolvedCacheOptions } from './cache-options.js';
@@ -23,7 +23,7 @@ export interface NodeSettingChecks {
 
 let checks: NodeSettingChecks = {
   connection(value) {
-    if (!isRecord(value)) throw new ConfigError(`client.connection must be an object, not ${describeValue(value)}`);
+    if (!isRecord(value)) throw new ConfigError(`client.connection must be an object, not ${describeSetting(value)}`);
     return Object.freeze({ ...(value as ConnectionOptions) });
   },
   tls(value) {
