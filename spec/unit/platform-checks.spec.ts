@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { HttpBuilder } from '../../lib/browser.js';
+import { HttpBuilder, type ConfigBlock } from '../../lib/browser.js';
 import { ConfigError } from '../../lib/core/errors.js';
 import { settingChecks } from '../../lib/config/platform-checks.js';
 import { useTestServer } from '../support/use-test-server.js';
@@ -31,13 +31,14 @@ describe('the settings only node takes, in the browser/Workers build', () => {
     expect((await configError(() => HttpBuilder.configure((c) => void (c.execution.tls = 'pem' as never)))).message).toBe(
       'execution.tls must be an object of options, not a string',
     );
-    for (const [setting, block] of [
+    const cases: Array<[setting: string, block: ConfigBlock]> = [
       ['client.connection', (c) => void (c.client.connection = { maxSockets: 0 })],
       ['execution.tls', (c) => void (c.execution.tls = { rejectUnauthorized: 'no' as never })],
-    ] as const) {
+    ];
+    for (const [setting, block] of cases) {
       const http = HttpBuilder.configure((c) => {
         c.request.uri = served.server.url(false);
-        block(c);
+        void block.call(c, c);
       });
       // the member is not checked here: the global fetch takes no such setting at all
       expect((await configError(() => http.get())).message).toMatch(new RegExp(`^${setting.replace('.', '\\.')}: the fetch backend`));
@@ -51,7 +52,9 @@ describe('the settings only node takes, in the browser/Workers build', () => {
     const http = HttpBuilder.configure((c) => void (c.client.cache = false));
     await http.close();
     for (const value of [true, { maxEntries: 0 }, 'yes']) {
-      expect((await configError(() => HttpBuilder.configure((c) => void (c.client.cache = value as never)))).message).toMatch(/^client\.cache needs node:crypto/);
+      expect((await configError(() => HttpBuilder.configure((c) => void (c.client.cache = value as never)))).message).toMatch(
+        /^client\.cache needs node:crypto/,
+      );
     }
     // two clients' caches are never one: each setting resolves to an object of its own
     expect(settingChecks().cache(true)).not.toBe(settingChecks().cache(true));
