@@ -21,6 +21,7 @@ import '../core/redact.js';
 import '../core/runtime-name.js';
 import '../core/scalar.js';
 import '../core/text.js';
+import '../core/timed-error.js';
 import '../model/backend.js';
 import '../model/body-stream.js';
 import '../model/decompress.js';
