@@ -39,7 +39,7 @@ export function useNodeSettingChecks(given: NodeSettingChecks): void {
   checks = given;
 }
 
-/** @internal The checks of `client.connection` and `client.cache` this build has. */
+/** @internal The checks of `client.connection`, `execution.tls` and `client.cache` this build has. */
 export function settingChecks(): NodeSettingChecks {
   return checks;
 }
