@@ -21,6 +21,7 @@ import { checkWebClient, nodeStages, proxyRouterOf, type NodeStages } from './pi
 import type { ResolvedCacheOptions } from './config/cache-options.js';
 import type { ResultOf, ResultType } from './result/result-type.js';
 import { loadOnce } from './core/load-once.js';
+import './pipeline/shared-chunk.js'; // what lazily loaded modules share: loaded with the client, in one chunk
 
 /**
  * A verb: `verb()`, `verb(block)`, or `verb(Type, block?)` resolving to the result converted to `Type`.
@@ -269,8 +270,10 @@ const paginateModule = loadOnce(() => import('./paginate.js'));
  * that never paginates does not carry it (the walk checks its arguments then too).
  */
 async function* pages(send: PageSender, first: unknown, block: ConfigBlock | undefined, client: Settings['pagination']): AsyncIterable<unknown> {
+  // checked when the loop starts (as a verb's arguments are, as a rejection): nothing is sent yet
+  const args = verbArguments('paginate', first, block);
   const { paginate } = paginateModule.loaded ?? (await paginateModule());
-  yield* paginate(send, first, block, client);
+  yield* paginate(send, args, client);
 }
 
 /** A page of paginate(): its body as handlers leave it, without a result type (paginate converts each item). */

@@ -31,3 +31,5 @@ import './pipeline/node-stages.js';
 import './model/node-body-stream.js';
 // the `httpbuilder:` diagnostics channels (core/diagnostics.ts's web default: none)
 import './model/node-channels.js';
+// client.connection, execution.tls and client.cache checked member by member when set (config/platform-checks.ts's web defaults: no such checks)
+import './config/node-checks.js';

@@ -9,7 +9,8 @@ import type { RequestRecord } from './model/request-record.js';
 import { PageTrail } from './page-trail.js';
 import { convertResult } from './result/convert.js';
 import { MAPPER_ID, type Mapper } from './result/result-type.js';
-import { verbArguments } from './verb-arguments.js';
+import type { VerbArguments } from './verb-arguments.js';
+import './pipeline/shared-chunk.js'; // loads with the client's modules in one chunk
 
 /** The response a page's exchange ended with, and its request (for the mapper of its content type). */
 export interface PageResponse {
@@ -41,12 +42,9 @@ const DEFAULT_MAX_PAGES = 10_000;
  */
 export async function* paginate(
   send: PageSender,
-  first: unknown,
-  second: unknown,
+  { type, withResponse, block }: VerbArguments,
   client: PaginationOptions | undefined,
 ): AsyncGenerator<unknown, void, undefined> {
-  // checked when the loop starts (as a verb's arguments are, as a rejection): nothing is sent yet
-  const { type, withResponse, block } = verbArguments('paginate', first, second);
   if (withResponse) throw new ResultTypeError('paginate(): withResponse() has no use here (each item is yielded alone); pass the item type itself');
   const layer = new HttpConfig('request');
   if (block) await block.call(layer, layer);

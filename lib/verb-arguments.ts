@@ -2,7 +2,7 @@ import type { ConfigBlock } from './config/http-config.js';
 import { NodeBuffer } from './core/bytes.js';
 import { describeValue } from './core/describe-value.js';
 import { ConfigError, ResultTypeError } from './core/errors.js';
-import { hasConverter } from './result/convert.js';
+import { hasConverter } from './result/converted.js';
 import { NullableOf, type HandlerValueOf, type ResultOf, type ResultType, type VerbType } from './result/result-type.js';
 import { isStandardSchema } from './result/standard-schema.js';
 import type { StreamOf } from './result/stream-of.js';

@@ -4,6 +4,7 @@ import { underControl, type CallControl } from '../pipeline/call-control.js';
 import type { Send, WireCall } from '../pipeline/plan.js';
 import { carriedThrow } from '../pipeline/progress.js';
 import { BearerRefreshes } from './bearer-refreshes.js';
+import '../pipeline/shared-chunk.js'; // loads with the client's modules in one chunk
 
 /**
  * Sends with `Authorization: Bearer <token>`: the request's own token, or what a refresh of

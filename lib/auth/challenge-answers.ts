@@ -10,6 +10,7 @@ import { type UserCredentials } from '../config/auth-config.js';
 import { loadOnce } from '../core/load-once.js';
 import { finalError } from '../core/final-error.js';
 import { underControl } from '../pipeline/call-control.js';
+import '../pipeline/shared-chunk.js'; // loads with the client's modules in one chunk
 
 type DigestScheme = typeof import('./digest.js');
 

@@ -10,6 +10,7 @@ import {
   type DigestAlgorithm,
   type DigestInput,
 } from './digest-math.js';
+import '../pipeline/shared-chunk.js'; // loads with the client's modules in one chunk
 
 /** A Digest challenge we can answer, as kept for the protection space. */
 export interface DigestChallenge {

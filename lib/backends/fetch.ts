@@ -18,6 +18,7 @@ import { rejectTransportError, transportError, wireResponse } from './fetch-resp
 import { timedFetch } from './fetch-timeouts.js';
 import { originKey } from './undici-limits.js';
 import { globalFetchTransport, type Dispatcher, type FetchTransport, type UndiciTransportLoader } from './fetch-transport.js';
+import '../config/shared-chunk.js'; // loads with the client's modules in one chunk
 
 // No `node:` import here, and no undici: this backend runs in browsers and Workers too. The
 // node entry passes in the transport on undici 7 (undici-fetch.ts); without one it runs on the

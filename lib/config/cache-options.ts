@@ -96,10 +96,15 @@ export interface ResolvedCacheOptions {
   readonly secret: string | Uint8Array | undefined;
 }
 
+/** The options of `client.cache = true`: a new object each time, as a client's cache is one per object. */
+export function defaultCacheOptions(): ResolvedCacheOptions {
+  return Object.freeze({ maxEntries: 1000, maxBytes: 50 * 2 ** 20, store: undefined, secret: undefined });
+}
+
 /** `client.cache` checked when set: `undefined` for `false`. */
 export function resolveCacheChoice(value: unknown): ResolvedCacheOptions | undefined {
   if (value === false) return undefined;
-  if (value === true) return Object.freeze({ maxEntries: 1000, maxBytes: 50 * 2 ** 20, store: undefined, secret: undefined });
+  if (value === true) return defaultCacheOptions();
   if (!isRecord(value)) throw new ConfigError(`client.cache must be true, false or { maxEntries?, maxBytes?, store?, secret? }, not ${describeValue(value)}`);
   for (const key of Object.keys(value)) {
     if (!OPTIONS.includes(key)) throw new ConfigError(`client.cache: '${key}' is no option (${OPTIONS.join(', ')})`);

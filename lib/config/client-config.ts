@@ -3,11 +3,11 @@ import { resolvePublicOnly, type PublicOnlyChoice } from './public-only.js';
 import type { PublicOnlyPolicy } from '../model/backend.js';
 import type { CookieJar } from 'tough-cookie';
 import type { Backend, ConnectionOptions } from '../model/backend.js';
-import { checkConnection } from './connection-options.js';
 import { ConfigError } from '../core/errors.js';
 import { describeValue } from '../core/describe-value.js';
 import { assertClientLevel, type Scope } from './scope.js';
-import { resolveCacheChoice, type CacheChoice, type ResolvedCacheOptions } from './cache-options.js';
+import type { CacheChoice, ResolvedCacheOptions } from './cache-options.js';
+import { settingChecks } from './platform-checks.js';
 
 /** The backends that come with the library, by name. */
 export type BackendName = 'native' | 'undici' | 'axios' | 'got' | 'fetch';
@@ -97,7 +97,7 @@ export class ClientConfig {
   }
   set connection(value: ConnectionOptions | undefined) {
     assertClientLevel(this.scope, 'client.connection');
-    this.#connection = value === undefined ? undefined : checkConnection(value);
+    this.#connection = value === undefined ? undefined : settingChecks().connection(value);
   }
 
   /**
@@ -133,7 +133,7 @@ export class ClientConfig {
   }
   set cache(value: CacheChoice | undefined) {
     assertClientLevel(this.scope, 'client.cache');
-    this.#resolvedCache = value === undefined ? undefined : resolveCacheChoice(value);
+    this.#resolvedCache = value === undefined ? undefined : settingChecks().cache(value);
     this.#cache = value;
   }
 

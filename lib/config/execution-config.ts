@@ -1,5 +1,6 @@
 import type { TlsOptions } from '../model/backend.js';
-import { checkTls, type RedirectOptions, type RetryOptions, type Timeouts } from './execution-options.js';
+import type { RedirectOptions, RetryOptions, Timeouts } from './execution-options.js';
+import { settingChecks } from './platform-checks.js';
 import { assertClientLevel, type Scope } from './scope.js';
 import { checkFunction } from './callbacks.js';
 import { stringList } from '../core/scalar.js';
@@ -110,6 +111,6 @@ export class ExecutionConfig {
   }
   set tls(value: TlsOptions | undefined) {
     assertClientLevel(this.scope, 'execution.tls');
-    this.#tls = value === undefined ? undefined : checkTls(value);
+    this.#tls = value === undefined ? undefined : settingChecks().tls(value);
   }
 }

@@ -1,4 +1,3 @@
-import type { TlsOptions } from '../model/backend.js';
 import { describeSetting, describeValue } from '../core/describe-value.js';
 import { ConfigError } from '../core/errors.js';
 import { isRecord } from '../core/scalar.js';
@@ -178,37 +177,11 @@ function mergeRedirects(base: ExecutionOptions['redirects'], redirects: Redirect
   };
 }
 
-function checkObject(value: object, setting: string, known: ReadonlySet<string>): void {
+/** @internal `value` as an object of options, each one of `known`. */
+export function checkObject(value: object, setting: string, known: ReadonlySet<string>): void {
   // a plain object: an array, a Date or a Map has no options to read, and was taken for an empty one
   if (!isRecord(value)) throw new ConfigError(`${setting} must be an object of options, not ${describeValue(value)}`);
   for (const key of Object.keys(value)) if (!known.has(key)) throw new ConfigError(`${setting} has no option '${key}' (known: ${[...known].join(', ')})`);
-}
-
-const TLS_OPTIONS: ReadonlySet<string> = new Set(['ca', 'cert', 'key', 'rejectUnauthorized', 'servername']);
-
-/**
- * `execution.tls` checked when it is set: each transport reads these options its own way, and
- * a wrong type failed on one as a TypeError when the client was made, on another as a
- * NetworkError on every request (and a misspelled option was ignored).
- */
-export function checkTls(tls: TlsOptions): TlsOptions {
-  checkObject(tls, 'execution.tls', TLS_OPTIONS);
-  const pem = (value: unknown) => typeof value === 'string' || value instanceof Uint8Array;
-  const { ca, cert, key, rejectUnauthorized, servername } = tls as Record<string, unknown>;
-  if (ca !== undefined && !pem(ca) && !(Array.isArray(ca) && ca.every(pem)))
-    throw new ConfigError(`execution.tls.ca must be PEM text or bytes, or a list of them, not ${describeValue(ca)}`);
-  for (const [name, value] of [
-    ['cert', cert],
-    ['key', key],
-  ] as const) {
-    if (value !== undefined && !pem(value)) throw new ConfigError(`execution.tls.${name} must be PEM text or bytes, not ${describeValue(value)}`);
-  }
-  if (rejectUnauthorized !== undefined && typeof rejectUnauthorized !== 'boolean')
-    throw new ConfigError(`execution.tls.rejectUnauthorized must be true or false, not ${describeValue(rejectUnauthorized)}`);
-  if (servername !== undefined && typeof servername !== 'string')
-    throw new ConfigError(`execution.tls.servername must be a string, not ${describeValue(servername)}`);
-  // a copy: the caller's object changed later is not what was checked
-  return Object.freeze({ ...tls });
 }
 
 /** A count (retries, hops, bytes): a whole number, at least `min`. */

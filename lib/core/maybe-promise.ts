@@ -9,3 +9,19 @@ export type MaybePromise<T> = T | PromiseLike<T>;
 export function isThenable(value: unknown): value is PromiseLike<unknown> {
   return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }
+
+/**
+ * `call(a, b)`, a synchronous throw as a rejection (a custom backend's `send`, so the retry rules
+ * see it too). Two fixed arguments, not a rest list: no array per call.
+ *
+ * @example
+ * promised(next, wire, call).catch(retry);
+ */
+export function promised<A, B, R>(call: (a: A, b: B) => Promise<R>, a: A, b: B): Promise<R> {
+  try {
+    return call(a, b);
+  } catch (error) {
+    // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- pass on exactly what was thrown
+    return Promise.reject(error);
+  }
+}

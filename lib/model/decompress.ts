@@ -3,8 +3,6 @@ import type { Decoder } from './decoder.js';
 import { prepended } from './prepended.js';
 import { webDecoders } from './web-decoders.js';
 
-export type { Decoder } from './decoder.js';
-
 const MAX_CODINGS = 5;
 
 /** The order codings are offered in `Accept-Encoding` (aliases such as `x-gzip` are accepted, never offered). */

@@ -20,6 +20,20 @@ export function sameOrigin(a: Pick<Target, 'secure' | 'hostname' | 'port'>, b: P
   return a.secure === b.secure && a.port === b.port && a.hostname.toLowerCase() === b.hostname.toLowerCase();
 }
 
+/** A parsed URL (without credentials) held to the rules of a configured one. */
+export function targetOfUrl(parsed: URL): Target {
+  return buildTarget({
+    scheme: parsed.protocol.slice(0, -1),
+    host: parsed.hostname,
+    port: parsed.port === '' ? undefined : parsed.port,
+    path: parsed.pathname,
+    query: new Map(),
+    rawQuery: parsed.search === '' ? undefined : parsed.search.slice(1),
+    fragment: undefined,
+    raw: undefined,
+  });
+}
+
 /** Builds the URL from resolved parts, rejecting anything that would change the origin or inject bytes. */
 export function buildTarget(uri: UriParts): Target {
   const { prefix, secure, hostname, port } = originOf(uri);

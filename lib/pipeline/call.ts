@@ -14,7 +14,7 @@ import { FromServer } from '../model/from-server.js';
 import type { RequestRecord } from '../model/request-record.js';
 import { firstHeader } from '../model/response-headers.js';
 import { toTransportError } from '../model/transport-error.js';
-import { convertResult } from '../result/convert.js';
+import { converted } from '../result/converted.js';
 import { MAPPER_ID, rawBodyKind, type Mapper } from '../result/result-type.js';
 import type { WithResponse } from '../result/with-response.js';
 import { CallControl } from './call-control.js';
@@ -77,7 +77,7 @@ async function handledException(handle: ExceptionHandler, plan: Plan, error: unk
   if (error instanceof ConfigError || error instanceof EncodeError || listenerThrown(error) !== error) throw error;
   const result = await handle(error);
   // with withResponse() there is no response to wrap: the handler's value is the result as it is
-  return plan.withResponse ? result : convertResult(result, plan.resultType);
+  return plan.withResponse ? result : converted(result, plan.resultType);
 }
 
 function rethrowListenerError(error: unknown): never {
@@ -299,9 +299,9 @@ export class Call implements WireCall {
   #convert(result: unknown): MaybePromise<unknown> {
     const type = this.plan.resultType;
     const mapper = type === undefined ? undefined : (this.record.context(this.#fromServer!.contentType, MAPPER_ID) as Mapper | undefined);
-    const converted = convertResult(result, type, mapper);
-    if (!this.plan.withResponse) return converted;
-    return isThenable(converted) ? Promise.resolve(converted).then(this.#withResponse.bind(this)) : this.#withResponse(converted);
+    const value = converted(result, type, mapper);
+    if (!this.plan.withResponse) return value;
+    return isThenable(value) ? Promise.resolve(value).then(this.#withResponse.bind(this)) : this.#withResponse(value);
   }
 
   /** `withResponse(Type)`: the body with the response's status, reason phrase and headers. */

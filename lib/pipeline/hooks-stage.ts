@@ -1,6 +1,5 @@
 import type { WireRequest, WireResponse } from '../model/backend.js';
-import type { RetryInfo } from '../config/hooks.js';
-import { runStageWork, stageWork } from './deferred-stage.js';
+import { runStageWork } from './deferred-stage.js';
 import type { Send, WireCall } from './plan.js';
 
 /**
@@ -10,7 +9,7 @@ import type { Send, WireCall } from './plan.js';
  * so theirs are set, but for the proxy's credentials, which no hook sees or changes — and `afterAttempt` hooks see its response head before anything reads the
  * body. The logging stage is inside: its lines are of the request as the hooks left it, and
  * time the round trip only. `beforeRetry` and `beforeRedirect` are called from the retry and
- * redirect stages ({@link beforeRetry}, {@link beforeRedirect}).
+ * redirect stages (hooked-attempt.ts's, from retry-loop.ts and redirect-hops.ts).
  *
  * A hook's throw fails the call with what it threw: it travels wrapped (progress.ts), so the
  * transport's error mapping and the retry rules never take it for a network failure.
@@ -20,24 +19,4 @@ export function hooks(next: Send): Send {
     // no hooks (the usual call): no copy, no extra promise; with hooks, their work (hooked-attempt.ts) is loaded by the first
     return call.plan.execution.hooks ? runStageWork('hooked', next, wire, call) : next(wire, call);
   };
-}
-
-/**
- * The `beforeRetry` hooks, before the retry stage waits: `wire` is the request retried, the
- * attempt the one the hook stage last saw of it (with the headers it went out with).
- */
-export async function beforeRetry(call: WireCall, wire: WireRequest, retry: RetryInfo): Promise<void> {
-  if (!call.plan.execution.hooks) return;
-  return (stageWork.loaded ?? (await stageWork())).beforeRetry(call, wire, retry);
-}
-
-/**
- * The `beforeRedirect` hooks, before the redirect stage sends `hop` (the request for the
- * `Location`, credentials already dropped for another origin): the hop with the headers they
- * left in `to.headers`.
- */
-export async function beforeRedirect(call: WireCall, from: WireRequest, hop: WireRequest, statusCode: number): Promise<WireRequest> {
-  const lists = call.plan.execution.hooks;
-  if (!lists || lists.beforeRedirect.length === 0) return hop;
-  return (stageWork.loaded ?? (await stageWork())).beforeRedirect(call, from, hop, statusCode);
 }

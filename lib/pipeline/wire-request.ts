@@ -1,7 +1,7 @@
 import { BODY_METHODS, streamedBody, type WireBody, type WireRequest } from '../model/backend.js';
 import { ConfigError, EncodeError } from '../core/errors.js';
 import type { EncodedRequestBody } from '../content/encoders.js';
-import { buildTarget, type Target } from './build-url.js';
+import { targetOfUrl, type Target } from './build-url.js';
 import { checkHeaderValue, checkHeaders, FRAMING_HEADERS, TOKEN } from './check-headers.js';
 import { isSendableShared, putOwn } from './freeze.js';
 import type { Plan } from './plan.js';
@@ -127,18 +127,4 @@ function targetOf(url: string): Target {
   }
   if (parsed.username !== '' || parsed.password !== '') throw new ConfigError('an interceptor set a URL with credentials: use auth settings instead');
   return targetOfUrl(parsed);
-}
-
-/** A parsed URL (without credentials) held to the rules of a configured one. */
-export function targetOfUrl(parsed: URL): Target {
-  return buildTarget({
-    scheme: parsed.protocol.slice(0, -1),
-    host: parsed.hostname,
-    port: parsed.port === '' ? undefined : parsed.port,
-    path: parsed.pathname,
-    query: new Map(),
-    rawQuery: parsed.search === '' ? undefined : parsed.search.slice(1),
-    fragment: undefined,
-    raw: undefined,
-  });
 }

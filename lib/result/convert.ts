@@ -3,8 +3,11 @@ import { ResultTypeError } from '../core/errors.js';
 import { describeValue } from '../core/describe-value.js';
 import type { ClassType, Mapper, ResultType } from './result-type.js';
 import { isStandardSchema, type StandardResult, type StandardSchemaV1 } from './standard-schema.js';
+import '../content/shared-chunk.js'; // loads with the client's modules in one chunk
 
 type Converter = (value: unknown) => unknown;
+
+// the types here are those converted.ts's hasConverter() names
 
 const CONVERTERS = new Map<unknown, Converter>([
   [String, toStringValue],
@@ -16,11 +19,6 @@ const CONVERTERS = new Map<unknown, Converter>([
 ]);
 // `Buffer` is a result type where the runtime has one (Node, Bun, Deno)
 if (NodeBuffer) CONVERTERS.set(NodeBuffer, (value) => toBytes(value, 'Buffer'));
-
-/** Whether `type` is a built-in constructor results convert to (String, Number, ..., Uint8Array). */
-export function hasConverter(type: unknown): boolean {
-  return CONVERTERS.has(type);
-}
 
 const FAIL = Symbol('cannot convert');
 

@@ -23,7 +23,7 @@ beforeAll(() => {
     if (done.has(file)) continue;
     done.add(file);
     const text = readFileSync(file, 'utf8');
-    for (const [, specifier] of text.matchAll(/(?:from|import\()\s*'(\.[^']+)\.js'/g)) pending.push(join(dirname(file), `${specifier}.ts`));
+    for (const [, specifier] of text.matchAll(/(?:from|import\(?)\s*'(\.[^']+)\.js'/g)) pending.push(join(dirname(file), `${specifier}.ts`));
     const target = join(out, relative(ROOT, file).replace(/\.ts$/, '.js'));
     mkdirSync(dirname(target), { recursive: true });
     writeFileSync(target, ts.transpileModule(text, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText);
