@@ -53,7 +53,17 @@ export { nullable, type NullableOf, type ResultType, type ResultOf, type FromJso
 export type { StandardSchemaV1, StandardResult } from './result/standard-schema.js';
 
 // your own backend: the transport contract
-export type { Backend, WireRequest, WireResponse, WireBody, TlsOptions, ConnectionOptions, LookupFunction, TransportOptions, PublicOnlyPolicy } from './model/backend.js';
+export type {
+  Backend,
+  WireRequest,
+  WireResponse,
+  WireBody,
+  TlsOptions,
+  ConnectionOptions,
+  LookupFunction,
+  TransportOptions,
+  PublicOnlyPolicy,
+} from './model/backend.js';
 export type { ProxyRoute, ProxyEndpoint, ProxyAnswers } from './model/proxy-route.js';
 export { bufferedBody, streamedBody, CONNECT_TIMEOUT, HEADERS_TIMEOUT, BODY_TIMEOUT } from './model/backend.js';
 

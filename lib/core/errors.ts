@@ -154,7 +154,9 @@ export class AddressBlockedError extends HttpBuilderError {
     readonly host: string,
     why: string,
   ) {
-    super(`client.publicOnly refused ${host === address ? address : `${host} (${address})`}: ${why}; nothing was sent (allow it with client.publicOnly = { allow: [...] })`);
+    super(
+      `client.publicOnly refused ${host === address ? address : `${host} (${address})`}: ${why}; nothing was sent (allow it with client.publicOnly = { allow: [...] })`,
+    );
   }
 }
 

@@ -182,5 +182,6 @@ export function writeSandboxFiles(dir: string): void {
   writeFileSync(join(dir, 'notes.txt'), 'Meeting notes\n');
   writeFileSync(join(dir, 'photo.jpg'), Buffer.alloc(2048, 0xff));
   // docs/tls.md reads these when it configures a client (it sends nothing with them)
-  for (const file of ['private-ca.pem', 'client.pem', 'client-key.pem']) writeFileSync(join(dir, file), `-----BEGIN PLACEHOLDER-----\n${file}\n-----END PLACEHOLDER-----\n`);
+  for (const file of ['private-ca.pem', 'client.pem', 'client-key.pem'])
+    writeFileSync(join(dir, file), `-----BEGIN PLACEHOLDER-----\n${file}\n-----END PLACEHOLDER-----\n`);
 }
