@@ -80,32 +80,34 @@ export class AttemptTimings implements Timings, TimingsRecorder {
   response: number | undefined = undefined;
   end: number | undefined = undefined;
   error: number | undefined = undefined;
-  phases: TimingPhases = NO_PHASES;
 
   constructor(start = performance.now()) {
     this.start = start;
   }
 
-  /** The response head is in: stamped now unless the backend did, and the phases so far worked out. */
+  /** The response head is in: stamped now unless the backend did. */
   responded(): this {
     this.response ??= performance.now();
-    return this.settle();
+    return this;
   }
 
   /** The body was read to its end. */
   ended(): this {
     this.end ??= performance.now();
-    return this.settle();
+    return this;
   }
 
   /** The attempt failed: no response, or its body broke off. */
   failed(): this {
     if (this.end === undefined) this.error ??= performance.now();
-    return this.settle();
+    return this;
   }
 
-  /** The phases from the instants stamped so far (a new object: one handed out earlier stays as it was). */
-  settle(): this {
+  /**
+   * The phases from the instants stamped so far, worked out when read (most responses' timings
+   * never are: made per request, they measured a few per cent of a native GET).
+   */
+  get phases(): TimingPhases {
     const { start, socket, lookup, connect, secureConnect, upload, response, end, error } = this;
     const written = secureConnect ?? connect ?? socket;
     const finished = end ?? error;
@@ -118,16 +120,18 @@ export class AttemptTimings implements Timings, TimingsRecorder {
     if (response !== undefined) phases.firstByte = response - (upload ?? start);
     if (end !== undefined && response !== undefined) phases.download = end - response;
     if (finished !== undefined) phases.total = finished - start;
-    this.phases = phases;
-    return this;
+    return phases;
   }
 
-  /** Instants and phases as plain data, without the instants unknown. */
+  /** Instants and phases as plain data (what `JSON.stringify` and a logged object show), without the instants unknown. */
   toJSON(): Timings {
     const plain: Record<string, unknown> = {};
     for (const [name, value] of Object.entries(this)) if (value !== undefined) plain[name] = value;
-    return plain as unknown as Timings;
+    return { ...(plain as unknown as Timings), phases: this.phases };
+  }
+
+  /** As {@link toJSON} for node's `util.inspect` (`console.log(fromServer.timings)`). */
+  [Symbol.for('nodejs.util.inspect.custom')](): Timings {
+    return this.toJSON();
   }
 }
-
-const NO_PHASES: TimingPhases = Object.freeze({});

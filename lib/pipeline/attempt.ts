@@ -14,11 +14,12 @@ export function sendAttempt(wire: WireRequest, call: WireCall): Promise<WireResp
   // a retry or a redirect hop after close(): the pool sends nothing more, whatever the backend
   const { closed, backend } = call.plan.pool;
   if (closed) return Promise.reject(clientClosed());
-  // each attempt its own timings, stamped by the backend as the connection goes
-  const timings = (call.timings = new AttemptTimings());
-  const timed = { ...wire, timings };
+  // each attempt its own timings, stamped by the backend as the connection goes: put on the request
+  // itself, not a copy (a call's attempts go one after another, and a copy per attempt measured
+  // several per cent of a GET on the native backend)
+  (wire as { timings?: AttemptTimings }).timings = call.timings = new AttemptTimings();
   // not async: an uncontrolled call (the usual kind) pays no extra promise for this stage
-  return call.control ? controlledAttempt(backend, timed, call.control) : backend.send(timed);
+  return call.control ? controlledAttempt(backend, wire, call.control) : backend.send(wire);
 }
 
 async function controlledAttempt(backend: Backend, wire: WireRequest, control: CallControl): Promise<WireResponse> {

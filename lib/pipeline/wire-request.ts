@@ -74,6 +74,8 @@ function wireRequest(record: RequestRecord, plan: Plan, target: Target, headers:
     headersTimeout: response,
     bodyTimeout: read,
     proxy: undefined,
+    // set for each attempt by sendAttempt (attempt.ts); here so every request has the same shape
+    timings: undefined,
   };
 }
 
