@@ -71,27 +71,26 @@ function onStreamWritten(this: TimedStream): void {
   this[STREAM_TIMINGS].upload = performance.now();
 }
 
-/** Stamps `timings` as `req` gets its socket, connects, writes the request and gets the response head. */
+/**
+ * Stamps `timings` as `req` gets its socket, connects and writes the request; the response head
+ * is stamped by the pipeline as it takes it (a few microtasks later). `on`, not `once`: each
+ * event comes once per request, and `once` makes a wrapper per request.
+ */
 export function timeRequest(req: http.ClientRequest, timings: TimingsRecorder | undefined): void {
   if (timings === undefined) return;
   (req as Timed)[TIMINGS] = timings;
-  req.prependOnceListener('socket', onSocket);
-  req.prependOnceListener('response', onResponse);
+  req.on('socket', onSocket);
 }
 
 function onSocket(this: Timed, socket: Socket): void {
   const timings = this[TIMINGS];
   timings.socket = performance.now();
   if (this.writableFinished) timings.upload = timings.socket;
-  else this.prependOnceListener('finish', onUploaded);
+  else this.on('finish', onUploaded);
   // a kept-alive socket, or one handed over connected: no lookup, connect or handshake to time
   if (socket.connecting) watchConnection(socket, timings);
 }
 
 function onUploaded(this: Timed): void {
   this[TIMINGS].upload = performance.now();
-}
-
-function onResponse(this: Timed): void {
-  this[TIMINGS].response = performance.now();
 }

@@ -34,7 +34,7 @@ export function exchange(record: RequestRecord, plan: Plan): Promise<unknown> {
   const call = new Call(record, plan, CallControl.start(timeout, signal, record.url));
   const channels = subscribedChannels();
   if (channels !== undefined || plan.telemetry !== undefined) call.observed = observe(call, channels);
-  const done = (call.control ? call.runControlled(call.control) : call.run()).catch(timedFailure.bind(undefined, call));
+  const done = call.control ? call.runControlled(call.control) : call.run();
   const handle = plan.handlers.find(hasExceptionHandler)?.exception;
   const handled = handle ? done.catch(handledException.bind(undefined, handle, plan)) : done;
   // what the caller's own code threw (a progress listener, a hook, a bearer token function or refresh) comes back as it
@@ -61,11 +61,6 @@ async function told(outcome: Promise<unknown>, channels: CallChannels, message: 
     if (channels.callError.hasSubscribers) channels.callError.publish({ call: message, error });
     throw error;
   }
-}
-
-/** A call's failure with the timings of its last attempt, when it made one (a ConfigError before sending has none). */
-function timedFailure(call: Call, error: unknown): never {
-  throw withTimings(error, call.timings?.failed());
 }
 
 function hasExceptionHandler(tier: HandlerTier): boolean {
@@ -139,7 +134,7 @@ export class Call implements WireCall {
       return await this.run();
     } catch (error) {
       // whatever a stopped call failed with (a transport's abort error, a parser's), the reason is what it failed for
-      throw control.reason ?? error;
+      throw this.#timed(control.reason ?? error);
     } finally {
       const fromServer = this.#fromServer;
       // a body its reader still reads (a Stream) is stopped by the signal until that reader is done with it
@@ -167,7 +162,7 @@ export class Call implements WireCall {
   #failedBeforeResponse(error: unknown): Promise<never> {
     try {
       releaseUpload(this.record.body);
-      return Promise.reject(this.#closedUnder(error) ?? toTransportError(error, (this.last ?? this.record).url));
+      return Promise.reject(this.#timed(this.#closedUnder(error) ?? toTransportError(error, (this.last ?? this.record).url)));
     } catch (failure) {
       // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- pass on exactly what releasing threw
       return Promise.reject(failure);
@@ -194,7 +189,7 @@ export class Call implements WireCall {
       fromServer = this.#fromServer = new FromServer(response, this.record.method, url, execution.maxResponseSize, this.timings);
     } catch (error) {
       response.discard(); // e.g. an unsupported Content-Encoding: the body will never be read
-      throw error;
+      throw this.#timed(error);
     }
     this.plan.onResponse?.(fromServer, this.record);
     let body;
@@ -202,7 +197,7 @@ export class Call implements WireCall {
       body = this.#body(fromServer);
     } catch (error) {
       fromServer.discard();
-      throw error;
+      throw this.#timed(error);
     }
     if (!isThenable(body)) return this.#dispatch(body);
     // one step for the body, the error page and the release (each step is a promise per request)
@@ -271,7 +266,7 @@ export class Call implements WireCall {
       text = errorPageText(this.#closedUnder(error) ?? error, this.#fromServer!);
     } catch (failure) {
       this.#fromServer!.discard();
-      throw failure;
+      throw this.#timed(failure);
     }
     return this.#dispatch(text);
   }
@@ -286,7 +281,7 @@ export class Call implements WireCall {
       outcome = isThenable(dispatched) ? Promise.resolve(dispatched).then(this.#convert.bind(this)) : this.#convert(dispatched);
     } catch (error) {
       fromServer.discard();
-      throw error;
+      throw this.#timed(error);
     }
     if (!isThenable(outcome)) {
       this.#release(outcome);
@@ -326,7 +321,15 @@ export class Call implements WireCall {
 
   #releasedThrowing(error: unknown): never {
     this.#fromServer!.discard();
-    throw error;
+    throw this.#timed(error);
+  }
+
+  /**
+   * A failure with the timings of the last attempt, when the call made one (a ConfigError before
+   * sending has none). Added where the call fails, not by a catch around it: one more promise per call.
+   */
+  #timed<E>(error: E): E {
+    return withTimings(error, this.timings?.failed());
   }
 }
 
