@@ -5,6 +5,7 @@ import { DEFAULT_IDLE_MS, type ConnectionOptions, type TransportOptions } from '
 import { AGENT_OPTIONS } from './node-limits.js';
 import { answeringAll } from './lookup.js';
 import { agentTls } from './node-response.js';
+import { timeAgent } from './node-timings.js';
 
 export { DEFAULT_IDLE_MS } from '../model/backend.js';
 
@@ -64,5 +65,5 @@ export function keepingLimits<A extends http.Agent>(agent: A, idleMs: number): A
     reuse(socket, request);
     socket.setTimeout(stallMs);
   };
-  return agent;
+  return timeAgent(agent);
 }

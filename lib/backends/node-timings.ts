@@ -71,22 +71,73 @@ function onStreamWritten(this: TimedStream): void {
   this[STREAM_TIMINGS].upload = performance.now();
 }
 
+/** Marks an agent that stamps its requests' sockets itself ({@link timeAgent}). */
+const TIMED_AGENT = Symbol('timedAgent');
+
 /**
  * Stamps `timings` as `req` gets its socket, connects and writes the request; the response head
- * is stamped by the pipeline as it takes it (a few microtasks later). `on`, not `once`: each
- * event comes once per request, and `once` makes a wrapper per request.
+ * is stamped by the pipeline as it takes it (a few microtasks later). On the library's own
+ * agents ({@link timeAgent}) the agent stamps the socket; a 'socket' listener per request
+ * measured several per cent of a native GET, so only another agent (an axios or got instance
+ * of the caller's) gets one.
  */
 export function timeRequest(req: http.ClientRequest, timings: TimingsRecorder | undefined): void {
   if (timings === undefined) return;
-  (req as Timed)[TIMINGS] = timings;
-  req.on('socket', onSocket);
+  const timed = req as Timed & Early;
+  timed[TIMINGS] = timings;
+  // node's agent hands a socket out inside http.request(), before the request comes here
+  if (timed[EARLY_SOCKET] !== undefined) socketFor(timed, timed[EARLY_SOCKET], timed[EARLY_AT]);
+  else if ((req as { agent?: { [TIMED_AGENT]?: true } }).agent?.[TIMED_AGENT] !== true) req.on('socket', onSocket);
+}
+
+/** Where an agent leaves the socket it gave a request not timed yet, and when. */
+const EARLY_SOCKET = Symbol('earlySocket');
+const EARLY_AT = Symbol('earlyAt');
+type Early = { [EARLY_SOCKET]?: Socket; [EARLY_AT]?: number };
+
+/**
+ * `agent` stamping the timings of the requests it gives a socket: a kept-alive one when node
+ * reuses it (`reuseSocket`), a new one as it is created (`createSocket`), its connection as it
+ * is made. Closures per agent and per new connection, none per request.
+ */
+export function timeAgent<A extends http.Agent>(agent: A): A {
+  const internal = agent as unknown as {
+    createSocket(req: http.ClientRequest, options: unknown, callback: (error: Error | null, socket?: Socket) => void): void;
+    [TIMED_AGENT]?: true;
+  };
+  const reuse = agent.reuseSocket.bind(agent);
+  agent.reuseSocket = (socket: Socket, req: http.ClientRequest) => {
+    reuse(socket, req);
+    given(req, socket);
+  };
+  const create = internal.createSocket.bind(agent);
+  internal.createSocket = (req, options, callback) =>
+    create(req, options, (error, socket) => {
+      if (socket !== undefined) given(req, socket);
+      callback(error, socket);
+    });
+  internal[TIMED_AGENT] = true;
+  return agent;
+}
+
+/** A socket an agent gave `req`: stamped now, or kept for {@link timeRequest} when the request is not timed yet. */
+function given(req: http.ClientRequest, socket: Socket): void {
+  const timed = req as Partial<Timed> & Early;
+  if (timed[TIMINGS] !== undefined) return socketFor(timed as Timed, socket);
+  timed[EARLY_SOCKET] = socket;
+  timed[EARLY_AT] = performance.now();
 }
 
 function onSocket(this: Timed, socket: Socket): void {
-  const timings = this[TIMINGS];
-  timings.socket = performance.now();
-  if (this.writableFinished) timings.upload = timings.socket;
-  else this.on('finish', onUploaded);
+  socketFor(this, socket);
+}
+
+function socketFor(req: Timed, socket: Socket, at = performance.now()): void {
+  const timings = req[TIMINGS];
+  if (timings.socket !== undefined) return;
+  timings.socket = at;
+  if (req.writableFinished) timings.upload = timings.socket;
+  else req.on('finish', onUploaded);
   // a kept-alive socket, or one handed over connected: no lookup, connect or handshake to time
   if (socket.connecting) watchConnection(socket, timings);
 }
