@@ -110,6 +110,8 @@ export function timeAgent<A extends http.Agent>(agent: A): A {
     reuse(socket, req);
     given(req, socket);
   };
+  // an Agent without node's createSocket (another runtime's): its requests get a 'socket' listener instead
+  if (typeof internal.createSocket !== 'function') return agent;
   const create = internal.createSocket.bind(agent);
   internal.createSocket = (req, options, callback) =>
     create(req, options, (error, socket) => {
