@@ -248,9 +248,9 @@ export class HttpBuilder {
     layer: HttpConfig | undefined,
     page: PageWatch | undefined,
   ): Promise<unknown> {
-    const { tls, connection } = this.#settings;
+    const { tls, connection, publicOnly } = this.#settings;
     // only node has a cache: the browser/Workers build refused client.cache when the client was made
-    return (nodeStages() as NodeStages).loadCache(cache, tls, connection).then(
+    return (nodeStages() as NodeStages).loadCache(cache, tls, connection, publicOnly).then(
       (loaded) => {
         this.#cache = loaded;
         return this.#send(method, args, layer, page);

@@ -1,3 +1,4 @@
+import { ConfigError } from '../core/errors.js';
 import { isIPv4, isIPv6 } from '../core/host-literals.js';
 import type { Backend, PublicOnlyPolicy, TransportOptions, WireRequest, WireResponse } from '../model/backend.js';
 import { AddressPolicy } from './address-policy.js';
@@ -12,6 +13,9 @@ import type { LookupFunction } from '../model/backend.js';
  * by the client first). The proxies' own hosts are let through.
  */
 export function withAddressPolicy(policy: PublicOnlyPolicy, options: TransportOptions, make: (options: TransportOptions) => Backend): Backend {
+  if (options.connection?.socketPath !== undefined) {
+    throw new ConfigError('client.publicOnly checks the IP address each connection dials, and client.connection.socketPath dials none: set one of them');
+  }
   const addresses = new AddressPolicy(policy);
   const lookup = options.connection?.lookup ?? (dns.lookup as LookupFunction);
   const backend = make({ ...options, connection: { ...options.connection, lookup: addresses.lookup(lookup) } });

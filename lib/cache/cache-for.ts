@@ -1,5 +1,5 @@
 import type { ResolvedCacheOptions } from '../config/cache-options.js';
-import type { ConnectionOptions, TlsOptions } from '../model/backend.js';
+import type { ConnectionOptions, PublicOnlyPolicy, TlsOptions } from '../model/backend.js';
 import { keyedDigest, type Digest } from './cache-view.js';
 import { MemoryStore } from './memory-store.js';
 import { ResponseCache, type SharedCache } from './response-cache.js';
@@ -12,14 +12,19 @@ const caches = new WeakMap<ResolvedCacheOptions, SharedCache & { readonly byConn
  * client that inherited the options, and one `ResponseCache` per connection identity over it.
  * Called once per client.
  */
-export function cacheFor(options: ResolvedCacheOptions, tls: TlsOptions | undefined, connection: ConnectionOptions | undefined): ResponseCache {
+export function cacheFor(
+  options: ResolvedCacheOptions,
+  tls: TlsOptions | undefined,
+  connection: ConnectionOptions | undefined,
+  publicOnly?: PublicOnlyPolicy,
+): ResponseCache {
   let shared = caches.get(options);
   if (shared === undefined) {
     const store = options.store ?? new MemoryStore(options.maxEntries, options.maxBytes);
     shared = { store, digest: keyedDigest(options.secret), byConnection: new Map() };
     caches.set(options, shared);
   }
-  const identity = connectionIdentity(tls, connection, shared.digest);
+  const identity = connectionIdentity(tls, connection, publicOnly, shared.digest);
   let cache = shared.byConnection.get(identity);
   if (cache === undefined) shared.byConnection.set(identity, (cache = new ResponseCache(options, shared, identity)));
   return cache;
@@ -28,10 +33,18 @@ export function cacheFor(options: ResolvedCacheOptions, tls: TlsOptions | undefi
 /**
  * What of a client's way of connecting changes who the server sees, or which server it is: the
  * client certificate and its key (`execution.tls`), the Unix socket and the local address
- * (`client.connection`); as a digest, or undefined when the client sets none of them.
+ * (`client.connection`), and the addresses it may reach (`client.publicOnly`: a client without
+ * the policy must not fill the cache of one with it); as a digest, or undefined when the client
+ * sets none of them.
  */
-function connectionIdentity(tls: TlsOptions | undefined, connection: ConnectionOptions | undefined, digest: Digest): string | undefined {
-  const parts = [tls?.cert, tls?.key, connection?.socketPath, connection?.localAddress];
+function connectionIdentity(
+  tls: TlsOptions | undefined,
+  connection: ConnectionOptions | undefined,
+  publicOnly: PublicOnlyPolicy | undefined,
+  digest: Digest,
+): string | undefined {
+  const policy = publicOnly && `public-only ${publicOnly.allowRanges.join(',')} ${publicOnly.allowHosts.join(',')}`;
+  const parts = [tls?.cert, tls?.key, connection?.socketPath, connection?.localAddress, policy];
   if (parts.every((part) => part === undefined)) return undefined;
   const text = (part: string | Uint8Array | undefined) => (part === undefined ? '' : typeof part === 'string' ? part : Buffer.from(part).toString('base64'));
   return digest(`connection\0${parts.map(text).join('\0')}`);

@@ -28,5 +28,5 @@ useNodeStages({
   proxies,
   caching,
   proxyRouterFor,
-  loadCache: (options, tls, connection) => cacheModule().then(({ cacheFor }) => cacheFor(options, tls, connection)),
+  loadCache: (options, tls, connection, publicOnly) => cacheModule().then(({ cacheFor }) => cacheFor(options, tls, connection, publicOnly)),
 });

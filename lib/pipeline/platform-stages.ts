@@ -2,7 +2,7 @@ import type { ResolvedCacheOptions } from '../config/cache-options.js';
 import type { CookiesChoice, ProxyChoice } from '../config/client-config.js';
 import { ConfigError } from '../core/errors.js';
 import { webRuntimeName } from '../core/runtime-name.js';
-import type { Backend, ConnectionOptions, TlsOptions } from '../model/backend.js';
+import type { Backend, ConnectionOptions, PublicOnlyPolicy, TlsOptions } from '../model/backend.js';
 import type { ResponseCache } from '../cache/response-cache.js';
 import type { ProxyRouter } from '../proxy/router.js';
 import type { Stage } from './plan.js';
@@ -22,7 +22,12 @@ export interface NodeStages {
   /** the router of a pool over `backend` (`client.proxy` and the environment's proxies); `undefined`: always direct */
   proxyRouterFor(choice: ProxyChoice | undefined, backend: Backend, connection: ConnectionOptions | undefined): ProxyRouter | undefined;
   /** the cache of a client with `client.cache`, its module loaded at that client's first request */
-  loadCache(options: ResolvedCacheOptions, tls: TlsOptions | undefined, connection: ConnectionOptions | undefined): Promise<ResponseCache>;
+  loadCache(
+    options: ResolvedCacheOptions,
+    tls: TlsOptions | undefined,
+    connection: ConnectionOptions | undefined,
+    publicOnly: PublicOnlyPolicy | undefined,
+  ): Promise<ResponseCache>;
 }
 
 let node: NodeStages | undefined;

@@ -96,3 +96,20 @@ conformance('client.publicOnly', (kit) => {
     expect(proxy.seen.length).toBeGreaterThan(0);
   });
 });
+
+conformance('client.publicOnly and the rest of the client', (kit) => {
+  it("a client without the policy does not fill the cache of one with it: the policy's client still refuses", async () => {
+    kit.server.expect({ method: 'GET', path: '/cached', respond: { ...TEXT, headers: { ...TEXT.headers, 'Cache-Control': 'max-age=600' }, body: 'internal' } });
+    const open = kit.client((c) => void (c.client.cache = true));
+    expect(await open.get((c) => void (c.request.uri.path = '/cached'))).toBe('internal');
+    const guarded = open.configure((c) => void (c.client.publicOnly = true));
+    await blocked(guarded.get((c) => void (c.request.uri.path = '/cached')));
+    await guarded.close();
+  });
+
+  it('with client.connection.socketPath it is a ConfigError: a Unix socket has no address to check', () => {
+    expect(() => kit.client((c) => void ((c.client.publicOnly = true), (c.client.connection = { socketPath: '/tmp/none.sock' })))).toThrow(
+      /client.publicOnly checks the IP address each connection dials, and client.connection.socketPath dials none/,
+    );
+  });
+});
