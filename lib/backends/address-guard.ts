@@ -1,5 +1,4 @@
 import { ConfigError } from '../core/errors.js';
-import { isIPv4, isIPv6 } from '../core/host-literals.js';
 import type { Backend, PublicOnlyPolicy, TransportOptions, WireRequest, WireResponse } from '../model/backend.js';
 import { AddressPolicy } from './address-policy.js';
 import dns from 'node:dns';
@@ -39,8 +38,7 @@ class GuardedBackend implements Backend {
     this.addresses.checkLiteral(request.hostname);
     if (request.proxy !== undefined) {
       this.addresses.exempt(request.proxy.hostname);
-      const host = request.hostname.replace(/^\[(.*)\]$/, '$1');
-      if (!isIPv4(host) && !isIPv6(host)) await this.addresses.checkResolved(host, this.lookup);
+      await this.addresses.checkResolved(request.hostname, this.lookup);
     }
     return this.inner.send(request);
   }

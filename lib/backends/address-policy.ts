@@ -1,6 +1,7 @@
 import dns from 'node:dns';
 import ipaddr from 'ipaddr.js';
 import { AddressBlockedError } from '../core/errors.js';
+import { unbracketed } from '../core/host-literals.js';
 import type { LookupFunction, PublicOnlyPolicy } from '../model/backend.js';
 
 type Address = ipaddr.IPv4 | ipaddr.IPv6;
@@ -38,15 +39,17 @@ export class AddressPolicy {
    * input, and their own address is not subject to the policy.
    */
   exempt(proxyHost: string): void {
-    this.#allowHosts.add(proxyHost.replace(/^\[(.*)\]$/, '$1').toLowerCase());
+    this.#allowHosts.add(unbracketed(proxyHost).toLowerCase());
   }
 
   /**
    * A target sent through a proxy, which resolves its name itself: the client resolves it first
    * (with `lookup`) and refuses it when any of its addresses is refused (the proxy may pick any).
    */
-  async checkResolved(host: string, lookup: LookupFunction): Promise<void> {
-    if (this.allowsHost(host)) return;
+  async checkResolved(hostname: string, lookup: LookupFunction): Promise<void> {
+    const host = unbracketed(hostname);
+    // an IP literal is checked as it is ({@link checkLiteral}): nothing to resolve
+    if (this.allowsHost(host) || ipaddr.isValid(host)) return;
     const answers = await new Promise<dns.LookupAddress[]>((resolve, reject) =>
       lookup(host, { all: true }, (error: Error | null, found: dns.LookupAddress[] | string, family?: number) =>
         error ? reject(error) : resolve(Array.isArray(found) ? found : [{ address: found, family: family ?? 4 }]),
@@ -77,7 +80,7 @@ export class AddressPolicy {
 
   /** An IP literal host, checked as it is (the transport makes no lookup for one); a name passes to the lookup. */
   checkLiteral(hostname: string): void {
-    const host = hostname.replace(/^\[(.*)\]$/, '$1');
+    const host = unbracketed(hostname);
     if (ipaddr.isValid(host)) this.check(host, host);
   }
 

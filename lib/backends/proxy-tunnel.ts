@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { unbracketed } from '../core/host-literals.js';
 import https from 'node:https';
 import type { Duplex } from 'node:stream';
 import { isIP } from 'node:net';
@@ -115,10 +116,8 @@ export function proxyTls(tls: TlsOptions | undefined, proxy: ProxyEndpoint): Pic
   return { ca: tls && tlsMaterial(tls).ca, rejectUnauthorized: tls?.rejectUnauthorized, servername: isIP(host) ? undefined : host };
 }
 
-/** node wants IPv6 literals without brackets; a request line and `Host` with them. */
-export function unbracketed(hostname: string): string {
-  return hostname.startsWith('[') ? hostname.slice(1, -1) : hostname;
-}
+// node wants IPv6 literals without brackets; a request line and `Host` with them
+export { unbracketed };
 
 function bracketed(hostname: string): string {
   return hostname.includes(':') && !hostname.startsWith('[') ? `[${hostname}]` : hostname;

@@ -1,6 +1,6 @@
 import { describeValue } from '../core/describe-value.js';
 import { ConfigError } from '../core/errors.js';
-import { domainToASCII, isIPv4, isIPv6 } from '../core/host-literals.js';
+import { domainToASCII, isIPv4, isIPv6, unbracketed } from '../core/host-literals.js';
 import type { PublicOnlyPolicy } from '../model/backend.js';
 
 /**
@@ -28,7 +28,7 @@ export function resolvePublicOnly(choice: PublicOnlyChoice): PublicOnlyPolicy | 
   const allowHosts: string[] = [];
   for (const entry of (allow ?? []) as unknown[]) {
     if (typeof entry !== 'string') throw new ConfigError(`client.publicOnly.allow entries must be strings, not ${describeValue(entry)}`);
-    if (isRange(entry)) allowRanges.push(entry.replace(/^\[(.*)\]$/, '$1'));
+    if (isRange(entry)) allowRanges.push(unbracketed(entry));
     else allowHosts.push(hostName(entry));
   }
   return Object.freeze({ allowRanges: Object.freeze(allowRanges), allowHosts: Object.freeze(allowHosts) });
@@ -36,7 +36,7 @@ export function resolvePublicOnly(choice: PublicOnlyChoice): PublicOnlyPolicy | 
 
 /** An IP literal (`10.1.2.3`, `::1`, `[::1]`) or a CIDR range (`10.0.0.0/8`, `fd00::/8`). */
 function isRange(entry: string): boolean {
-  const [ip, bits, ...rest] = entry.replace(/^\[(.*)\]$/, '$1').split('/');
+  const [ip, bits, ...rest] = unbracketed(entry).split('/');
   if (rest.length > 0) return false;
   const v4 = isIPv4(ip);
   if (!v4 && !isIPv6(ip)) return false;

@@ -39,3 +39,8 @@ export function domainToASCII(host: string): string {
     return '';
   }
 }
+
+/** A host as node and IP parsers want it: an IPv6 literal without its brackets (`[::1]` → `::1`). */
+export function unbracketed(hostname: string): string {
+  return hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
+}

@@ -1,5 +1,6 @@
 import type { AttemptTelemetry, Telemetry } from '../config/telemetry.js';
 import { redactUrl } from '../core/redact.js';
+import { unbracketed } from '../core/host-literals.js';
 import { withTimings } from '../core/timed-error.js';
 import type { WireRequest, WireResponse } from '../model/backend.js';
 import { toTransportError } from '../model/transport-error.js';
@@ -51,7 +52,7 @@ function startTelemetry(telemetry: Telemetry | undefined, wire: WireRequest, url
   return telemetry.startAttempt({
     method: wire.method,
     url,
-    serverAddress: wire.hostname.replace(/^\[(.*)\]$/, '$1'),
+    serverAddress: unbracketed(wire.hostname),
     serverPort: wire.port,
     resendCount: number - 1,
   });
