@@ -8,6 +8,7 @@ import { timeHttp2Request, timedConnection } from './got-h2-timings.js';
 import { endOnlyAtEndStream } from './h2-stream-end.js';
 import { answeringAll } from './lookup.js';
 import { importPeer } from './optional-peer.js';
+import { guardPins } from './tls-pins.js';
 
 /** The HTTP/2 agent of one got backend: its sessions end with `close()`. */
 export interface GotHttp2Agent extends Http2Agent {
@@ -38,7 +39,7 @@ function resetError(): Error {
  * const instance = got.extend({ http2: true, agent: { http2 } });
  * http2.close();
  */
-export async function gotHttp2Agent(): Promise<GotHttp2Agent> {
+export async function gotHttp2Agent(pins?: ReadonlySet<string>): Promise<GotHttp2Agent> {
   const { default: wrapper } = await importPeer('http2-wrapper', 'got', () => import('http2-wrapper'));
   class BackendAgent extends wrapper.Agent implements GotHttp2Agent {
     #closed = false;
@@ -46,12 +47,13 @@ export async function gotHttp2Agent(): Promise<GotHttp2Agent> {
     readonly resolveProtocol = wrapper.auto.createResolveProtocol(
       wrapper.auto.protocolCache as unknown as Map<string, string>,
       new Map(),
-      (options, callback) => timedConnection(() => tls.connect(options, callback)),
+      (options, callback) => timedConnection(() => guardPins(tls.connect(options, callback), pins, options.servername ?? options.host ?? 'localhost')),
     );
 
-    // each session's connection timed, for the attempts that waited for it
+    // each session's connection timed, for the attempts that waited for it, and pinned
     override createConnection(origin: URL, options: SecureClientSessionOptions): Promise<tls.TLSSocket> {
-      return timedConnection(() => super.createConnection(origin, options));
+      const host = options.servername ?? origin.hostname;
+      return timedConnection(() => super.createConnection(origin, options).then((socket: tls.TLSSocket) => guardPins(socket, pins, host)));
     }
 
     // (http2-wrapper's types name the wrong options: these are a request's connect options)

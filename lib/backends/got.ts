@@ -3,7 +3,9 @@ import type { ExtendOptions, Got, Method, Request } from 'got' with { 'resolutio
 import { ConfigError } from '../core/errors.js';
 import type { Backend, TlsOptions, TransportOptions, WireBody, WireRequest, WireResponse } from '../model/backend.js';
 import { exactWire, STATE, type State } from './got-wire.js';
-import { cleanError, nodeResponse, tlsMaterial } from './node-response.js';
+import { cleanError, nodeResponse } from './node-response.js';
+import { nodeTls } from './node-tls.js';
+import { pinsOf } from './tls-pins.js';
 import { ProxyAgents } from './proxy-agents.js';
 import { nodeAgents } from './node-agents.js';
 import { importPeer } from './optional-peer.js';
@@ -39,9 +41,11 @@ const TRANSPORT_ONLY: ExtendOptions = {
 export async function createGotBackend(options: TransportOptions): Promise<Backend> {
   const { default: got } = await importPeer('got', 'got', () => import('got'));
   // TLS stays got's own option (below): got hands it to each request, for the agent to use
-  const agent = nodeAgents({ tls: undefined, connection: options.connection });
+  // (the pins are checked on the agent's connections: got has no option for them)
+  const pins = pinsOf(options.tls);
+  const agent = nodeAgents({ tls: pins && { pins: [...pins] }, connection: options.connection });
   // http2: got's own HTTP/2 (http2-wrapper, ALPN h2 then http/1.1), on an agent of this backend's
-  const http2 = options.http2 === true ? await gotHttp2Agent() : undefined;
+  const http2 = options.http2 === true ? await gotHttp2Agent(pins) : undefined;
   const instance = http2
     ? got.extend({ agent: { ...agent, http2 }, https: gotTls(options.tls), http2: true }, gotConnectOptions(options.connection))
     : got.extend({ agent, https: gotTls(options.tls) });
@@ -132,7 +136,6 @@ async function* watched(body: WireBody, state: State): AsyncGenerator<Uint8Array
 
 /** `execution.tls` in got's terms; node wants Buffers where the contract allows any Uint8Array. */
 function gotTls(tls: TlsOptions | undefined): ExtendOptions['https'] {
-  if (!tls) return {};
-  const { ca, cert, key } = tlsMaterial(tls);
-  return { certificateAuthority: ca, certificate: cert, key, rejectUnauthorized: tls.rejectUnauthorized, serverName: tls.servername };
+  const { ca, cert, key, servername, ...same } = nodeTls(tls);
+  return { ...same, certificateAuthority: ca, certificate: cert, key, serverName: servername } as ExtendOptions['https'];
 }

@@ -17,7 +17,8 @@ import { targetAuthority } from '../model/proxy-route.js';
 import { endOnlyAtEndStream } from './h2-stream-end.js';
 import { answeringAll } from './lookup.js';
 import { DEFAULT_IDLE_MS } from './node-agents.js';
-import { tlsMaterial } from './node-response.js';
+import { nodeTls } from './node-tls.js';
+import { pinFailure, pinsOf } from './tls-pins.js';
 import { unbracketed } from './proxy-tunnel.js';
 import { timeStream, watchConnection, type ConnectionInstants } from './node-timings.js';
 
@@ -109,13 +110,13 @@ function negotiate(request: WireRequest, options: TransportOptions): Promise<Cho
     const host = unbracketed(request.hostname);
     const { tls: settings, connection } = options;
     const made: ConnectionInstants = { socket: performance.now() };
+    const servername = settings?.servername ?? (isIP(host) ? undefined : host);
     const socket = tls.connect({
       host,
       port: request.port,
-      servername: settings?.servername ?? (isIP(host) ? undefined : host),
+      servername,
       ALPNProtocols: ['h2', 'http/1.1'],
-      rejectUnauthorized: settings?.rejectUnauthorized,
-      ...(settings && tlsMaterial(settings)),
+      ...nodeTls(settings),
       ...(connection?.lookup && { lookup: answeringAll(connection.lookup) as never }),
       ...(connection?.family && { family: connection.family }),
       ...(connection?.localAddress && { localAddress: connection.localAddress }),
@@ -129,8 +130,11 @@ function negotiate(request: WireRequest, options: TransportOptions): Promise<Cho
       clearTimeout(timer);
       reject(error);
     });
+    const pins = pinsOf(settings);
     socket.once('secureConnect', () => {
       clearTimeout(timer);
+      const failure = pins && pinFailure(socket, pins, servername ?? host);
+      if (failure) return void socket.destroy(failure); // its 'error' rejects
       if (socket.alpnProtocol !== 'h2') {
         socket.destroy();
         resolve('1.1');

@@ -1,10 +1,12 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { Duplex } from 'node:stream';
+import type { TLSSocket } from 'node:tls';
 import { DEFAULT_IDLE_MS, type ConnectionOptions, type TransportOptions } from '../model/backend.js';
 import { AGENT_OPTIONS } from './node-limits.js';
 import { answeringAll } from './lookup.js';
-import { agentTls } from './node-response.js';
+import { nodeTls } from './node-tls.js';
+import { guardPins, pinsOf } from './tls-pins.js';
 import { timeAgent } from './node-timings.js';
 
 export { DEFAULT_IDLE_MS } from '../model/backend.js';
@@ -24,8 +26,17 @@ export function nodeAgents(options: TransportOptions): { http: http.Agent; https
   const idleMs = connection.idleTimeout ?? DEFAULT_IDLE_MS;
   return {
     http: keepingLimits(new http.Agent(agentOptions), idleMs),
-    https: keepingLimits(new https.Agent({ ...agentOptions, ...agentTls(options.tls) }), idleMs),
+    https: keepingLimits(pinning(new https.Agent({ ...agentOptions, ...nodeTls(options.tls) }), pinsOf(options.tls)), idleMs),
   };
+}
+
+/** `agent` with `execution.tls.pins` checked on each new connection it makes (node's own createConnection returns the socket at once). */
+export function pinning<A extends https.Agent>(agent: A, pins: ReadonlySet<string> | undefined): A {
+  if (pins === undefined) return agent;
+  const create = agent.createConnection.bind(agent) as (options: https.RequestOptions, callback: unknown) => TLSSocket;
+  agent.createConnection = (options: https.RequestOptions, callback: unknown) =>
+    guardPins(create(options, callback), pins, options.servername ?? options.host ?? 'localhost');
+  return agent;
 }
 
 /** A node Agent's options for `client.connection` (node hands them to every new connection: net.connect / tls.connect). */

@@ -1,8 +1,7 @@
 import type http from 'node:http';
-import type https from 'node:https';
 import { PassThrough, type Readable } from 'node:stream';
 import { HttpBuilderError } from '../core/errors.js';
-import { DRAIN_LIMIT, onReusedConnection, type TlsOptions, type WireResponse } from '../model/backend.js';
+import { DRAIN_LIMIT, onReusedConnection, type WireResponse } from '../model/backend.js';
 import { cutShort, earlierFailure } from '../model/stream-end.js';
 import { stallOf } from './node-limits.js';
 
@@ -85,19 +84,6 @@ export function headerPairs(raw: readonly string[]): Array<readonly [string, str
   const pairs: Array<readonly [string, string]> = [];
   for (let i = 0; i < raw.length; i += 2) pairs.push([raw[i], raw[i + 1]]);
   return pairs;
-}
-
-/** `execution.tls` as options of a node https Agent. */
-export function agentTls(tls: TlsOptions | undefined): https.AgentOptions {
-  if (!tls) return {};
-  return { rejectUnauthorized: tls.rejectUnauthorized, servername: tls.servername, ...tlsMaterial(tls) };
-}
-
-/** `execution.tls` certificates as node's TLS wants them: Buffers where the contract allows any Uint8Array. */
-export function tlsMaterial(tls: TlsOptions): { ca?: string | Buffer | Array<string | Buffer>; cert?: string | Buffer; key?: string | Buffer } {
-  const pem = (value: string | Uint8Array) => (typeof value === 'string' ? value : Buffer.from(value));
-  const ca = tls.ca === undefined ? undefined : typeof tls.ca === 'string' || tls.ca instanceof Uint8Array ? pem(tls.ca) : tls.ca.map(pem);
-  return { ca, cert: tls.cert && pem(tls.cert), key: tls.key && pem(tls.key) };
 }
 
 /**

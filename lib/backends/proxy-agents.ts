@@ -1,9 +1,11 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { Duplex } from 'node:stream';
+import type { TLSSocket } from 'node:tls';
 import type { ConnectionOptions, TlsOptions, WireRequest } from '../model/backend.js';
 import { absoluteForm, targetAuthority, type ProxyRoute } from '../model/proxy-route.js';
-import { agentTls } from './node-response.js';
+import { nodeTls } from './node-tls.js';
+import { guardPins, pinsOf } from './tls-pins.js';
 import { DEFAULT_IDLE_MS, keepingLimits, nodeAgentOptions } from './node-agents.js';
 import { openTunnel, proxyTls, unbracketed } from './proxy-tunnel.js';
 
@@ -118,13 +120,15 @@ type NodeConnectOptions = https.RequestOptions & { readonly connectTimeout?: num
 class TunnelAgent extends https.Agent {
   readonly #route: ProxyRoute;
   readonly #tls: TlsOptions | undefined;
+  readonly #pins: ReadonlySet<string> | undefined;
   /** Aborted by destroy(): tunnels still being opened stop, and none arriving later is kept. */
   readonly #destroyed = new AbortController();
 
   constructor(route: ProxyRoute, tls: TlsOptions | undefined, options: http.AgentOptions) {
-    super({ ...options, ...agentTls(tls) });
+    super({ ...options, ...nodeTls(tls) });
     this.#route = route;
     this.#tls = tls;
+    this.#pins = pinsOf(tls);
   }
 
   override createConnection(options: NodeConnectOptions, callback?: (error: Error | null, socket: Duplex) => void): Duplex | null | undefined {
@@ -137,7 +141,8 @@ class TunnelAgent extends https.Agent {
         try {
           if (destroyed.aborted) throw destroyed.reason as Error;
           // https.Agent's own createConnection: TLS (with its session cache) over the tunnel, checked against the target
-          done(null, super.createConnection({ ...options, socket } as https.RequestOptions, undefined)!);
+          const secure = super.createConnection({ ...options, socket } as https.RequestOptions, undefined) as TLSSocket;
+          done(null, guardPins(secure, this.#pins, target.hostname));
         } catch (error) {
           socket.destroy(); // TLS options node refuses (a bad key), or a pool closed meanwhile
           done(error as Error, undefined as unknown as Duplex);

@@ -6,7 +6,8 @@ import { isIP } from 'node:net';
 import { CONNECT_TIMEOUT, type TlsOptions } from '../model/backend.js';
 import { headerValues } from '../model/response-headers.js';
 import { proxyRefused, tunnelAuthority, type ProxyEndpoint, type ProxyRoute } from '../model/proxy-route.js';
-import { headerPairs, tlsMaterial } from './node-response.js';
+import { headerPairs } from './node-response.js';
+import { nodeTls } from './node-tls.js';
 
 /** Where a tunnel leads: the target's host (IPv6 with or without brackets) and port. */
 export interface TunnelTarget {
@@ -113,7 +114,7 @@ function connectOnce(
 /** TLS to an `https://` proxy: checked against `execution.tls`'s CAs (or the system's) and the proxy's own name. */
 export function proxyTls(tls: TlsOptions | undefined, proxy: ProxyEndpoint): Pick<https.AgentOptions, 'ca' | 'rejectUnauthorized' | 'servername'> {
   const host = unbracketed(proxy.hostname);
-  return { ca: tls && tlsMaterial(tls).ca, rejectUnauthorized: tls?.rejectUnauthorized, servername: isIP(host) ? undefined : host };
+  return { ca: nodeTls(tls).ca, rejectUnauthorized: tls?.rejectUnauthorized, servername: isIP(host) ? undefined : host };
 }
 
 // node wants IPv6 literals without brackets; a request line and `Host` with them

@@ -1,8 +1,14 @@
 import { createHash } from 'node:crypto';
-import tls, { type PeerCertificate } from 'node:tls';
+import type { PeerCertificate, TLSSocket } from 'node:tls';
+import type { TlsOptions } from '../model/backend.js';
 
 /** The `code` of a pin failure: `ERR_TLS_` makes it a `NetworkError` whose `reason` is `'tls'`. */
 export const PIN_MISMATCH = 'ERR_TLS_CERT_PIN_MISMATCH';
+
+/** `execution.tls.pins` as a set, or undefined when the client pins nothing. */
+export function pinsOf(settings: TlsOptions | undefined): ReadonlySet<string> | undefined {
+  return settings?.pins && new Set(settings.pins);
+}
 
 /**
  * The SHA-256 digest of a certificate's SubjectPublicKeyInfo, base64: what `execution.tls.pins`
@@ -19,8 +25,7 @@ export function spkiPin(certificate: { readonly pubkey: Uint8Array }): string {
 /** Every certificate of the chain the server sent, leaf first (node links them by `issuerCertificate`, a root to itself). */
 function chainOf(leaf: PeerCertificate): PeerCertificate[] {
   const chain: PeerCertificate[] = [];
-  for (let cert: PeerCertificate | undefined = leaf; cert !== undefined && !chain.includes(cert);) {
-    if (cert.pubkey === undefined) break;
+  for (let cert: PeerCertificate | undefined = leaf; cert !== undefined && cert.pubkey !== undefined && !chain.includes(cert);) {
     chain.push(cert);
     cert = (cert as PeerCertificate & { issuerCertificate?: PeerCertificate }).issuerCertificate;
   }
@@ -28,21 +33,34 @@ function chainOf(leaf: PeerCertificate): PeerCertificate[] {
 }
 
 /**
- * A `checkServerIdentity` for node's TLS (https agents, `tls.connect` through a `CONNECT`
- * tunnel, `http2.connect`, undici's connector, got): node's own host-name check, then the pins,
- * any one of which must match a certificate of the chain (leaf or intermediate). Node calls it
- * on every new connection, before a byte of the request is written.
+ * Why a just-secured connection fails the pins (none of them matches a certificate of the chain
+ * the server sent, leaf or intermediate), or undefined when one matches. Made for the moment of
+ * `secureConnect`, before a byte of the request is written. A resumed session is let through: it
+ * was pinned when it was made, only its server can resume it, and it carries no chain (node
+ * skips its own identity check then too).
  */
-export function pinnedIdentity(pins: readonly string[]): (hostname: string, certificate: PeerCertificate) => Error | undefined {
-  const wanted = new Set(pins);
-  return (hostname, certificate) => {
-    const wrongHost = tls.checkServerIdentity(hostname, certificate);
-    if (wrongHost !== undefined) return wrongHost;
-    const seen = chainOf(certificate).map((cert) => spkiPin({ pubkey: cert.pubkey! }));
-    if (seen.some((pin) => wanted.has(pin))) return undefined;
-    const error = new Error(
-      `the certificate of ${hostname} matches none of execution.tls.pins (its chain: ${seen.map((pin) => `sha256//${pin}`).join(', ') || 'no public key'})`,
-    );
-    return Object.assign(error, { code: PIN_MISMATCH });
-  };
+export function pinFailure(socket: TLSSocket, pins: ReadonlySet<string>, host: string): Error | undefined {
+  if (socket.isSessionReused()) return undefined;
+  const seen = chainOf(socket.getPeerCertificate(true)).map((cert) => spkiPin({ pubkey: cert.pubkey! }));
+  if (seen.some((pin) => pins.has(pin))) return undefined;
+  const chain = seen.map((pin) => `sha256//${pin}`).join(', ') || 'no public key';
+  return Object.assign(new Error(`the certificate of ${host} matches none of execution.tls.pins (its chain: ${chain})`), { code: PIN_MISMATCH });
+}
+
+/**
+ * Checks the pins on `socket` as soon as it is secured, first of its `secureConnect` listeners:
+ * a connection that fails them is destroyed with the failure before anyone writes on it. Node's
+ * own `checkServerIdentity` would not do: node skips it when `rejectUnauthorized: false` (a
+ * pinned self-signed server is the classic case) and when the chain was already refused.
+ *
+ * @example
+ * guardPins(tls.connect(options), pinsOf(settings), 'api.example.com');
+ */
+export function guardPins<S extends TLSSocket>(socket: S, pins: ReadonlySet<string> | undefined, host: string): S {
+  if (pins === undefined) return socket;
+  socket.prependOnceListener('secureConnect', () => {
+    const failure = pinFailure(socket, pins, host);
+    if (failure) socket.destroy(failure);
+  });
+  return socket;
 }

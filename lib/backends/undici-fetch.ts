@@ -64,7 +64,7 @@ function onUndici(undici: typeof Undici, options: TransportOptions): FetchTransp
     let agent = agents.get(connectTimeout);
     if (!agent) {
       const agentOptions = undiciAgentOptions(options, connectTimeout, DEFAULT_STALL_MS, DEFAULT_STALL_MS);
-      const made = withConnector(agentOptions, undici.buildConnector, options.http2 ? versions : undefined);
+      const made = withConnector(options.tls, agentOptions, undici.buildConnector, options.http2 ? versions : undefined);
       agents.set(connectTimeout, (agent = new undici.Agent(made)));
       if (options.http2) multiplexing(agent, made, versions);
     }

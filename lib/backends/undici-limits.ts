@@ -1,6 +1,9 @@
-import { DEFAULT_IDLE_MS, type TransportOptions, type WireRequest } from '../model/backend.js';
+import type { TLSSocket } from 'node:tls';
+import { DEFAULT_IDLE_MS, type TlsOptions, type TransportOptions, type WireRequest } from '../model/backend.js';
 import { answeringAll } from './lookup.js';
-import { timedConnector } from './undici-timings.js';
+import { nodeTls } from './node-tls.js';
+import { pinFailure, pinsOf } from './tls-pins.js';
+import { timedConnector, type Connector } from './undici-timings.js';
 
 /**
  * A request's timeouts as undici's Agent options (it takes them per Agent, not per fetch), and
@@ -23,7 +26,7 @@ export function undiciAgentOptions(options: TransportOptions, connectTimeout: nu
   const { socketPath, lookup, family, localAddress } = connection;
   // Uint8Array works where undici's types say Buffer
   const connect = {
-    ...options.tls,
+    ...nodeTls(options.tls),
     timeout: connectTimeout,
     ...(socketPath !== undefined && { socketPath }),
     ...(lookup && { lookup: answeringAll(lookup) }),
@@ -67,6 +70,7 @@ interface ConnectedSocket {
  * each connection for the attempts' timings.
  */
 export function withConnector(
+  tls: TlsOptions | undefined,
   agentOptions: Record<string, unknown>,
   buildConnector: (
     options: object,
@@ -74,7 +78,7 @@ export function withConnector(
   versions: Versions | undefined,
 ): Record<string, unknown> {
   // each connection's instants stamped, for the requests written on it first (undici-timings.ts)
-  const connector = timedConnector(buildConnector({ ...(agentOptions.connect as object), ...(versions && { allowH2: true }) }));
+  const connector = pinnedConnector(timedConnector(buildConnector({ ...(agentOptions.connect as object), ...(versions && { allowH2: true }) })), pinsOf(tls));
   const connect = (options: { protocol: string; hostname: string; port: string }, callback: (error: Error | null, socket: unknown) => void) =>
     connector(options, (error, made) => {
       const socket = made as ConnectedSocket | null;
@@ -85,6 +89,25 @@ export function withConnector(
       callback(error, socket);
     });
   return { ...agentOptions, connect };
+}
+
+/**
+ * `connector` with `execution.tls.pins` checked on each new TLS connection, in its callback: undici
+ * writes nothing on a socket before it has it, so a connection that fails them is destroyed unused.
+ *
+ * @example
+ * const connect = pinnedConnector(undici.buildConnector(tlsOptions), pinsOf(settings));
+ */
+export function pinnedConnector<C extends Connector>(connector: C, pins: ReadonlySet<string> | undefined): C {
+  if (pins === undefined) return connector;
+  type Target = { protocol: string; hostname: string; servername?: string };
+  return ((options: Target, callback: (error: Error | null, socket: unknown) => void) =>
+    connector(options as never, (error, socket) => {
+      const failure = error === null && options.protocol === 'https:' && pinFailure(socket as TLSSocket, pins, options.servername ?? options.hostname);
+      if (!failure) return callback(error, socket);
+      (socket as TLSSocket).destroy();
+      callback(failure, null);
+    })) as unknown as C;
 }
 
 /** A socket's 'error' listener (one function, no closure per connection): see {@link withConnector}. */

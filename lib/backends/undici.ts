@@ -93,7 +93,7 @@ class UndiciBackend implements Backend {
     let agent = this.#agents.get(connectTimeout);
     if (!agent) {
       const options = undiciAgentOptions(this.#options, connectTimeout);
-      const made = withConnector(options, this.#undici.buildConnector, this.#options.http2 ? this.#versions : undefined);
+      const made = withConnector(this.#options.tls, options, this.#undici.buildConnector, this.#options.http2 ? this.#versions : undefined);
       this.#agents.set(connectTimeout, (agent = new this.#undici.Agent(made)));
       if (this.#options.http2) multiplexing(agent, made, this.#versions);
     }

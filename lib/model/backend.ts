@@ -40,7 +40,26 @@ export interface TlsOptions {
   readonly rejectUnauthorized?: boolean;
   /** Server name for SNI and certificate checks, when it differs from the URL's host. */
   readonly servername?: string;
+  /** Client certificate and key as one PKCS#12 file's bytes (instead of `cert` and `key`). */
+  readonly pfx?: Uint8Array;
+  /** Passphrase of an encrypted `key` or `pfx`. */
+  readonly passphrase?: string;
+  /** Oldest TLS version to accept: `'TLSv1.2'` (node's default) or `'TLSv1.3'`, as node names them. */
+  readonly minVersion?: TlsVersion;
+  /** Newest TLS version to offer (node's default `'TLSv1.3'`). */
+  readonly maxVersion?: TlsVersion;
+  /** OpenSSL cipher list for TLS 1.2 and below, and TLS 1.3 suites (`'TLS_AES_256_GCM_SHA384:ECDHE-RSA-AES256-GCM-SHA384'`). */
+  readonly ciphers?: string;
+  /**
+   * SHA-256 digests of SubjectPublicKeyInfo, base64 without a prefix (curl's `--pinnedpubkey
+   * sha256//...` values): a new connection goes on only if a certificate of the chain the server
+   * sends has one of them, else it fails with a `NetworkError` whose `reason` is `'tls'`.
+   */
+  readonly pins?: readonly string[];
 }
+
+/** TLS protocol versions, as node names them. */
+export type TlsVersion = 'TLSv1' | 'TLSv1.1' | 'TLSv1.2' | 'TLSv1.3';
 
 /** A `dns.lookup`-compatible function (typed loosely: this file imports no `node:` module). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- dns.lookup's overloads, as node:net takes them

@@ -30,6 +30,9 @@ const DECODER_CODE = /^(?:Z_|ERR__ERROR_|ZSTD_error_)/;
 // EPROTO: OpenSSL refused the handshake (a plain-HTTP port answering TLS: "wrong version number"), as undici's ERR_SSL_ says
 const TLS_CODE = /^(?:CERT_|ERR_TLS_|ERR_SSL_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH|ERR_OSSL|EPROTO$)/;
 
+// the certificate chain was refused (not a handshake that failed, nor a pin: their messages say what to change)
+const CERTIFICATE_CODE = /^(?:CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH|ERR_TLS_CERT_ALTNAME)/;
+
 /**
  * Maps whatever a transport or a decoder threw into one typed error, the same for every backend.
  * Foreign errors are recognised by `code`, not `instanceof` (they may come from another realm).
@@ -47,7 +50,7 @@ export function toTransportError(error: unknown, url: string, response?: { statu
     return new ParseError(`the response body of ${where} could not be decompressed: ${message}`, { ...response, text: '' }, { cause: error });
   }
   const reason = REASONS[code] ?? (TLS_CODE.test(code) ? 'tls' : message === 'socket hang up' ? 'reset' : 'other');
-  const hint = reason === 'tls' ? ' (to trust a private CA, set execution.tls.ca)' : '';
+  const hint = reason === 'tls' && CERTIFICATE_CODE.test(code) ? ' (to trust a private CA, set execution.tls.ca)' : '';
   return new NetworkError(`${message} (${where})${hint}`, reason, { cause: error });
 }
 

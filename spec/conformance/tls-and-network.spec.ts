@@ -103,7 +103,23 @@ describe('TLS and network failures', () => {
         [{ cert: {} }, /^execution.tls.cert must be PEM text or bytes, not an object/],
         [{ servername: 5 }, /^execution.tls.servername must be a string, not a number/],
         [{ rejectUnauthorized: 'false' }, /^execution.tls.rejectUnauthorized must be true or false, not a string/],
-        [{ rejectUnauthorised: false }, /^execution.tls has no option 'rejectUnauthorised' \(known: ca, cert, key, rejectUnauthorized, servername\)/],
+        [{ pfx: 'client.p12' }, /^execution.tls.pfx must be the bytes of a PKCS#12 file \(a Uint8Array, e.g. fs.readFileSync\('client.p12'\)\), not a string/],
+        [{ pfx: new Uint8Array(4), key: 'pem' }, /^execution.tls.pfx holds the certificate and its key: give either pfx or cert and key, not both/],
+        [{ passphrase: 1234 }, /^execution.tls.passphrase must be a string, not a number$/],
+        [{ minVersion: 'TLS1.3' }, /^execution.tls.minVersion must be one of 'TLSv1', 'TLSv1.1', 'TLSv1.2', 'TLSv1.3', not a string \("TLS1.3"\)/],
+        [{ minVersion: 'TLSv1.3', maxVersion: 'TLSv1.2' }, /^execution.tls.minVersion 'TLSv1.3' is newer than maxVersion 'TLSv1.2': no TLS version is left/],
+        [{ ciphers: ' ' }, /^execution.tls.ciphers must be an OpenSSL cipher list/],
+        [{ pins: [] }, /^execution.tls.pins must be a non-empty list of base64 SHA-256 digests, not an array/],
+        [{ pins: `sha256//${'A'.repeat(43)}=` }, /^execution.tls.pins must be a non-empty list of base64 SHA-256 digests, not a string/],
+        [{ pins: [`sha256//${'A'.repeat(43)}=`] }, /^execution.tls.pins\[0\] is 'sha256\/\/A+=': give the digest without curl's 'sha256\/\/' prefix/],
+        [
+          { pins: [`${'A'.repeat(43)}=`, 'abc'] },
+          /^execution.tls.pins\[1\] must be the base64 SHA-256 digest of a public key \(44 characters ending in '='\), not a string \("abc"\)/,
+        ],
+        [
+          { rejectUnauthorised: false },
+          /^execution.tls has no option 'rejectUnauthorised' \(known: ca, cert, key, pfx, passphrase, rejectUnauthorized, servername, minVersion, maxVersion, ciphers, pins\)/,
+        ],
       ])('execution.tls %j is a ConfigError when the client is made', (tls, message) => {
         expect(() =>
           HttpBuilder.configure((c) => {

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import tls from 'node:tls';
 import { X509Certificate as X509 } from 'node:crypto';
-import { PIN_MISMATCH, pinnedIdentity, spkiPin } from '../../../lib/backends/tls-pins.js';
+import { PIN_MISMATCH, guardPins, spkiPin } from '../../../lib/backends/tls-pins.js';
 import { selfSignedCertificate, type TlsCertificate } from '../../support/tls-certificate.js';
 
 let certificate: TlsCertificate;
@@ -21,10 +21,11 @@ beforeAll(async () => {
 afterAll(() => new Promise((resolve) => server.close(resolve)));
 
 /** What a TLS connection to the server with these pins ends with: 'connected' or the error's code and message. */
-function connect(pins: readonly string[]): Promise<string> {
+function connect(pins: readonly string[], checked = true): Promise<string> {
   return new Promise((resolve) => {
-    const socket = tls.connect({ host: '127.0.0.1', port, servername: 'localhost', ca: certificate.cert, checkServerIdentity: pinnedIdentity(pins) });
-    socket.once('secureConnect', () => (socket.destroy(), resolve('connected')));
+    const options = checked ? { ca: certificate.cert } : { rejectUnauthorized: false };
+    const socket = guardPins(tls.connect({ host: '127.0.0.1', port, servername: 'localhost', ...options }), new Set(pins), 'localhost');
+    socket.once('secureConnect', () => socket.destroyed || (socket.destroy(), resolve('connected')));
     socket.once('error', (error: Error & { code?: string }) => resolve(`${error.code}: ${error.message}`));
   });
 }
@@ -53,5 +54,11 @@ describe('execution.tls.pins: SPKI SHA-256 pins', () => {
   it('refuses when none matches, naming the pins and what the chain has', async () => {
     const outcome = await connect(['bm9uZQ==']);
     expect(outcome).toMatch(new RegExp(`^${PIN_MISMATCH}: the certificate of localhost matches none of execution.tls.pins \\(its chain: sha256//`));
+  });
+
+  it('refuses too when the chain is not checked (rejectUnauthorized: false), where node skips checkServerIdentity', async () => {
+    const right = spkiPin({ pubkey: new X509(certificate.cert).publicKey.export({ type: 'spki', format: 'der' }) });
+    await expect(connect(['bm9uZQ=='], false)).resolves.toMatch(new RegExp(`^${PIN_MISMATCH}: `));
+    await expect(connect([right], false)).resolves.toBe('connected');
   });
 });
