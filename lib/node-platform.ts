@@ -33,3 +33,5 @@ import './model/node-body-stream.js';
 import './model/node-channels.js';
 // client.connection, execution.tls and client.cache checked member by member when set (config/platform-checks.ts's web defaults: no such checks)
 import './config/node-checks.js';
+// ... and execution.tls's certificates, keys and ciphers tried on node's TLS then (after node-checks.js, which it extends)
+import './backends/node-tls-checks.js';

@@ -8,7 +8,7 @@ import { timeHttp2Request, timedConnection } from './got-h2-timings.js';
 import { endOnlyAtEndStream } from './h2-stream-end.js';
 import { answeringAll } from './lookup.js';
 import { importPeer } from './optional-peer.js';
-import { guardPins } from './tls-pins.js';
+import { pinFailure, securedAndPinned } from './tls-pins.js';
 
 /** The HTTP/2 agent of one got backend: its sessions end with `close()`. */
 export interface GotHttp2Agent extends Http2Agent {
@@ -47,13 +47,14 @@ export async function gotHttp2Agent(pins?: ReadonlySet<string>): Promise<GotHttp
     readonly resolveProtocol = wrapper.auto.createResolveProtocol(
       wrapper.auto.protocolCache as unknown as Map<string, string>,
       new Map(),
-      (options, callback) => timedConnection(() => guardPins(tls.connect(options, callback), pins, options.servername ?? options.host ?? 'localhost')),
+      (options, callback) => timedConnection(() => probe(options, callback, pins)),
     );
 
-    // each session's connection timed, for the attempts that waited for it, and pinned
+    // each session's connection timed, for the attempts that waited for it; with pins, handed
+    // over only once it passed them
     override createConnection(origin: URL, options: SecureClientSessionOptions): Promise<tls.TLSSocket> {
-      const host = options.servername ?? origin.hostname;
-      return timedConnection(() => super.createConnection(origin, options).then((socket: tls.TLSSocket) => guardPins(socket, pins, host)));
+      const made = timedConnection(() => super.createConnection(origin, options));
+      return pins ? made.then((socket: tls.TLSSocket) => securedAndPinned(socket, pins, options.servername ?? origin.hostname)) : made;
     }
 
     // (http2-wrapper's types name the wrong options: these are a request's connect options)
@@ -158,4 +159,16 @@ function prepared<R extends Http2Request>(req: R, authority: string, body: boole
       agent.request(origin, options, headers, { ...stream, endStream: false }),
   });
   return req;
+}
+
+/** http2-wrapper's ALPN probe connection: `secured` is told only once the pins passed (it hands the socket to a session or a request). */
+function probe(options: tls.ConnectionOptions, secured: () => void, pins: ReadonlySet<string> | undefined): tls.TLSSocket {
+  if (!pins) return tls.connect(options, secured);
+  const socket = tls.connect(options, () => {
+    const failure = pinFailure(socket, pins, options.servername ?? options.host ?? 'localhost');
+    if (failure)
+      socket.destroy(failure); // the probe rejects with its 'error'
+    else secured();
+  });
+  return socket;
 }

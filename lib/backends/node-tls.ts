@@ -18,9 +18,8 @@ const converted = new WeakMap<TlsOptions, NodeTlsOptions>();
  * `execution.tls` in node's terms: Buffers where the contract allows any Uint8Array, only the
  * options that are set (so a spread never overrides a transport's own default with
  * `undefined`), `pins` left out (tls-pins.ts checks them). Certificates, keys, passphrase and
- * ciphers node cannot use are a `ConfigError` naming them, thrown where a backend is made, so
- * at the client's first request, before anything is sent, rather than a NetworkError on every
- * connection.
+ * ciphers node cannot use are a `ConfigError` naming them (node-tls-checks.ts: when the client
+ * is made), rather than a NetworkError on every connection.
  *
  * @example
  * new https.Agent({ keepAlive: true, ...nodeTls(options.tls) });
@@ -51,6 +50,11 @@ function usable(settings: TlsOptions): NodeTlsOptions {
     ciphers,
   };
   for (const name of Object.keys(options) as Array<keyof NodeTlsOptions>) if (options[name] === undefined) delete options[name];
+  // node skips what is not a PEM certificate in `ca` without a word: every connection would then fail as untrusted
+  for (const one of ca === undefined ? [] : typeof ca === 'string' || ca instanceof Uint8Array ? [ca] : ca) {
+    const text = typeof one === 'string' ? one : Buffer.from(one).toString('latin1');
+    if (!text.includes('-----BEGIN CERTIFICATE-----')) throw new ConfigError("execution.tls.ca holds no PEM certificate ('-----BEGIN CERTIFICATE-----')");
+  }
   const given = PARSED.filter((name) => options[name] !== undefined);
   if (given.length > 0) refusedBy(options, given);
   return Object.freeze(options);

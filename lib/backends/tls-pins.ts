@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { X509Certificate, createHash } from 'node:crypto';
 import type { PeerCertificate, TLSSocket } from 'node:tls';
 import type { TlsOptions } from '../model/backend.js';
 
@@ -12,20 +12,22 @@ export function pinsOf(settings: TlsOptions | undefined): ReadonlySet<string> | 
 
 /**
  * The SHA-256 digest of a certificate's SubjectPublicKeyInfo, base64: what `execution.tls.pins`
- * lists (curl's `--pinnedpubkey sha256//...` value, without the prefix).
+ * lists (curl's `--pinnedpubkey sha256//...` value, without the prefix). From the DER
+ * certificate (`raw`): node's `pubkey` is the SPKI for an RSA key but the bare point for an EC one.
  *
  * @example
  * // openssl x509 -in cert.pem -pubkey -noout | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | base64
- * spkiPin(socket.getPeerCertificate()); // 'n3qR...='
+ * spkiPin(socket.getPeerCertificate().raw); // 'n3qR...='
  */
-export function spkiPin(certificate: { readonly pubkey: Uint8Array }): string {
-  return createHash('sha256').update(certificate.pubkey).digest('base64');
+export function spkiPin(certificate: Uint8Array): string {
+  const spki = new X509Certificate(certificate).publicKey.export({ type: 'spki', format: 'der' });
+  return createHash('sha256').update(spki).digest('base64');
 }
 
 /** Every certificate of the chain the server sent, leaf first (node links them by `issuerCertificate`, a root to itself). */
 function chainOf(leaf: PeerCertificate): PeerCertificate[] {
   const chain: PeerCertificate[] = [];
-  for (let cert: PeerCertificate | undefined = leaf; cert !== undefined && cert.pubkey !== undefined && !chain.includes(cert);) {
+  for (let cert: PeerCertificate | undefined = leaf; cert?.raw !== undefined && !chain.includes(cert);) {
     chain.push(cert);
     cert = (cert as PeerCertificate & { issuerCertificate?: PeerCertificate }).issuerCertificate;
   }
@@ -41,9 +43,9 @@ function chainOf(leaf: PeerCertificate): PeerCertificate[] {
  */
 export function pinFailure(socket: TLSSocket, pins: ReadonlySet<string>, host: string): Error | undefined {
   if (socket.isSessionReused()) return undefined;
-  const seen = chainOf(socket.getPeerCertificate(true)).map((cert) => spkiPin({ pubkey: cert.pubkey! }));
+  const seen = chainOf(socket.getPeerCertificate(true)).map((cert) => spkiPin(cert.raw));
   if (seen.some((pin) => pins.has(pin))) return undefined;
-  const chain = seen.map((pin) => `sha256//${pin}`).join(', ') || 'no public key';
+  const chain = seen.map((pin) => `sha256//${pin}`).join(', ') || 'no certificate';
   return Object.assign(new Error(`the certificate of ${host} matches none of execution.tls.pins (its chain: ${chain})`), { code: PIN_MISMATCH });
 }
 
@@ -52,6 +54,9 @@ export function pinFailure(socket: TLSSocket, pins: ReadonlySet<string>, host: s
  * a connection that fails them is destroyed with the failure before anyone writes on it. Node's
  * own `checkServerIdentity` would not do: node skips it when `rejectUnauthorized: false` (a
  * pinned self-signed server is the classic case) and when the chain was already refused.
+ * For node's https agents, whose requests wait for the socket's 'error': the later
+ * `secureConnect` listeners still run, so not for a socket an HTTP/2 session waits on (node's
+ * http2 aborts the process setting up a session on a destroyed socket): see {@link securedAndPinned}.
  *
  * @example
  * guardPins(tls.connect(options), pinsOf(settings), 'api.example.com');
@@ -63,4 +68,26 @@ export function guardPins<S extends TLSSocket>(socket: S, pins: ReadonlySet<stri
     if (failure) socket.destroy(failure);
   });
   return socket;
+}
+
+/**
+ * `socket` once it is secured and has passed the pins (rejects with the failure, or the
+ * connection's error): for whoever sets up an HTTP/2 session on it, which must get a socket
+ * that stays up.
+ *
+ * @example
+ * const socket = await securedAndPinned(tls.connect(options), pins, 'api.example.com');
+ * http2.connect(origin, { createConnection: () => socket });
+ */
+export function securedAndPinned(socket: TLSSocket, pins: ReadonlySet<string>, host: string): Promise<TLSSocket> {
+  return new Promise((resolve, reject) => {
+    socket.once('error', reject);
+    socket.once('secureConnect', () => {
+      socket.off('error', reject);
+      const failure = pinFailure(socket, pins, host);
+      if (!failure) return resolve(socket);
+      socket.destroy();
+      reject(failure);
+    });
+  });
 }

@@ -32,10 +32,11 @@ export function cacheFor(
 
 /**
  * What of a client's way of connecting changes who the server sees, or which server it is: the
- * client certificate and its key (`execution.tls`), the Unix socket and the local address
- * (`client.connection`), and the addresses it may reach (`client.publicOnly`: a client without
- * the policy must not fill the cache of one with it); as a digest, or undefined when the client
- * sets none of them.
+ * client certificate and its key (`execution.tls` `cert`/`key` or `pfx`), which servers it
+ * trusts (`ca`, `pins`, `servername`, `rejectUnauthorized: false`: a client that trusts more
+ * must not fill the cache of one that trusts less), the Unix socket and the local address
+ * (`client.connection`), and the addresses it may reach (`client.publicOnly`: likewise); as a
+ * digest, or undefined when the client sets none of them.
  */
 function connectionIdentity(
   tls: TlsOptions | undefined,
@@ -44,7 +45,9 @@ function connectionIdentity(
   digest: Digest,
 ): string | undefined {
   const policy = publicOnly && `public-only ${publicOnly.allowRanges.join(',')} ${publicOnly.allowHosts.join(',')}`;
-  const parts = [tls?.cert, tls?.key, connection?.socketPath, connection?.localAddress, policy];
+  const ca = tls?.ca === undefined || typeof tls.ca === 'string' || tls.ca instanceof Uint8Array ? [tls?.ca] : tls.ca;
+  const trust = tls && [tls.pins?.join(','), tls.servername, tls.rejectUnauthorized === false ? 'unchecked' : undefined];
+  const parts = [tls?.cert, tls?.key, tls?.pfx, ...ca, ...(trust ?? []), connection?.socketPath, connection?.localAddress, policy];
   if (parts.every((part) => part === undefined)) return undefined;
   const text = (part: string | Uint8Array | undefined) => (part === undefined ? '' : typeof part === 'string' ? part : Buffer.from(part).toString('base64'));
   return digest(`connection\0${parts.map(text).join('\0')}`);

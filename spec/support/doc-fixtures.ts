@@ -1,6 +1,7 @@
 // The API the documentation samples talk to: https://api.example.com in a sample is this route
 // table on the local test server (installed again before every sample, so counters start afresh).
 import { writeFileSync } from 'node:fs';
+import { tlsChain, type TlsChain } from './tls-chain.js';
 import type { ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { basicRoute, digestRoute } from './auth/index.js';
@@ -181,7 +182,14 @@ export function installDocFixtures(server: TestServer): void {
 export function writeSandboxFiles(dir: string): void {
   writeFileSync(join(dir, 'notes.txt'), 'Meeting notes\n');
   writeFileSync(join(dir, 'photo.jpg'), Buffer.alloc(2048, 0xff));
-  // docs/tls.md reads these when it configures a client (it sends nothing with them)
-  for (const file of ['private-ca.pem', 'client.pem', 'client-key.pem'])
-    writeFileSync(join(dir, file), `-----BEGIN PLACEHOLDER-----\n${file}\n-----END PLACEHOLDER-----\n`);
+  // docs/tls.md reads these when it configures a client (it sends nothing with them); node's TLS
+  // tries them when the client is made, so they are real (made once per process)
+  chain ??= tlsChain();
+  writeFileSync(join(dir, 'private-ca.pem'), chain.root);
+  writeFileSync(join(dir, 'client.pem'), chain.client.cert);
+  writeFileSync(join(dir, 'client-key.pem'), chain.client.key);
+  writeFileSync(join(dir, 'client.p12'), chain.client.pfx);
+  process.env.P12_PASSPHRASE = chain.client.passphrase;
 }
+
+let chain: TlsChain | undefined;

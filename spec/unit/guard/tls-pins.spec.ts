@@ -8,6 +8,7 @@ import tls from 'node:tls';
 import { X509Certificate as X509 } from 'node:crypto';
 import { PIN_MISMATCH, guardPins, spkiPin } from '../../../lib/backends/tls-pins.js';
 import { selfSignedCertificate, type TlsCertificate } from '../../support/tls-certificate.js';
+import { tlsChain } from '../../support/tls-chain.js';
 
 let certificate: TlsCertificate;
 let server: tls.Server;
@@ -39,15 +40,22 @@ describe('execution.tls.pins: SPKI SHA-256 pins', () => {
       const pubkey = execFileSync('openssl', ['x509', '-in', pem, '-pubkey', '-noout']);
       const der = execFileSync('openssl', ['pkey', '-pubin', '-outform', 'der'], { input: pubkey });
       const digest = execFileSync('openssl', ['dgst', '-sha256', '-binary'], { input: der });
-      expect(spkiPin({ pubkey: der })).toBe(digest.toString('base64'));
-      expect(spkiPin({ pubkey: new X509(certificate.cert).publicKey.export({ type: 'spki', format: 'der' }) })).toBe(digest.toString('base64'));
+      expect(spkiPin(new X509(certificate.cert).raw)).toBe(digest.toString('base64'));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });
 
+  it("computes an EC key's pin as openssl does (node's pubkey is the bare point there, not the SPKI)", () => {
+    const { leaf } = tlsChain();
+    const pubkey = execFileSync('openssl', ['x509', '-pubkey', '-noout'], { input: leaf });
+    const der = execFileSync('openssl', ['pkey', '-pubin', '-outform', 'der'], { input: pubkey });
+    const digest = execFileSync('openssl', ['dgst', '-sha256', '-binary'], { input: der });
+    expect(spkiPin(new X509(leaf).raw)).toBe(digest.toString('base64'));
+  });
+
   it('connects when a pin matches the chain, among others that do not', async () => {
-    const right = spkiPin({ pubkey: new X509(certificate.cert).publicKey.export({ type: 'spki', format: 'der' }) });
+    const right = spkiPin(new X509(certificate.cert).raw);
     await expect(connect(['AAAA', right])).resolves.toBe('connected');
   });
 
@@ -57,7 +65,7 @@ describe('execution.tls.pins: SPKI SHA-256 pins', () => {
   });
 
   it('refuses too when the chain is not checked (rejectUnauthorized: false), where node skips checkServerIdentity', async () => {
-    const right = spkiPin({ pubkey: new X509(certificate.cert).publicKey.export({ type: 'spki', format: 'der' }) });
+    const right = spkiPin(new X509(certificate.cert).raw);
     await expect(connect(['bm9uZQ=='], false)).resolves.toMatch(new RegExp(`^${PIN_MISMATCH}: `));
     await expect(connect([right], false)).resolves.toBe('connected');
   });
