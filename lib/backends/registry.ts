@@ -22,8 +22,15 @@ const LOADERS: Readonly<Record<Exclude<BackendName, 'native'>, () => Promise<Bac
  */
 export function backendFor(choice: BackendName | Backend | undefined, options: TransportOptions): Backend {
   const { publicOnly } = options;
+  const own = typeof choice === 'object' && choice !== null && !(WITH_TRANSPORT in choice);
+  // what a built-in backend checks on each connection, a Backend object of your own would skip without a word
+  if (own && options.tls?.pins) {
+    throw new ConfigError(
+      "execution.tls.pins needs a built-in backend (native, undici, axios, got, fetch), which checks each connection's certificate: a Backend object of your own makes its connections itself",
+    );
+  }
   if (publicOnly === undefined) return builtBackend(choice, options);
-  if (typeof choice === 'object' && choice !== null && !(WITH_TRANSPORT in choice)) {
+  if (own) {
     throw new ConfigError(
       'client.publicOnly needs a built-in backend (native, undici, axios, got, fetch), which checks each address it dials: a Backend object of your own chooses its addresses itself',
     );

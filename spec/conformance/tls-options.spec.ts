@@ -1,11 +1,13 @@
 // execution.tls beyond a CA: pins (SPKI SHA-256, any certificate of the chain the server sends),
 // client certificates from PEM or PKCS#12, TLS versions and ciphers, on every backend over HTTPS
 // and HTTP/2, directly and through a CONNECT tunnel. Certificates are made at test time.
-import { afterAll, afterEach, beforeAll, expect, it } from '@jest/globals';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
-import { ConfigError, NetworkError, type TlsOptions } from '../../lib/index.js';
+import { ConfigError, HttpBuilder, NetworkError, type TlsOptions } from '../../lib/index.js';
+import { axiosBackend } from '../../lib/backends/axios.js';
+import { gotBackend } from '../../lib/backends/got.js';
 import { ProxyServer } from '../support/proxy-server.js';
 import { pinOf, tlsChain, type TlsChain } from '../support/tls-chain.js';
 import { conformance, type Kit } from './kit.js';
@@ -168,5 +170,20 @@ conformance('execution.tls and the HTTP cache', (kit) => {
     const pinned = unchecked.configure((c) => void (c.execution.tls = { rejectUnauthorized: false, pins: [NOWHERE] }));
     await expect(pinned.get((c) => void (c.request.uri.path = '/cached'))).rejects.toMatchObject({ name: 'NetworkError', reason: 'tls' });
     await pinned.close();
+  });
+});
+
+describe('execution.tls.pins and a Backend object of your own', () => {
+  it('is a ConfigError when the client is made (your axios or got instance would connect unpinned)', async () => {
+    const { default: axios } = await import('axios');
+    const { default: got } = await import('got');
+    for (const backend of [axiosBackend(axios.create()), gotBackend(got)]) {
+      expect(() =>
+        HttpBuilder.configure((c) => {
+          c.client.backend = backend;
+          c.execution.tls = { pins: [NOWHERE] };
+        }),
+      ).toThrow(/^execution.tls.pins needs a built-in backend \(native, undici, axios, got, fetch\), which checks each connection's certificate/);
+    }
   });
 });

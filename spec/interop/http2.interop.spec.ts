@@ -11,6 +11,7 @@ import { ConfigError, HttpBuilder, HttpException, type ConfigBlock } from '../..
 import { BACKENDS } from '../conformance/backends.js';
 import { NGINX_BIG_SIZE, NGINX_JSON, NGINX_PATHS, NGINX_TEXT, newTag, startNginx, type NginxLogEntry } from './servers/index.js';
 import { usePeer } from './servers/use-peer.js';
+import { pinOf } from '../support/tls-chain.js';
 
 /** The backends that cannot speak HTTP/2: `http2 = true` is a ConfigError naming them (API.md). */
 const WITHOUT_HTTP2: ReadonlySet<string> = new Set(['axios']);
@@ -86,6 +87,23 @@ describe('HTTP/2 on every backend (nginx)', () => {
             expect(
               entries.map((entry) => `${entry.target.split('?')[0] ?? ''} ${entry.protocol} ${entry.alpn ?? '-'} ${entry.contentEncoding ?? '-'}`),
             ).toEqual([`${NGINX_PATHS.json} HTTP/2.0 h2 -`, `${NGINX_PATHS.text} HTTP/2.0 h2 gzip`]);
+          });
+
+          it("execution.tls.pins: nginx's key pinned goes over HTTP/2; another key fails as TLS before nginx logs a request", async () => {
+            const tag = newTag();
+            const pinned = (pins: string[]) => {
+              const http = HttpBuilder.configure((c) => {
+                c.request.uri = nginx.server.httpsUrl;
+                c.client.backend = backend.choice;
+                c.client.http2 = true;
+                c.execution.tls = { ca: nginx.server.ca, pins };
+              });
+              open.push(http);
+              return http;
+            };
+            await expect(pinned([`${'A'.repeat(43)}=`]).get(at(NGINX_PATHS.json, tag))).rejects.toMatchObject({ name: 'NetworkError', reason: 'tls' });
+            expect(await nginx.server.accessLog.entries(tag)).toEqual([]);
+            expect(await versionOf(pinned([pinOf(nginx.server.ca)]), NGINX_PATHS.json, tag)).toBe('2.0');
           });
 
           it("fromServer.httpVersion is '2.0'", async () => {
