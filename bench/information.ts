@@ -19,13 +19,13 @@ import { serverStats } from './server-check.js';
 import { DASH, fmt } from './tables.js';
 
 /** A row of the information-only scenarios (f) and (g): a backend's figures, or the failure that stopped them. */
-type BackendRow<R> = { readonly backend: string } & (R | { readonly failure: string });
+export type BackendRow<R> = { readonly backend: string } & (R | { readonly failure: string });
 
 /** What an information-only scenario found, as `latest.json` keeps it. */
-type BackendReport<R> = { readonly date: string; readonly title: string; readonly rows: ReadonlyArray<BackendRow<R>> };
+export type BackendReport<R> = { readonly date: string; readonly title: string; readonly rows: ReadonlyArray<BackendRow<R>> };
 
 /** Measures each backend in turn (`id`: the scenario, for the progress lines); a failure becomes that backend's row. */
-async function eachBackend<R extends object>(id: string, backends: readonly BackendName[], measure: (name: BackendName) => Promise<R>) {
+export async function eachBackend<R extends object>(id: string, backends: readonly BackendName[], measure: (name: BackendName) => Promise<R>) {
   const rows: Array<BackendRow<R>> = [];
   for (const backend of backends) {
     console.log(`scenario (${id}): ${backend}`);
@@ -39,7 +39,7 @@ async function eachBackend<R extends object>(id: string, backends: readonly Back
 }
 
 /** The table of an information-only scenario: a row per backend, its `cells`, or the failure that stopped it. */
-function backendTable<R>(header: string[], rows: ReadonlyArray<BackendRow<R>>, cells: (row: R) => string[]): string[][] {
+export function backendTable<R>(header: string[], rows: ReadonlyArray<BackendRow<R>>, cells: (row: R) => string[]): string[][] {
   const failed = (failure: string) => [`FAILED: ${failure}`, ...header.slice(2).map(() => DASH)];
   return [header, ...rows.map((row) => [`httpbuilder-ts (${row.backend})`, ...('failure' in row ? failed(row.failure) : cells(row as R))])];
 }
