@@ -4,6 +4,9 @@ import { answeringAll } from './lookup.js';
 import { nodeTls } from './node-tls.js';
 import { pinFailure, pinsOf } from './tls-pins.js';
 import { timedConnector, type Connector } from './undici-timings.js';
+import { keyOf } from './origin-key.js';
+
+export { originKey } from './origin-key.js';
 
 /**
  * A request's timeouts as undici's Agent options (it takes them per Agent, not per fetch), and
@@ -113,15 +116,6 @@ export function pinnedConnector<C extends Connector>(connector: C, pins: Readonl
 /** A socket's 'error' listener (one function, no closure per connection): see {@link withConnector}. */
 function markIfRead(this: ConnectedSocket, error: Error): void {
   if (this.bytesRead > 0) Object.assign(error, { reusedConnection: true });
-}
-
-/** The {@link Versions} key of a request's origin (`hostname` as in a WireRequest: an IPv6 address in brackets, any case). */
-export function originKey(secure: boolean, hostname: string, port: number): string {
-  return keyOf(secure ? 'https:' : 'http:', hostname, String(port));
-}
-
-function keyOf(protocol: string, hostname: string, port: string): string {
-  return `${protocol}//${hostname.toLowerCase()}:${port || (protocol === 'https:' ? '443' : '80')}`;
 }
 
 /** Streams one HTTP/2 connection carries at once: undici's own `maxConcurrentStreams` (a server's lower SETTINGS value holds all the same). */
