@@ -21,6 +21,8 @@ import { checkWebClient, nodeStages, proxyRouterOf, type NodeStages } from './pi
 import type { ResolvedCacheOptions } from './config/cache-options.js';
 import type { ResultOf, ResultType } from './result/result-type.js';
 import { loadOnce } from './core/load-once.js';
+import { CallSlots } from './pipeline/call-slots.js';
+import { OriginPacing } from './pipeline/origin-pacing.js';
 import './pipeline/shared-chunk.js'; // what lazily loaded modules share: loaded with the client, in one chunk
 
 /**
@@ -96,7 +98,8 @@ export class HttpBuilder {
       settings.proxy === mine.proxy &&
       settings.connection === mine.connection &&
       settings.http2 === mine.http2 &&
-      settings.publicOnly === mine.publicOnly;
+      settings.publicOnly === mine.publicOnly &&
+      settings.flow === mine.flow;
     // another pool for another transport, but the same cookies: derived clients share the jar
     return samePool ? new HttpBuilder(settings, this.#pool, false) : new HttpBuilder(settings, newPool(settings, this.#pool.cookies), true);
   }
@@ -304,7 +307,9 @@ function newPool(settings: Settings, cookies: Pool['cookies']): Pool {
   const backend = chosenBackend(settings.backend, transport);
   // a bad proxy URL or no_proxy entry fails here, when the client is made
   const router = proxyRouterOf(settings.proxy, backend, settings.connection);
-  return { backend, send: wirePipeline(), auth: {}, router, cookies, closed: false };
+  const { concurrency, rateLimit } = settings.flow ?? {};
+  const slots = concurrency && new CallSlots(concurrency);
+  return { backend, send: wirePipeline(), auth: {}, router, cookies, closed: false, pacing: new OriginPacing(rateLimit), slots };
 }
 
 /** What takes the body itself, when a level registered a Download or a Stream: the result is its own. */

@@ -8,6 +8,7 @@ import { describeValue } from '../core/describe-value.js';
 import { assertClientLevel, type Scope } from './scope.js';
 import type { CacheChoice, ResolvedCacheOptions } from './cache-options.js';
 import { settingChecks } from './platform-checks.js';
+import { checkConcurrency, checkDedupe, checkRateLimit, type ConcurrencyOptions, type FlowLayer, type RateLimitOptions } from './flow-options.js';
 
 /** The backends that come with the library, by name. */
 export type BackendName = 'native' | 'undici' | 'axios' | 'got' | 'fetch';
@@ -42,6 +43,7 @@ export class ClientConfig {
   #publicOnly: PublicOnlyChoice | undefined;
   #resolvedPublicOnly: PublicOnlyPolicy | undefined;
   #resolvedCache: ResolvedCacheOptions | undefined;
+  #flow: FlowLayer | undefined;
 
   constructor(private readonly scope: Scope) {}
 
@@ -182,6 +184,64 @@ export class ClientConfig {
   /** @internal `client.publicOnly` checked (undefined: not set here, or `false`). */
   get resolvedPublicOnly(): PublicOnlyPolicy | undefined {
     return this.#resolvedPublicOnly;
+  }
+
+  /**
+   * At most this many calls in flight at once, in all (`total`) and per origin (`perOrigin`): a
+   * call counts from its first attempt until its body is read (a `Stream` until it is closed);
+   * further calls wait in order, and the wait counts in `execution.timeout.total`. Shared by the
+   * clients derived from this one. `client.connection.maxSockets` bounds connections instead.
+   * See docs/flow-control.md.
+   *
+   * @example
+   * HttpBuilder.configure((c) => { c.client.concurrency = { total: 50, perOrigin: 6 }; });
+   */
+  get concurrency(): ConcurrencyOptions | false | undefined {
+    return this.#flow?.concurrency;
+  }
+  set concurrency(value: ConcurrencyOptions | false | undefined) {
+    assertClientLevel(this.scope, 'client.concurrency');
+    this.#setFlow({ concurrency: value === undefined ? undefined : checkConcurrency(value) });
+  }
+
+  /**
+   * At most `requests` attempts per `interval` ms to each origin (in any window of that length);
+   * further attempts wait their turn. Every attempt counts: retries, redirect hops, auth rounds.
+   *
+   * @example
+   * HttpBuilder.configure((c) => { c.client.rateLimit = { requests: 10, interval: 1000 }; });
+   */
+  get rateLimit(): RateLimitOptions | false | undefined {
+    return this.#flow?.rateLimit;
+  }
+  set rateLimit(value: RateLimitOptions | false | undefined) {
+    assertClientLevel(this.scope, 'client.rateLimit');
+    this.#setFlow({ rateLimit: value === undefined ? undefined : checkRateLimit(value) });
+  }
+
+  /**
+   * `true`: concurrent identical GETs (same URL, same headers and credentials, no body) share one
+   * exchange; each caller gets its own result, converted for it.
+   *
+   * @example
+   * HttpBuilder.configure((c) => { c.client.dedupe = true; });
+   */
+  get dedupe(): boolean | undefined {
+    return this.#flow?.dedupe;
+  }
+  set dedupe(value: boolean | undefined) {
+    assertClientLevel(this.scope, 'client.dedupe');
+    this.#setFlow({ dedupe: value === undefined ? undefined : checkDedupe(value) });
+  }
+
+  #setFlow(change: FlowLayer): void {
+    const flow = { ...this.#flow, ...change };
+    this.#flow = Object.values(flow).some((value) => value !== undefined) ? flow : undefined;
+  }
+
+  /** @internal `client.concurrency`, `rateLimit` and `dedupe` as this block set them (undefined: none). */
+  get flowSet(): FlowLayer | undefined {
+    return this.#flow;
   }
 
   /** @internal `client.cache` checked (undefined: not set here, or `false`). */

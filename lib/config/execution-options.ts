@@ -48,6 +48,11 @@ export interface RetryOptions {
   readonly backoff?: Backoff;
   /** The longest `Retry-After` waited for (ms, default 60 s): a response that asks for a longer wait is not retried, it goes to the handlers. */
   readonly maxRetryAfter?: number;
+  /**
+   * `true`: every attempt of a POST or PATCH carries one `Idempotency-Key` per call (a random
+   * UUID, unless the request sets that header), and POST and PATCH may then be retried.
+   */
+  readonly idempotencyKey?: boolean;
 }
 
 /**
@@ -95,6 +100,7 @@ export const DEFAULT_EXECUTION: ExecutionOptions = Object.freeze({
     statusCodes: new Set([408, 413, 429, 500, 502, 503, 504]),
     backoff: exponentialBackoff,
     maxRetryAfter: 60_000,
+    idempotencyKey: false,
   }),
   redirects: Object.freeze({ follow: true, max: 10, sensitiveHeaders: [] }),
   signal: undefined,
@@ -148,9 +154,11 @@ function checkTimeouts(timeout: Timeouts): Timeouts {
 }
 
 function mergeRetry(base: ExecutionOptions['retry'], retry: RetryOptions): ExecutionOptions['retry'] {
-  checkObject(retry, 'execution.retry', new Set(['limit', 'methods', 'statusCodes', 'backoff', 'maxRetryAfter']));
+  checkObject(retry, 'execution.retry', new Set(['limit', 'methods', 'statusCodes', 'backoff', 'maxRetryAfter', 'idempotencyKey']));
   if (retry.backoff !== undefined && typeof retry.backoff !== 'function')
     throw new ConfigError('execution.retry.backoff must be a function (attempt) => milliseconds');
+  if (retry.idempotencyKey !== undefined && typeof retry.idempotencyKey !== 'boolean')
+    throw new ConfigError(`execution.retry.idempotencyKey must be true or false, not ${describeSetting(retry.idempotencyKey)}`);
   return {
     limit: retry.limit === undefined ? base.limit : checkWhole(retry.limit, 'execution.retry.limit', 0),
     methods:
@@ -160,6 +168,7 @@ function mergeRetry(base: ExecutionOptions['retry'], retry: RetryOptions): Execu
     statusCodes: retry.statusCodes === undefined ? base.statusCodes : new Set(checkList(retry.statusCodes, 'execution.retry.statusCodes', isStatus)),
     backoff: retry.backoff ?? base.backoff,
     maxRetryAfter: retry.maxRetryAfter === undefined ? base.maxRetryAfter : checkMilliseconds(retry.maxRetryAfter, 'execution.retry.maxRetryAfter', 0),
+    idempotencyKey: retry.idempotencyKey ?? base.idempotencyKey,
   };
 }
 

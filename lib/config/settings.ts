@@ -1,4 +1,5 @@
 import type { Telemetry } from './telemetry.js';
+import { mergeFlow, type FlowSettings } from './flow-options.js';
 import type { PublicOnlyPolicy } from '../model/backend.js';
 import type { Backend, ConnectionOptions, TlsOptions } from '../model/backend.js';
 import type { Encoder } from '../content/encoders.js';
@@ -75,6 +76,8 @@ export interface Settings {
   readonly telemetry: Telemetry | undefined;
   /** `client.publicOnly`, checked */
   readonly publicOnly: PublicOnlyPolicy | undefined;
+  /** `client.concurrency`, `rateLimit` and `dedupe` (undefined: none of them) */
+  readonly flow: FlowSettings | undefined;
 }
 
 const DEFAULT_HEADERS = new Map<string, readonly [string, string]>([
@@ -111,6 +114,7 @@ export const DEFAULT_SETTINGS: Settings = Object.freeze({
   cache: undefined,
   telemetry: undefined,
   publicOnly: undefined,
+  flow: undefined,
 });
 /** `layer` (what one block set) over `base`: the same rules for a derived client and for a request. */
 export function mergeSettings(base: Settings, layer: HttpConfig): Settings {
@@ -154,6 +158,7 @@ export function mergeSettings(base: Settings, layer: HttpConfig): Settings {
     cache: client?.cache === undefined || (client.cache === true && base.cache !== undefined) ? base.cache : client.resolvedCache,
     telemetry: client?.telemetry === undefined ? base.telemetry : client.telemetry || undefined,
     publicOnly: client?.publicOnly === undefined ? base.publicOnly : client.resolvedPublicOnly,
+    flow: client?.flowSet === undefined ? base.flow : mergeFlow(base.flow, client.flowSet),
   };
 }
 

@@ -285,8 +285,9 @@ export class FromServer {
 
   /** @internal Runs `done` once the reader of a {@link detach}ed body stopped (at once when it has). */
   whenReleased(done: () => void): void {
-    if (this.#released) done();
-    else this.#onReleased = done;
+    if (this.#released) return done();
+    const before = this.#onReleased;
+    this.#onReleased = before ? () => (before(), done()) : done;
   }
 
   async *#readByReader(): AsyncIterable<Uint8Array> {

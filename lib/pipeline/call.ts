@@ -23,6 +23,8 @@ import type { Plan, WireCall } from './plan.js';
 import { countedBody, countedUpload, listenerThrown, reportSent } from './progress.js';
 import type { ProgressListener } from '../config/execution-config.js';
 import { toWireRequest } from './wire-request.js';
+import { notePause, originOf } from './pacing-stage.js';
+import type { CallSlots } from './call-slots.js';
 import type { Attempt } from '../config/hooks.js';
 
 /**
@@ -34,7 +36,8 @@ export function exchange(record: RequestRecord, plan: Plan): Promise<unknown> {
   const call = new Call(record, plan, CallControl.start(timeout, signal, record.url));
   const channels = subscribedChannels();
   if (channels !== undefined || plan.telemetry !== undefined) call.observed = observe(call, channels);
-  const done = call.control ? call.runControlled(call.control) : call.run();
+  const slots = plan.pool.slots;
+  const done = slots ? call.runInSlot(slots) : call.control ? call.runControlled(call.control) : call.run();
   const handle = plan.handlers.find(hasExceptionHandler)?.exception;
   const handled = handle ? done.catch(handledException.bind(undefined, handle, plan)) : done;
   // what the caller's own code threw (a progress listener, a hook, a bearer token function or refresh) comes back as it
@@ -101,6 +104,8 @@ export class Call implements WireCall {
   timings: AttemptTimings | undefined;
   /** With telemetry or diagnostics subscribers: what the observation stage tells of each attempt. */
   observed: Observed | undefined;
+  /** With `execution.retry.idempotencyKey`: the key every attempt of this call carries. */
+  idempotencyKey: string | undefined;
   /** The response as handlers see it, once its head is in. */
   #fromServer: FromServer | undefined;
   /** A Stream's body, handed to its reader (the call leaves its connection to that reader). */
@@ -136,13 +141,36 @@ export class Call implements WireCall {
       // whatever a stopped call failed with (a transport's abort error, a parser's), the reason is what it failed for
       throw this.#timed(control.reason ?? error);
     } finally {
-      const fromServer = this.#fromServer;
       // a body its reader still reads (a Stream) is stopped by the signal until that reader is done with it
-      if (fromServer?.detached) {
-        control.resolved();
-        fromServer.whenReleased(control.dispose.bind(control));
-      } else control.dispose();
+      if (this.#fromServer?.detached) control.resolved();
+      this.#afterBody(control.dispose.bind(control));
     }
+  }
+
+  /**
+   * {@link run} in one of the pool's `client.concurrency` slots, waited for in order (a stop of
+   * the call ends the wait), given back once the body is read (a Stream's when its reader is done).
+   */
+  async runInSlot(slots: CallSlots): Promise<unknown> {
+    const origin = originOf(urlParts(this.record.url));
+    try {
+      await slots.take(origin, this.control);
+    } catch (error) {
+      this.control?.dispose();
+      throw error;
+    }
+    try {
+      return await (this.control ? this.runControlled(this.control) : this.run());
+    } finally {
+      this.#afterBody(slots.give.bind(slots, origin));
+    }
+  }
+
+  /** Runs `done` once the response's body is read: now, or when the reader of a Stream's body is done with it. */
+  #afterBody(done: () => void): void {
+    const fromServer = this.#fromServer;
+    if (fromServer?.detached) fromServer.whenReleased(done);
+    else done();
   }
 
   /** Send: the wire request through the client's wire stages (redirects, retries, auth, ...). */
@@ -192,6 +220,8 @@ export class Call implements WireCall {
       throw this.#timed(error);
     }
     this.plan.onResponse?.(fromServer, this.record);
+    // a server's backpressure holds every call of the pool back (a response the retry loop saw is noted there)
+    if (fromServer.statusCode === 429 || fromServer.statusCode === 503) notePause(response, this.last!, this);
     let body;
     try {
       body = this.#body(fromServer);
@@ -350,4 +380,11 @@ function countedResponse(response: WireResponse, listener: ProgressListener): Wi
   const total = length === undefined || decodedLength || !/^\d+$/.test(length) ? undefined : Number(length);
   // discard() by hand: a backend's response may have it on its prototype, where a spread does not look
   return { ...response, body: countedBody(response.body, total, listener), readAll: undefined, discard: response.discard.bind(response) };
+}
+
+/** The origin parts of a call's URL, as a WireRequest has them (an IPv6 host in brackets, the default port filled in). */
+function urlParts(url: string): { secure: boolean; hostname: string; port: number } {
+  const parsed = new URL(url);
+  const secure = parsed.protocol === 'https:';
+  return { secure, hostname: parsed.hostname, port: Number(parsed.port) || (secure ? 443 : 80) };
 }

@@ -18,6 +18,8 @@ import type { ResponseCache } from '../cache/response-cache.js';
 import type { AttemptTimings } from '../core/timings.js';
 import type { Telemetry } from '../config/telemetry.js';
 import type { Observed } from './observed.js';
+import type { OriginPacing } from './origin-pacing.js';
+import type { CallSlots } from './call-slots.js';
 
 /** What the pipeline needs besides the record: resolved once per request, never shown to interceptors. */
 export interface Plan {
@@ -58,6 +60,10 @@ export interface PoolState {
   readonly router: ProxyRouter | undefined;
   /** Set by close() of the client that made the pool: nothing more is sent, calls in flight are AbortErrors. */
   readonly closed: boolean;
+  /** When attempts may go to each origin: servers' `Retry-After` pauses, `client.rateLimit`. */
+  readonly pacing: OriginPacing;
+  /** `client.concurrency`: the calls in flight; `undefined` when unlimited. */
+  readonly slots: CallSlots | undefined;
 }
 
 /** What a wire stage knows of the call it serves. */
@@ -75,6 +81,8 @@ export interface WireCall {
   proxyAuthorization: string | undefined;
   /** The timings of the attempt sent last (the response's, once it is in); `undefined` before the first. */
   timings: AttemptTimings | undefined;
+  /** The call's `Idempotency-Key` (`execution.retry.idempotencyKey`), once its first POST or PATCH attempt made it. */
+  idempotencyKey: string | undefined;
   /** Set when the call is observed (`client.telemetry`, or a subscriber to the `httpbuilder:` channels): what its attempts are told with. */
   observed: Observed | undefined;
 }

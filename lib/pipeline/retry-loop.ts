@@ -1,13 +1,14 @@
 import { onReusedConnection, type WireRequest, type WireResponse } from '../model/backend.js';
 import { firstHeader } from '../model/response-headers.js';
 import { NetworkError, TimeoutError, type HttpBuilderError } from '../core/errors.js';
-import { parseHttpDate } from '../core/http-date.js';
 import { isFinal } from '../core/final-error.js';
 import { promised } from '../core/maybe-promise.js';
 import { sleep, timerWait } from './call-control.js';
 import { beforeRetry } from './hooked-attempt.js';
 import type { Send, WireCall } from './plan.js';
 import { toTransportError } from '../model/transport-error.js';
+import { retryAfterDelay } from './retry-after.js';
+import { notePause } from './pacing-stage.js';
 
 // The retry stage's loop (retry.ts), loaded with the optional stages' work (stage-work.ts) by the
 // first call that has a retry policy, or by the first failure of one that has none.
@@ -47,6 +48,7 @@ export async function retryLoop(next: Send, wire: WireRequest, call: WireCall, s
       }
       throw typed;
     }
+    notePause(response, wire, call);
     if (retried >= limit || !policy.statusCodes.has(response.statusCode)) return response;
     const asked = retryAfterDelay(firstHeader(response.headers, 'retry-after'));
     // a server that asks for a longer wait than the caller allows gets no early retry: its answer is final (as got)
@@ -62,21 +64,4 @@ function retriable(error: HttpBuilderError): boolean {
   if (isFinal(error)) return false;
   if (error instanceof NetworkError) return error.reason !== 'tls'; // a certificate does not fix itself
   return error instanceof TimeoutError && (error.phase === 'connect' || error.phase === 'response');
-}
-
-/**
- * A `Retry-After` value in ms (RFC 9110 §10.2.3): delay-seconds (digits only) or an HTTP-date,
- * 0 for a date past; `undefined` when absent or anything else (`-1`, `1.5`, `soon`), so the
- * backoff applies rather than an immediate retry.
- *
- * @example
- * retryAfterDelay('120'); // 120000
- * retryAfterDelay('-1'); // undefined
- */
-export function retryAfterDelay(header: string | undefined, now = Date.now()): number | undefined {
-  const value = header?.trim();
-  if (value === undefined) return undefined;
-  if (/^\d+$/.test(value)) return Number(value) * 1000;
-  const date = parseHttpDate(value, now);
-  return date === undefined ? undefined : Math.max(date - now, 0);
 }

@@ -1,6 +1,7 @@
 import { isStreamed, type WireRequest, type WireResponse } from '../model/backend.js';
 import { IDEMPOTENT_METHODS } from '../config/execution-options.js';
 import { promised } from '../core/maybe-promise.js';
+import { randomUUID } from '../core/bytes.js';
 import { stageWork } from './deferred-stage.js';
 import type { Send, WireCall } from './plan.js';
 import type { LoopStart } from './retry-loop.js';
@@ -13,19 +14,31 @@ import type { LoopStart } from './retry-loop.js';
  * that policy, an idempotent request whose reused keep-alive connection was reset before any
  * response (the server had closed it) is sent again once, at once; on a fresh connection a reset
  * is final (that resend is no retry of the policy: `beforeRetry` hooks are not called for it,
- * though each attempt passes the hook stage).
+ * though each attempt passes the hook stage). With `idempotencyKey`, a POST or PATCH carries one
+ * `Idempotency-Key` on every attempt of every hop, and is retried as an idempotent request is.
  */
 export function retries(next: Send): Send {
   return function sendWithRetries(wire: WireRequest, call: WireCall): Promise<WireResponse> {
     const policy = call.plan.execution.retry;
+    const keyed = policy.idempotencyKey && KEYED_METHODS.has(wire.method);
+    if (keyed) wire = withIdempotencyKey(wire, call);
     const replayable = !isStreamed(wire.body);
-    const limit = replayable && policy.methods.has(wire.method) ? policy.limit : 0;
-    const staleRetried = !replayable || !IDEMPOTENT_METHODS.has(wire.method);
+    const limit = replayable && (keyed || policy.methods.has(wire.method)) ? policy.limit : 0;
+    const staleRetried = !replayable || !(keyed || IDEMPOTENT_METHODS.has(wire.method));
     const first = promised(next, wire, call);
     // no retry policy (the default): a response is final, so the loop is only entered on a failure
     if (limit === 0) return first.catch(loop.bind(undefined, next, wire, call, { first, limit, staleRetried }));
     return loop(next, wire, call, { first, limit, staleRetried });
   };
+}
+
+/** What `execution.retry.idempotencyKey` keys (draft-ietf-httpapi-idempotency-key-header): the methods that are not idempotent by themselves. */
+const KEYED_METHODS: ReadonlySet<string> = new Set(['POST', 'PATCH']);
+
+/** `wire` with the call's one `Idempotency-Key` (made at its first hop), unless the request set that header itself. */
+function withIdempotencyKey(wire: WireRequest, call: WireCall): WireRequest {
+  for (const name in wire.headers) if (name.toLowerCase() === 'idempotency-key') return wire;
+  return { ...wire, headers: { ...wire.headers, 'Idempotency-Key': (call.idempotencyKey ??= randomUUID()) } };
 }
 
 /** The loop (retry-loop.ts), loaded by its first use (deferred-stage.ts); `first` already has its rejection handled or is awaited at once. */

@@ -3,6 +3,7 @@ import { cookies } from '../cookies/cookie-stage.js';
 import { sendAttempt } from './attempt.js';
 import { hooks } from './hooks-stage.js';
 import { observing } from './observe-stage.js';
+import { pacing } from './pacing-stage.js';
 import type { Send, Stage } from './plan.js';
 import { nodeStages } from './platform-stages.js';
 import { redirects } from './redirects.js';
@@ -23,6 +24,9 @@ import { retries } from './retry.js';
  *   request), revalidated when stale, and stored; below authorization and cookies, so it sees
  *   the credentials and the `Cookie` a `Vary` may name (an answer from it carries no `Set-Cookie`),
  *   and above the hooks, so a request it answers makes no attempt;
+ * - `pacing`: each attempt waits while a server's `Retry-After` pauses its origin, and for its
+ *   turn under `client.rateLimit`; below the cache (an answer from it is no attempt), above the
+ *   hooks (a signature is made when the attempt really goes);
  * - `observing`: with `client.telemetry` or a subscriber to the `httpbuilder:` diagnostics
  *   channels, each attempt is told of (a span current around the hooks and the transport, its
  *   trace headers sent); below the cache, so an answer from it is no attempt;
@@ -40,8 +44,8 @@ import { retries } from './retry.js';
  */
 export function wireStages(): readonly Stage[] {
   const node = nodeStages();
-  if (node === undefined) return [redirects, retries, authorization, cookies, observing, hooks, logging];
-  return [redirects, retries, authorization, node.proxies, cookies, node.caching, observing, hooks, logging];
+  if (node === undefined) return [redirects, retries, authorization, cookies, pacing, observing, hooks, logging];
+  return [redirects, retries, authorization, node.proxies, cookies, node.caching, pacing, observing, hooks, logging];
 }
 
 /** The wire stages folded over the backend's round trip: composed once per client, called once per request. */

@@ -1,7 +1,7 @@
 // Retry-After (RFC 9110 §10.2.3): delay-seconds or an HTTP-date, nothing else.
 import { describe, expect, it } from '@jest/globals';
 import { parseHttpDate } from '../../lib/core/http-date.js';
-import { retryAfterDelay } from '../../lib/pipeline/retry-loop.js';
+import { retryAfterDelay } from '../../lib/pipeline/retry-after.js';
 
 const NOW = Date.UTC(1994, 10, 6, 8, 49, 30); // Sun, 06 Nov 1994 08:49:30 GMT
 

@@ -1,0 +1,79 @@
+import type { RateLimitOptions } from '../config/flow-options.js';
+
+/** One attempt under `client.rateLimit`: it counts from `at`, known once it settled (`settled` pending till then). */
+export interface Turn {
+  at: number;
+  settled: Promise<void> | undefined;
+  settle(at: number): void;
+}
+
+/**
+ * When the next attempt to each origin may go: the pauses servers asked for (a `429` or `503`
+ * with `Retry-After`, for every call of the pool) and, with `client.rateLimit`, the turns of
+ * the rate limit. One per pool, shared by the clients derived from it.
+ *
+ * A turn counts from when its response came (or it failed): an attempt goes only a whole
+ * `interval` after the attempt `requests` turns before it, so no window of that length holds
+ * more than `requests` attempts as the server sees them, whatever the transit (a new
+ * connection's handshake does not squeeze two turns together); an attempt whose turn depends
+ * on one still in flight waits for it. With slow answers, that is fewer than the rate.
+ */
+export class OriginPacing {
+  /** Until when (performance.now()) each origin is paused. */
+  readonly #paused = new Map<string, number>();
+  /** With a rate limit: per origin, the last `requests` turns, oldest first. */
+  readonly #turns: Map<string, Turn[]> | undefined;
+
+  constructor(readonly rateLimit: RateLimitOptions | undefined) {
+    this.#turns = rateLimit && new Map();
+  }
+
+  /** Nothing to wait for ever (no pause noted, no rate limit): the fast path. */
+  get idle(): boolean {
+    return this.#paused.size === 0 && this.#turns === undefined;
+  }
+
+  /** A server asked for `ms` of quiet on `origin`: no new attempt goes there until then. */
+  pause(origin: string, ms: number): void {
+    const until = performance.now() + ms;
+    if (until > (this.#paused.get(origin) ?? 0)) this.#paused.set(origin, until);
+  }
+
+  /**
+   * What an attempt to `origin` waits for before it may go: a time (performance.now(); at most
+   * now when it may go at once) or a turn still in flight. Ask again after waiting.
+   */
+  wait(origin: string): number | Promise<void> {
+    const now = performance.now();
+    let at = now;
+    const paused = this.#paused.get(origin);
+    if (paused !== undefined) {
+      if (paused > now) at = paused;
+      else this.#paused.delete(origin);
+    }
+    const turns = this.#turns?.get(origin);
+    if (turns === undefined || turns.length < this.rateLimit!.requests) return at;
+    const first = turns[turns.length - this.rateLimit!.requests];
+    return first.settled ?? Math.max(at, first.at + this.rateLimit!.interval);
+  }
+
+  /** Takes the turn of an attempt about to go to `origin` (asked once {@link wait} said it may); undefined without a rate limit. */
+  take(origin: string): Turn | undefined {
+    if (this.#turns === undefined) return undefined;
+    let turns = this.#turns.get(origin);
+    if (turns === undefined) this.#turns.set(origin, (turns = []));
+    let settle!: () => void;
+    const turn: Turn = {
+      at: performance.now(),
+      settled: new Promise((resolve) => (settle = resolve)),
+      settle(at) {
+        turn.at = at;
+        turn.settled = undefined;
+        settle();
+      },
+    };
+    turns.push(turn);
+    if (turns.length > this.rateLimit!.requests) turns.shift();
+    return turn;
+  }
+}

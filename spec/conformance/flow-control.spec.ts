@@ -1,0 +1,184 @@
+// Flow control (client.concurrency, client.rateLimit, servers' Retry-After, idempotency keys) on
+// every backend, measured where it counts: the server's own counts and arrival times.
+import { expect, it } from '@jest/globals';
+import type { ServerResponse } from 'node:http';
+import { AbortError, TimeoutError } from '../../lib/index.js';
+import { Stream } from '../../lib/stream.js';
+import type { RecordedRequest } from '../support/recorded-request.js';
+import { conformance, type Kit } from './kit.js';
+
+const TEXT = { 'Content-Type': 'text/plain' };
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A route that answers after `ms`, counting the requests in flight at the server; `seen` holds each arrival (query n, time). */
+function slowRoute(kit: Kit, path: string, ms: number) {
+  const state = { inFlight: 0, most: 0, seen: [] as Array<{ n: string; at: number }> };
+  kit.server.expect({
+    method: 'GET',
+    path,
+    respond: async (req: RecordedRequest, res: ServerResponse) => {
+      state.seen.push({ n: req.query.n?.[0] ?? '', at: performance.now() });
+      state.most = Math.max(state.most, ++state.inFlight);
+      await pause(ms);
+      res.writeHead(200, TEXT);
+      res.end(`done ${req.query.n?.[0] ?? ''}`);
+      state.inFlight--;
+    },
+  });
+  return state;
+}
+
+conformance('client.concurrency', (kit) => {
+  it('at most total calls are in flight; the others wait their turn and all complete', async () => {
+    const state = slowRoute(kit, '/slow', 60);
+    const client = kit.client((c) => void (c.client.concurrency = { total: 2 }));
+    const calls = Array.from({ length: 6 }, (_, n) => client.get((c) => void ((c.request.uri.path = '/slow'), (c.request.uri.query = { n }))));
+    expect(await Promise.all(calls)).toEqual(Array.from({ length: 6 }, (_, n) => `done ${n}`));
+    expect(state.most).toBe(2);
+    // in order: the last two go out after the first four
+    expect(
+      state.seen
+        .slice(4)
+        .map((s) => s.n)
+        .sort(),
+    ).toEqual(['4', '5']);
+  });
+
+  it('perOrigin bounds the calls to one origin', async () => {
+    const state = slowRoute(kit, '/slow', 40);
+    const client = kit.client((c) => void (c.client.concurrency = { perOrigin: 1 }));
+    await Promise.all(Array.from({ length: 3 }, (_, n) => client.get((c) => void ((c.request.uri.path = '/slow'), (c.request.uri.query = { n })))));
+    expect(state.most).toBe(1);
+  });
+
+  it('a waiting call can be aborted, and its total timeout counts the wait; neither is ever sent', async () => {
+    const state = slowRoute(kit, '/slow', 300);
+    const client = kit.client((c) => void (c.client.concurrency = { total: 1 }));
+    const first = client.get((c) => void ((c.request.uri.path = '/slow'), (c.request.uri.query = { n: 'first' })));
+    const aborted = client.get((c) => {
+      c.request.uri.path = '/slow';
+      c.request.uri.query = { n: 'aborted' };
+      c.execution.signal = AbortSignal.timeout(30);
+    });
+    const timedOut = client.get((c) => {
+      c.request.uri.path = '/slow';
+      c.request.uri.query = { n: 'timed out' };
+      c.execution.timeout = { total: 60 };
+    });
+    await expect(aborted).rejects.toBeInstanceOf(AbortError);
+    await expect(timedOut).rejects.toMatchObject({ name: 'TimeoutError', phase: 'total' });
+    expect(await first).toBe('done first');
+    expect(state.seen.map((s) => s.n)).toEqual(['first']);
+    // the slot the stopped calls waited for is free: a later call goes
+    expect(await client.get((c) => void ((c.request.uri.path = '/slow'), (c.request.uri.query = { n: 'later' })))).toBe('done later');
+    expect(TimeoutError).toBeDefined();
+  });
+
+  it('a Stream holds its slot until it is closed: breaking out of the loop frees it', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    kit.server.expect({
+      method: 'GET',
+      path: '/feed',
+      respond: async (_req, res) => {
+        res.writeHead(200, { 'Content-Type': 'text/plain' });
+        res.write('one\n');
+        await gate;
+        res.end('two\n');
+      },
+    });
+    const state = slowRoute(kit, '/slow', 1);
+    const client = kit.client((c) => void (c.client.concurrency = { total: 1 }));
+    const lines = await client.get((c) => {
+      c.request.uri.path = '/feed';
+      return Stream.lines(c);
+    });
+    const next = client.get((c) => void ((c.request.uri.path = '/slow'), (c.request.uri.query = { n: 'after' })));
+    await pause(50);
+    expect(state.seen).toEqual([]); // waits: the stream is still open
+    for await (const line of lines) {
+      expect(line).toBe('one');
+      break;
+    }
+    expect(await next).toBe('done after');
+    release();
+  });
+});
+
+conformance('client.rateLimit and servers asking to slow down', (kit) => {
+  it('no window of interval ms holds more than requests attempts to the origin', async () => {
+    const state = slowRoute(kit, '/limited', 0);
+    const client = kit.client((c) => void (c.client.rateLimit = { requests: 3, interval: 200 }));
+    const started = performance.now();
+    await Promise.all(Array.from({ length: 7 }, (_, n) => client.get((c) => void ((c.request.uri.path = '/limited'), (c.request.uri.query = { n })))));
+    const times = state.seen.map((s) => s.at).sort((a, b) => a - b);
+    expect(times).toHaveLength(7);
+    for (let i = 3; i < times.length; i++) expect(times[i] - times[i - 3]).toBeGreaterThanOrEqual(195);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(400);
+  });
+
+  it("a 429 with Retry-After pauses every call's new attempts to that origin (at most retry.maxRetryAfter), without retries", async () => {
+    kit.server.expect({ method: 'GET', path: '/busy', respond: { status: 429, headers: { ...TEXT, 'Retry-After': '5' }, body: 'slow down' } });
+    const state = slowRoute(kit, '/other', 0);
+    const client = kit.client((c) => void (c.execution.retry = { maxRetryAfter: 250 }));
+    const before = performance.now();
+    await expect(client.get((c) => void (c.request.uri.path = '/busy'))).rejects.toMatchObject({ statusCode: 429 });
+    expect(await client.get((c) => void (c.request.uri.path = '/other'))).toBe('done ');
+    const waited = state.seen[0].at - before;
+    expect(waited).toBeGreaterThanOrEqual(240);
+    expect(waited).toBeLessThan(2000);
+  });
+});
+
+conformance('execution.retry.idempotencyKey', (kit) => {
+  const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+  it('one key on every attempt of a POST, which is then retried', async () => {
+    let tries = 0;
+    kit.server.expect({
+      method: 'POST',
+      path: '/payments',
+      respond: (_req, res) => {
+        res.writeHead(++tries < 3 ? 503 : 201, TEXT);
+        res.end(tries < 3 ? 'busy' : 'paid');
+      },
+    });
+    const client = kit.client((c) => void (c.execution.retry = { limit: 3, idempotencyKey: true, backoff: () => 5 }));
+    const paid = await client.post((c) => {
+      c.request.uri.path = '/payments';
+      c.request.contentType = 'application/json';
+      c.request.body = { amount: 10 };
+    });
+    expect(paid).toBe('paid');
+    const keys = kit.server.requests.map((r) => r.headers['idempotency-key']);
+    expect(keys).toHaveLength(3);
+    expect(new Set(keys).size).toBe(1);
+    expect(keys[0]).toMatch(UUID);
+  });
+
+  it("each call its own key; the request's own Idempotency-Key is kept; PATCH too, even without retries", async () => {
+    kit.server.expect({ method: 'PATCH', path: '/orders/1', respond: { headers: TEXT, body: 'ok' } });
+    const client = kit.client((c) => void (c.execution.retry = { idempotencyKey: true }));
+    const patch = (own?: string) =>
+      client.patch((c) => {
+        c.request.uri.path = '/orders/1';
+        c.request.contentType = 'application/json';
+        c.request.body = { state: 'sent' };
+        if (own) c.request.headers['Idempotency-Key'] = own;
+      });
+    await patch();
+    await patch();
+    await patch('order-1-v2');
+    const keys = kit.server.requests.map((r) => r.headers['idempotency-key']);
+    expect(keys[0]).toMatch(UUID);
+    expect(keys[1]).toMatch(UUID);
+    expect(keys[0]).not.toBe(keys[1]);
+    expect(keys[2]).toBe('order-1-v2');
+  });
+
+  it('a GET carries no key', async () => {
+    kit.server.expect({ method: 'GET', path: '/plain', respond: { headers: TEXT, body: 'ok' } });
+    await kit.client((c) => void (c.execution.retry = { idempotencyKey: true })).get((c) => void (c.request.uri.path = '/plain'));
+    expect(kit.server.requests[0].headers['idempotency-key']).toBeUndefined();
+  });
+});
