@@ -1,5 +1,7 @@
 import type { WireRequest, WireResponse } from '../model/backend.js';
 import { loadOnce } from '../core/load-once.js';
+import { useDeferredContent } from '../content/lazy-codecs.js';
+import { useConversion } from '../result/converted.js';
 import type { Send, WireCall } from './plan.js';
 
 /**
@@ -22,3 +24,9 @@ export function runStageWork(
   const loaded = stageWork.loaded;
   return loaded ? loaded[work](next, wire, call) : stageWork().then((module) => module[work](next, wire, call));
 }
+
+// The XML, CSV and multipart codecs and the conversion to a result type, loaded at their first
+// use through entries of this layer, which import the pipeline's shared-chunk list: so that the
+// modules every lazily loaded one shares with the client load as one chunk, not one per layer.
+useDeferredContent(loadOnce(() => import('./deferred-content-entry.js')));
+useConversion(loadOnce(() => import('./conversion-entry.js')));

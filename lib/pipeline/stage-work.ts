@@ -6,9 +6,7 @@
 // One module for them all, so that a browser bundle makes one chunk of them: esbuild's splitting
 // gives each set of entry points that reach a module a chunk of its own, so every further lazily
 // loaded module that shares code with the application splits what loads with it into more files,
-// each gzipped alone. For the same reason it takes the XML, CSV and multipart codecs along
-// (deferred-content.ts, which lazy-codecs.ts loads by itself): the code both reach is then reached
-// by the same entries, and stays in fewer chunks.
+// each gzipped alone.
 import './shared-chunk.js'; // loads with the client's modules in one chunk
 export { hooked, beforeRetry } from './hooked-attempt.js';
 export { hopOn } from './redirect-hops.js';
@@ -16,4 +14,3 @@ export { retryLoop } from './retry-loop.js';
 export { logged } from './logged-exchange.js';
 export { observedAttempt } from './observed-attempt.js';
 export { exchangeCookies } from '../cookies/cookie-exchange.js';
-export * from '../content/deferred-content.js';
