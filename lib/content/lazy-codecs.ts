@@ -1,6 +1,6 @@
 import { describeValue } from '../core/describe-value.js';
 import { EncodeError } from '../core/errors.js';
-import type { LoadOnce } from '../core/load-once.js';
+import { loadOnce, type LoadOnce } from '../core/load-once.js';
 import type { WireBody } from '../model/backend.js';
 import type { FromServer } from '../model/from-server.js';
 import type { RequestRecord } from '../model/request-record.js';
@@ -20,9 +20,7 @@ type DeferredContent = typeof import('./deferred-content.js');
  * here, it would reach only this layer's list, and a splitting bundler would keep the modules of
  * that list apart from the config and pipeline ones: one more chunk loaded with the application.
  */
-let deferred: LoadOnce<DeferredContent> = Object.assign(() => Promise.reject(new Error('the content codecs need the pipeline (pipeline/deferred-stage.ts)')), {
-  loaded: undefined,
-});
+let deferred: LoadOnce<DeferredContent> = loadOnce(() => Promise.reject(new Error('the content codecs need the pipeline (pipeline/deferred-stage.ts)')));
 
 /** @internal Plugs in the loader of deferred-content.ts (deferred-stage.ts does, on import). */
 export function useDeferredContent(loader: LoadOnce<DeferredContent>): void {

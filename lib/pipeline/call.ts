@@ -23,6 +23,7 @@ import type { Plan, WireCall } from './plan.js';
 import { countedBody, countedUpload, listenerThrown, reportSent } from './progress.js';
 import type { ProgressListener } from '../config/execution-config.js';
 import { toWireRequest } from './wire-request.js';
+import './deferred-stage.js'; // plugs in the loaders of the XML, CSV and multipart codecs and of the conversion, used below
 import type { Attempt } from '../config/hooks.js';
 
 /**

@@ -1,5 +1,5 @@
 import { NodeBuffer } from '../core/bytes.js';
-import type { LoadOnce } from '../core/load-once.js';
+import { loadOnce, type LoadOnce } from '../core/load-once.js';
 import type { Mapper, ResultType } from './result-type.js';
 
 // The conversion itself (convert.ts) loads with the first call that names a result type: a
@@ -13,9 +13,7 @@ type Conversion = typeof import('./convert.js');
  * every client loads), whose entry imports the pipeline's shared-chunk list, for the reason
  * content/lazy-codecs.ts gives.
  */
-let conversion: LoadOnce<Conversion> = Object.assign(() => Promise.reject(new Error('the result conversion needs the pipeline (pipeline/deferred-stage.ts)')), {
-  loaded: undefined,
-});
+let conversion: LoadOnce<Conversion> = loadOnce(() => Promise.reject(new Error('the result conversion needs the pipeline (pipeline/deferred-stage.ts)')));
 
 /** @internal Plugs in the loader of convert.ts (deferred-stage.ts does, on import). */
 export function useConversion(loader: LoadOnce<Conversion>): void {
