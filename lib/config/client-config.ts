@@ -1,5 +1,5 @@
 import type { Telemetry } from './telemetry.js';
-import { resolvePublicOnly, type PublicOnlyChoice } from './public-only.js';
+import type { PublicOnlyChoice } from './public-only.js';
 import type { PublicOnlyPolicy } from '../model/backend.js';
 import type { CookieJar } from 'tough-cookie';
 import type { Backend, ConnectionOptions } from '../model/backend.js';
@@ -177,7 +177,7 @@ export class ClientConfig {
   }
   set publicOnly(value: PublicOnlyChoice | undefined) {
     assertClientLevel(this.scope, 'client.publicOnly');
-    this.#resolvedPublicOnly = value === undefined ? undefined : resolvePublicOnly(value);
+    this.#resolvedPublicOnly = value === undefined ? undefined : settingChecks().publicOnly(value);
     this.#publicOnly = value;
   }
 

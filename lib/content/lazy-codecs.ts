@@ -1,6 +1,6 @@
 import { describeValue } from '../core/describe-value.js';
 import { EncodeError } from '../core/errors.js';
-import { loadOnce } from '../core/load-once.js';
+import { loadOnce, type LoadOnce } from '../core/load-once.js';
 import type { WireBody } from '../model/backend.js';
 import type { FromServer } from '../model/from-server.js';
 import type { RequestRecord } from '../model/request-record.js';
@@ -12,7 +12,20 @@ import { isMultipart } from './multipart-brand.js';
 // browser bundle keeps it in a chunk of its own. They return promises, as the modules' own
 // functions do; once the module is in it is called at once.
 
-const deferred = loadOnce(() => import('./deferred-content.js'));
+type DeferredContent = typeof import('./deferred-content.js');
+
+/**
+ * How deferred-content.ts is loaded: the pipeline plugs in its loader (pipeline/deferred-stage.ts,
+ * which every client loads), whose entry imports the pipeline's shared-chunk list. Loaded from
+ * here, it would reach only this layer's list, and a splitting bundler would keep the modules of
+ * that list apart from the config and pipeline ones: one more chunk loaded with the application.
+ */
+let deferred: LoadOnce<DeferredContent> = loadOnce(() => Promise.reject(new Error('the content codecs need the pipeline (pipeline/deferred-stage.ts)')));
+
+/** @internal Plugs in the loader of deferred-content.ts (deferred-stage.ts does, on import). */
+export function useDeferredContent(loader: LoadOnce<DeferredContent>): void {
+  deferred = loader;
+}
 
 /** xml.ts's `encodeXml`, loaded on first use. */
 export async function encodeXml(body: unknown, request: RequestRecord): Promise<string> {

@@ -19,15 +19,6 @@ export interface CallChannels {
   readonly attemptEnd: Channel;
 }
 
-/** The channels' names, as subscribers use them. */
-export const CHANNEL_NAMES: Readonly<Record<keyof CallChannels, string>> = Object.freeze({
-  callStart: 'httpbuilder:call:start',
-  callEnd: 'httpbuilder:call:end',
-  callError: 'httpbuilder:call:error',
-  attemptStart: 'httpbuilder:attempt:start',
-  attemptEnd: 'httpbuilder:attempt:end',
-});
-
 let channels: CallChannels | undefined;
 
 /** Plugs the runtime's channels in (node-platform.ts). */

@@ -25,6 +25,7 @@ import type { ProgressListener } from '../config/execution-config.js';
 import { toWireRequest } from './wire-request.js';
 import { notePause, originOf } from './pacing-stage.js';
 import type { CallSlots } from './call-slots.js';
+import './deferred-stage.js'; // plugs in the loaders of the XML, CSV and multipart codecs and of the conversion, used below
 import type { Attempt } from '../config/hooks.js';
 
 /**

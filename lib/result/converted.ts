@@ -1,11 +1,24 @@
 import { NodeBuffer } from '../core/bytes.js';
-import { loadOnce } from '../core/load-once.js';
+import { loadOnce, type LoadOnce } from '../core/load-once.js';
 import type { Mapper, ResultType } from './result-type.js';
 
 // The conversion itself (convert.ts) loads with the first call that names a result type: a
 // client whose calls take the body as the handlers leave it never loads it (a browser bundle
 // keeps it in a chunk of its own).
-const conversion = loadOnce(() => import('./convert.js'));
+
+type Conversion = typeof import('./convert.js');
+
+/**
+ * How convert.ts is loaded: the pipeline plugs in its loader (pipeline/deferred-stage.ts, which
+ * every client loads), whose entry imports the pipeline's shared-chunk list, for the reason
+ * content/lazy-codecs.ts gives.
+ */
+let conversion: LoadOnce<Conversion> = loadOnce(() => Promise.reject(new Error('the result conversion needs the pipeline (pipeline/deferred-stage.ts)')));
+
+/** @internal Plugs in the loader of convert.ts (deferred-stage.ts does, on import). */
+export function useConversion(loader: LoadOnce<Conversion>): void {
+  conversion = loader;
+}
 
 /** The built-in constructors results convert to: convert.ts has a converter for each. */
 const BUILT_IN = new Set<unknown>([String, Number, Boolean, Date, Object, Uint8Array]);

@@ -4,9 +4,9 @@ import { ConfigError } from '../../lib/core/errors.js';
 import { settingChecks } from '../../lib/config/platform-checks.js';
 import { useTestServer } from '../support/use-test-server.js';
 
-// The browser/Workers build checks `client.connection`, `execution.tls` and `client.cache` less
-// when they are set (their option-by-option checks stay out of its bundle), and still refuses
-// them before anything is sent. This file imports the browser entry only, so the node platform's
+// The browser/Workers build checks `client.connection`, `execution.tls`, `client.cache` and
+// `client.publicOnly` less when they are set (their option-by-option checks stay out of its
+// bundle), and still refuses them before anything is sent. This file imports the browser entry only, so the node platform's
 // checks (config/node-checks.ts) are not plugged in until the last test plugs them in itself.
 
 /** What `run` throws or rejects with, which must be a ConfigError. */
@@ -60,11 +60,23 @@ describe('the settings only node takes, in the browser/Workers build', () => {
     expect(settingChecks().cache(true)).not.toBe(settingChecks().cache(true));
   });
 
+  it('client.publicOnly: false is none; any other value is refused when the client is made, its allow list unread', async () => {
+    expect(settingChecks().publicOnly(false)).toBeUndefined();
+    const http = HttpBuilder.configure((c) => void (c.client.publicOnly = false));
+    await http.close();
+    for (const value of [true, { allow: ['10.0.0.0/8'] }, { allow: ['not a host!'] }]) {
+      expect((await configError(() => HttpBuilder.configure((c) => void (c.client.publicOnly = value)))).message).toMatch(
+        /^client\.publicOnly needs to check the address each connection dials, which /,
+      );
+    }
+  });
+
   it('the node platform plugs in the checks option by option', async () => {
     await import('../../lib/config/node-checks.js');
     expect(() => settingChecks().connection({ maxSockets: 0 })).toThrow('client.connection.maxSockets must be a whole number of at least 1');
     expect(() => settingChecks().tls({ rejectUnauthorized: 'no' as never })).toThrow('execution.tls.rejectUnauthorized must be true or false');
     expect(() => settingChecks().cache({ maxEntries: 0 })).toThrow('client.cache.maxEntries must be a whole number of at least 1');
     expect(settingChecks().cache(true)).not.toBe(settingChecks().cache(true));
+    expect(() => settingChecks().publicOnly({ allow: ['not a host!'] })).toThrow("client.publicOnly.allow: 'not a host!' is no IP address");
   });
 });

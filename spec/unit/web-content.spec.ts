@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 // No lib/index.js and no lib/node-platform.js here: jest gives each spec file its own modules, so
 // the content layer below runs as in a browser or Worker bundle, with no node seam registered.
 import { encodeBody } from '../../lib/content/encoders.js';
+import '../../lib/pipeline/deferred-stage.js'; // plugs in the deferred codecs' loader, as every client does
 import { openWithoutFileSystem } from '../../lib/content/file-source.js';
 import { multipart } from '../../lib/content/multipart.js';
 import { parseCsv } from '../../lib/content/csv.js';
