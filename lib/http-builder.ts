@@ -307,9 +307,10 @@ function newPool(settings: Settings, cookies: Pool['cookies']): Pool {
   const backend = chosenBackend(settings.backend, transport);
   // a bad proxy URL or no_proxy entry fails here, when the client is made
   const router = proxyRouterOf(settings.proxy, backend, settings.connection);
-  const { concurrency, rateLimit } = settings.flow ?? {};
+  const { concurrency, rateLimit, dedupe } = settings.flow ?? {};
   const slots = concurrency && new CallSlots(concurrency);
-  return { backend, send: wirePipeline(), auth: {}, router, cookies, closed: false, pacing: new OriginPacing(rateLimit), slots };
+  const shared = dedupe ? new Map() : undefined;
+  return { backend, send: wirePipeline(), auth: {}, router, cookies, closed: false, pacing: new OriginPacing(rateLimit), slots, dedupe: shared };
 }
 
 /** What takes the body itself, when a level registered a Download or a Stream: the result is its own. */

@@ -20,6 +20,7 @@ import type { Telemetry } from '../config/telemetry.js';
 import type { Observed } from './observed.js';
 import type { OriginPacing } from './origin-pacing.js';
 import type { CallSlots } from './call-slots.js';
+import type { DedupeTable } from './dedupe-stage.js';
 
 /** What the pipeline needs besides the record: resolved once per request, never shown to interceptors. */
 export interface Plan {
@@ -64,6 +65,8 @@ export interface PoolState {
   readonly pacing: OriginPacing;
   /** `client.concurrency`: the calls in flight; `undefined` when unlimited. */
   readonly slots: CallSlots | undefined;
+  /** `client.dedupe`: the GETs in flight identical ones may join; `undefined` when off. */
+  readonly dedupe: DedupeTable | undefined;
 }
 
 /** What a wire stage knows of the call it serves. */

@@ -4,6 +4,7 @@ import { sendAttempt } from './attempt.js';
 import { hooks } from './hooks-stage.js';
 import { observing } from './observe-stage.js';
 import { pacing } from './pacing-stage.js';
+import { dedupe } from './dedupe-stage.js';
 import type { Send, Stage } from './plan.js';
 import { nodeStages } from './platform-stages.js';
 import { redirects } from './redirects.js';
@@ -14,6 +15,8 @@ import { retries } from './retry.js';
  * The wire stages, outermost first: the one list of what happens between a request ready to
  * send and the response that ends its exchange.
  *
+ * - `dedupe`: with `client.dedupe`, a GET identical to one in flight joins it (redirects, retries,
+ *   authentication done once for all), each call reading the one body through a reader of its own;
  * - `redirects`: each hop to a `Location` is sent through the stages below it;
  * - `retries`: each attempt of a hop (retry policy, and a reused connection the server had closed);
  * - `authorization`: each attempt answers `401` challenges (Basic, Digest) with the credentials;
@@ -44,8 +47,8 @@ import { retries } from './retry.js';
  */
 export function wireStages(): readonly Stage[] {
   const node = nodeStages();
-  if (node === undefined) return [redirects, retries, authorization, cookies, pacing, observing, hooks, logging];
-  return [redirects, retries, authorization, node.proxies, cookies, node.caching, pacing, observing, hooks, logging];
+  if (node === undefined) return [dedupe, redirects, retries, authorization, cookies, pacing, observing, hooks, logging];
+  return [dedupe, redirects, retries, authorization, node.proxies, cookies, node.caching, pacing, observing, hooks, logging];
 }
 
 /** The wire stages folded over the backend's round trip: composed once per client, called once per request. */

@@ -182,3 +182,58 @@ conformance('execution.retry.idempotencyKey', (kit) => {
     expect(kit.server.requests[0].headers['idempotency-key']).toBeUndefined();
   });
 });
+
+conformance('client.dedupe', (kit) => {
+  function sharedRoute(path: string) {
+    kit.server.expect({
+      method: 'GET',
+      path,
+      respond: async (_req, res) => {
+        await pause(50);
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        res.end(JSON.stringify({ items: [1, 2, 3], note: 'x'.repeat(100_000) }));
+      },
+    });
+  }
+
+  it('ten concurrent identical GETs make one request; each caller gets its own result, whatever its type', async () => {
+    sharedRoute('/shared');
+    const client = kit.client((c) => void (c.client.dedupe = true));
+    const get = () => client.get((c) => void (c.request.uri.path = '/shared')) as Promise<{ items: number[] }>;
+    const calls = [...Array.from({ length: 9 }, get), client.get(String, (c) => void (c.request.uri.path = '/shared'))];
+    const results = await Promise.all(calls);
+    expect(kit.server.requests).toHaveLength(1);
+    const objects = results.slice(0, 9) as Array<{ items: number[] }>;
+    expect(new Set(objects).size).toBe(9); // no shared mutable object
+    objects[0].items.push(4);
+    expect(objects[1].items).toEqual([1, 2, 3]);
+    expect(JSON.parse(results[9] as string)).toMatchObject({ items: [1, 2, 3] });
+    // once it is over, the next GET goes out again
+    await get();
+    expect(kit.server.requests).toHaveLength(2);
+  });
+
+  it('other headers or other credentials never share', async () => {
+    sharedRoute('/mine');
+    const client = kit.client((c) => void (c.client.dedupe = true));
+    await Promise.all([
+      client.get((c) => void (c.request.uri.path = '/mine')),
+      client.get((c) => void ((c.request.uri.path = '/mine'), (c.request.headers['X-Tenant'] = 'b'))),
+      client.get((c) => void ((c.request.uri.path = '/mine'), c.request.auth.basic('alice', 'a-secret', { preemptive: true }))),
+      client.get((c) => void ((c.request.uri.path = '/mine'), c.request.auth.basic('bob', 'b-secret', { preemptive: true }))),
+    ]);
+    expect(kit.server.requests).toHaveLength(4);
+  });
+
+  it('a caller that gives up while it waits leaves the others their result', async () => {
+    sharedRoute('/slowly');
+    const client = kit.client((c) => void (c.client.dedupe = true));
+    const first = client.get((c) => void (c.request.uri.path = '/slowly'));
+    const quitter = client.get((c) => void ((c.request.uri.path = '/slowly'), (c.execution.signal = AbortSignal.timeout(10))));
+    const third = client.get((c) => void (c.request.uri.path = '/slowly'));
+    await expect(quitter).rejects.toBeInstanceOf(AbortError);
+    expect(await first).toMatchObject({ items: [1, 2, 3] });
+    expect(await third).toMatchObject({ items: [1, 2, 3] });
+    expect(kit.server.requests).toHaveLength(1);
+  });
+});

@@ -1,0 +1,102 @@
+import type { WireRequest, WireResponse } from '../model/backend.js';
+import { teeBody } from './body-tee.js';
+import type { Send, WireCall } from './plan.js';
+
+/** An exchange other calls may join until its response head is in. */
+interface Shared {
+  readonly leader: WireCall;
+  readonly joined: Array<{ call: WireCall; resolve: (response: WireResponse) => void; reject: (error: unknown) => void }>;
+}
+
+/** Per pool: the GETs in flight that identical ones may join, by key. */
+export type DedupeTable = Map<string, Shared>;
+
+/**
+ * The dedupe stage (`client.dedupe`), outermost: a GET without a body identical to one in flight
+ * (same URL, same headers, same credentials) joins it instead of going out, until the first
+ * one's response head is in; each call then reads the body through its own reader of one shared
+ * read (body-tee.ts) and converts it for itself. Redirects, retries and authentication happen
+ * once, for all of them.
+ */
+export function dedupe(next: Send): Send {
+  return function sendDeduped(wire: WireRequest, call: WireCall): Promise<WireResponse> {
+    const table = call.plan.pool.dedupe;
+    if (table === undefined || wire.method !== 'GET' || wire.body !== undefined) return next(wire, call);
+    const key = keyOf(wire, call);
+    const shared = table.get(key);
+    if (shared) return joining(shared, call);
+    const mine: Shared = { leader: call, joined: [] };
+    table.set(key, mine);
+    return next(wire, call).then(
+      (response) => {
+        table.delete(key);
+        return share(response, mine);
+      },
+      (error: unknown) => {
+        table.delete(key);
+        for (const { reject } of mine.joined) reject(error);
+        throw error;
+      },
+    );
+  };
+}
+
+/** A call waiting for the response of the one it joined; stopped (abort, total timeout), it leaves the line. */
+function joining(shared: Shared, call: WireCall): Promise<WireResponse> {
+  return new Promise((resolve, reject) => {
+    const control = call.control;
+    const onStop = () => {
+      shared.joined.splice(shared.joined.indexOf(entry), 1);
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the call's typed reason, as it is
+      reject(control!.reason);
+    };
+    const unlink = () => control?.signal.removeEventListener('abort', onStop);
+    const entry = {
+      call,
+      resolve: (response: WireResponse) => (unlink(), resolve(response)),
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the leader's failure, as it is
+      reject: (error: unknown) => (unlink(), reject(error)),
+    };
+    if (control?.reason) return onStop();
+    control?.signal.addEventListener('abort', onStop, { once: true });
+    shared.joined.push(entry);
+  });
+}
+
+/** The leader's response, and one for each call that joined it: the same head, a reader each of the one body. */
+function share(response: WireResponse, { leader, joined }: Shared): WireResponse {
+  if (joined.length === 0) return response;
+  // once every reader is done: the connection goes back (read whole) or is closed (given up)
+  const readers = teeBody(response.body, joined.length + 1, () => response.discard());
+  const replica = (index: number): WireResponse => ({
+    ...response,
+    body: readers[index].body,
+    readAll: undefined,
+    discard: () => readers[index].close(),
+  });
+  joined.forEach(({ call, resolve }, index) => {
+    // the response's URL is the last hop's, its timings the leader's last attempt's
+    call.last = leader.last;
+    call.timings = leader.timings;
+    resolve(replica(index + 1));
+  });
+  return replica(0);
+}
+
+// one number per credentials object: calls with other credentials never share
+const ids = new WeakMap<object, number>();
+let nextId = 0;
+
+function keyOf(wire: WireRequest, call: WireCall): string {
+  const credentials = call.plan.credentials;
+  let id = 0;
+  if (credentials !== undefined) {
+    id = ids.get(credentials) ?? ++nextId;
+    ids.set(credentials, id);
+  }
+  const headers = Object.entries(wire.headers)
+    .map(([name, value]) => `${name.toLowerCase()}:${value}`)
+    .sort()
+    .join('\n');
+  return `${id}\n${wire.url}\n${headers}`;
+}
