@@ -33,7 +33,8 @@ export class CallSlots {
 
   /** Takes a slot for a call to `origin`: at once (undefined) when one is free, else a promise of it (rejected with the control's reason if stopped meanwhile). */
   take(origin: string, control: CallControl | undefined): Promise<void> | undefined {
-    if (this.#waiting.length === 0 && this.#free(origin)) {
+    // whoever waits is held by the total or by their own origin (give() serves the others at once)
+    if (this.#free(origin)) {
       this.#count(origin, 1);
       return undefined;
     }
