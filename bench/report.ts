@@ -12,7 +12,7 @@ import type { Sample } from './rounds.js';
 import { UNITS } from './scenarios.js';
 import { MEMORY_LIMIT_BYTES, type Ratio, type ScenarioReport, type TargetRatio } from './summary.js';
 import { cacheRows, http2Rows, type CacheReport, type Http2Report } from './information.js';
-import { policyRows, type PolicyReport } from './policy-cost.js';
+import { optInRows, type OptInReport } from './opt-in-costs.js';
 import { DASH, fmt, markdownTable, mib, textTable } from './tables.js';
 
 /** The version of `latest.json`'s layout: a report of another version is not read back. */
@@ -37,7 +37,7 @@ export interface BenchReport {
   /** Scenarios (f), (g) and (h), of shapes of their own; a previous run's when not run this time. */
   readonly http2?: Http2Report;
   readonly cache?: CacheReport;
-  readonly policy?: PolicyReport;
+  readonly optIn?: OptInReport;
 }
 
 const isTarget = (ratio: Ratio | TargetRatio | undefined): ratio is TargetRatio => ratio !== undefined && 'target' in ratio;
@@ -148,7 +148,7 @@ export function formatText(report: BenchReport): string {
     parts.push('', heading(s.id, s, report), textTable(resultRows(s)), '', textTable(ratioRows(s)), ...noteLines(s), '', textTable(fairnessRows(s)));
   if (report.http2) parts.push('', heading('f', report.http2, report), textTable(http2Rows(report.http2)));
   if (report.cache) parts.push('', heading('g', report.cache, report), textTable(cacheRows(report.cache)));
-  if (report.policy) parts.push('', heading('h', report.policy, report), textTable(policyRows(report.policy)));
+  if (report.optIn) parts.push('', heading('h', report.optIn, report), textTable(optInRows(report.optIn)));
   return parts.join('\n');
 }
 
@@ -165,7 +165,7 @@ export function formatMarkdown(report: BenchReport): string {
   }
   if (report.http2) parts.push('', `## ${heading('f', report.http2, report)}`, '', markdownTable(http2Rows(report.http2)), '');
   if (report.cache) parts.push('', `## ${heading('g', report.cache, report)}`, '', markdownTable(cacheRows(report.cache)), '');
-  if (report.policy) parts.push('', `## ${heading('h', report.policy, report)}`, '', markdownTable(policyRows(report.policy)), '');
+  if (report.optIn) parts.push('', `## ${heading('h', report.optIn, report)}`, '', markdownTable(optInRows(report.optIn)), '');
   const text = parts.join('\n').replace(/\n{3,}/g, '\n\n');
   return `${text.trimEnd()}\n`;
 }

@@ -17,7 +17,7 @@ import type { RunContext } from './jobs.js';
 import { parseOptions, type BenchOptions } from './options.js';
 import { PINNING, startServer } from './processes.js';
 import { runCacheScenario, runHttp2Scenario } from './information.js';
-import { runPolicyScenario } from './policy-cost.js';
+import { runOptInScenario } from './opt-in-costs.js';
 import { formatText, readPreviousReport, writeResults, FORMAT, type BenchReport } from './report.js';
 import { requestSettings, runRequestScenarios } from './requests.js';
 import { scenarios, type RequestScenario, type Scenario, type TransferScenario } from './scenarios.js';
@@ -33,7 +33,7 @@ async function main(): Promise<void> {
   const selected = scenarios(options.transferSize).filter((s) => options.scenarios.includes(s.id));
   const previous = readPreviousReport(options.out);
   buildLibrary();
-  const { fresh, check, http2, cache, policy } = await runScenarios(contenders, selected, options, date);
+  const { fresh, check, http2, cache, optIn } = await runScenarios(contenders, selected, options, date);
   const report: BenchReport = {
     format: FORMAT,
     date,
@@ -48,7 +48,7 @@ async function main(): Promise<void> {
     scenarios: withKept(fresh, previous),
     http2: http2 ?? previous?.http2,
     cache: cache ?? previous?.cache,
-    policy: policy ?? previous?.policy,
+    optIn: optIn ?? previous?.optIn,
   };
   console.log(`\n${formatText(report)}`);
   console.log(`\nwrote ${writeResults(report, options.out).join(', ')}`);
@@ -87,8 +87,8 @@ async function runScenarios(contenders: readonly Contender[], selected: readonly
     const check = context.check.verdict((await serverStats(server.origin)).served);
     const http2 = options.scenarios.includes('f') ? await runHttp2Scenario(server.secureOrigin, server.ca, date) : undefined;
     const cache = options.scenarios.includes('g') ? await runCacheScenario(server.origin, date) : undefined;
-    const policy = options.scenarios.includes('h') ? await runPolicyScenario(server.origin, date) : undefined;
-    return { fresh, check, http2, cache, policy };
+    const optIn = options.scenarios.includes('h') ? await runOptInScenario(server.origin, date) : undefined;
+    return { fresh, check, http2, cache, optIn };
   } finally {
     await server.stop();
   }

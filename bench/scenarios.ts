@@ -2,8 +2,8 @@
  * What is measured: (a) and (b), many small requests at a concurrency of 32, each result checked;
  * (c) and (d), one large transfer each, checked on disk or by the server's count; (e), (a)
  * through a forward proxy, for information; (f), HTTP/2 against HTTP/1.1, (g), the cache off
- * and on, and (h), the address policy off and on, for information (`information.ts`,
- * `policy-cost.ts`: shapes of their own). No contender can win by skipping work.
+ * and on, and (h), the opt-in guard rails' cost, for information (`information.ts`,
+ * `opt-in-costs.ts`: shapes of their own). No contender can win by skipping work.
  *
  * @module
  */
