@@ -2,7 +2,7 @@ import type { Backend, WireRequest, WireResponse } from '../model/backend.js';
 import { redactReference } from '../core/redact.js';
 import { isCredentialHeader, redactUrisInHeader } from '../core/header-redaction.js';
 import { targetAuthority } from '../model/proxy-route.js';
-import { printable } from './render.js';
+import { printable, statusLine } from './render.js';
 
 /**
  * `inner` with every wire exchange (each redirect hop, retry and auth round) shown on `out` as
@@ -39,10 +39,9 @@ export function requestHead(request: WireRequest): string {
   return head('>', [`${request.method} ${redactReference(request.target)} HTTP/1.1`, ...headerLines(headers)]);
 }
 
-/** `< HTTP/1.1 200 OK`, the headers as received, `<`. Every backend speaks HTTP/1.1. */
+/** `< HTTP/1.1 200 OK` (`< HTTP/2 200` over HTTP/2), the headers as received, `<`. */
 export function responseHead(response: WireResponse): string {
-  const reason = response.message === '' ? '' : ` ${response.message}`;
-  return head('<', [`HTTP/1.1 ${response.statusCode}${reason}`, ...headerLines(response.headers)]);
+  return head('<', [statusLine(response.httpVersion, response.statusCode, response.message), ...headerLines(response.headers)]);
 }
 
 /** Each line after `mark` and a space, then `mark` alone; control characters shown as `\xNN`. */
