@@ -90,7 +90,10 @@ export async function makeTlsFiles(serverCert: string): Promise<TlsFiles> {
   };
 }
 
-/** A server that asks for a client certificate (alice's) and answers `<CN> HTTP/<version>`. */
+/**
+ * A server that asks for a client certificate (alice's) and answers `<CN> HTTP/<version>`;
+ * `optional`: a client without one is answered too, as `- HTTP/<version>`.
+ */
 export interface MutualServer {
   readonly url: string;
   /** what each request was answered with, in order */
@@ -99,10 +102,12 @@ export interface MutualServer {
 }
 
 /** Starts a {@link MutualServer} on 127.0.0.1 (HTTP/1.1 and h2) with the server's key and certificate. */
-export async function startMutualServer(server: { key: string; cert: string }, clientCa: string): Promise<MutualServer> {
+export async function startMutualServer(server: { key: string; cert: string }, clientCa: string, optional = false): Promise<MutualServer> {
   const seen: string[] = [];
-  const listener = http2.createSecureServer({ ...server, allowHTTP1: true, requestCert: true, rejectUnauthorized: true, ca: clientCa }, (req, res) => {
-    const line = `${String((req.socket as TLSSocket).getPeerCertificate().subject.CN)} HTTP/${req.httpVersion}`;
+  const options = { ...server, allowHTTP1: true, requestCert: true, rejectUnauthorized: !optional, ca: clientCa };
+  const listener = http2.createSecureServer(options, (req, res) => {
+    const socket = req.socket as TLSSocket;
+    const line = `${socket.authorized ? String(socket.getPeerCertificate().subject.CN) : '-'} HTTP/${req.httpVersion}`;
     seen.push(line);
     res.writeHead(200, { 'Content-Type': 'text/plain' });
     res.end(line);
