@@ -76,7 +76,9 @@ async function clientCertificate(flags: CliTlsFlags): Promise<Pick<TlsOptions, '
   if (certificates.length === 0) throw new UsageError(`--cert: '${path}' holds no PEM certificate (for a PKCS#12 file, --cert-type P12)`);
   const key = flags.key === undefined ? privateKey(blocks!) : privateKey(pemBlocks(await read(flags.key, '--key')) ?? []);
   if (key === undefined)
-    throw new UsageError(flags.key === undefined ? `--cert: '${path}' holds no private key: give it with --key <file>` : `--key: '${flags.key}' holds no PEM private key`);
+    throw new UsageError(
+      flags.key === undefined ? `--cert: '${path}' holds no private key: give it with --key <file>` : `--key: '${flags.key}' holds no PEM private key`,
+    );
   if (flags.passphrase === undefined && isEncrypted(key))
     throw new UsageError(`${flags.key === undefined ? '--cert' : '--key'}: the private key is encrypted: give its passphrase with --pass <phrase>`);
   return { cert: certificates.map((block) => block.text).join(''), key, ...passphrase };
@@ -91,17 +93,27 @@ function isEncrypted(key: string): boolean {
   return key.startsWith('-----BEGIN ENCRYPTED') || /^Proc-Type: 4,ENCRYPTED/m.test(key);
 }
 
-/** curl's other `--pinnedpubkey` form: a public key file, PEM or DER, pinned by its SPKI SHA-256 digest. */
+/**
+ * curl's other `--pinnedpubkey` form: a public key file, PEM (`-----BEGIN PUBLIC KEY-----`) or
+ * DER, pinned by its SPKI SHA-256 digest. A certificate or a private key is refused, as curl
+ * refuses them (where curl fails after connecting, exit 90, hb says so before).
+ */
 async function publicKeyPin(path: string): Promise<string> {
   const bytes = await read(path, '--pinnedpubkey');
-  let spki: Buffer;
+  const blocks = pemBlocks(bytes);
+  const publicKey = blocks?.find((block) => block.label === 'PUBLIC KEY');
+  if (blocks !== undefined && publicKey === undefined) {
+    const held = blocks.some((block) => block.label === 'CERTIFICATE') ? 'a certificate' : `a ${blocks[0].label.toLowerCase()}`;
+    throw new UsageError(`--pinnedpubkey: '${path}' holds ${held}, not a public key (openssl x509 -in <cert> -pubkey -noout gives the key of a certificate)`);
+  }
   try {
-    const key = pemBlocks(bytes) === undefined ? createPublicKey({ key: bytes, format: 'der', type: 'spki' }) : createPublicKey(bytes.toString('latin1'));
-    spki = key.export({ type: 'spki', format: 'der' });
+    const key = publicKey === undefined ? createPublicKey({ key: bytes, format: 'der', type: 'spki' }) : createPublicKey(publicKey.text);
+    return createHash('sha256')
+      .update(key.export({ type: 'spki', format: 'der' }))
+      .digest('base64');
   } catch {
     throw new UsageError(`--pinnedpubkey: '${path}' is neither sha256//<digest> nor a public key file (PEM or DER)`);
   }
-  return createHash('sha256').update(spki).digest('base64');
 }
 
 /** Node's verdict on the certificates and keys now (as the transports will convert them), in the flags' names. */

@@ -102,7 +102,14 @@ describe('parseCommandLine', () => {
       session: 's.json',
       publicOnly: true,
       writeOut: '%{http_code}',
-      tls: { cacert: 'ca.pem', cert: 'me.pem', certType: 'PEM', key: 'me.key', passphrase: 'phrase', pins: { from: 'digests', digests: [`${'a'.repeat(43)}=`, `${'b'.repeat(43)}=`] } },
+      tls: {
+        cacert: 'ca.pem',
+        cert: 'me.pem',
+        certType: 'PEM',
+        key: 'me.key',
+        passphrase: 'phrase',
+        pins: { from: 'digests', digests: [`${'a'.repeat(43)}=`, `${'b'.repeat(43)}=`] },
+      },
       http2: true,
     });
   });

@@ -49,7 +49,9 @@ describe('hb --cacert', () => {
   it('trusts only the file: another CA refuses the server (exit 1), the hint naming --cacert, not the library setting', async () => {
     const result = outcome(await hb('get', ok('/other'), '--cacert', files.otherCa));
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/^hb: NetworkError: self-signed certificate .*\(to trust a private CA, use --cacert <file>; -k\/--insecure skips the checks\)\n$/);
+    expect(result.stderr).toMatch(
+      /^hb: NetworkError: self-signed certificate .*\(to trust a private CA, use --cacert <file>; -k\/--insecure skips the checks\)\n$/,
+    );
     expect(result.stderr).not.toContain('execution.tls');
     expect(holder.server.requests).toHaveLength(0);
   });
@@ -63,9 +65,17 @@ describe('hb --cacert', () => {
 
   it('a file without a PEM certificate, or none at all: exit 2 naming the flag and the file, nothing sent', async () => {
     const noCertificate = outcome(await hb('get', ok('/bad'), '--cacert', files.aliceKey));
-    expect(noCertificate).toEqual({ code: 2, stdout: '', stderr: `hb: --cacert: '${files.aliceKey}' holds no PEM certificate (-----BEGIN CERTIFICATE-----); see hb --help\n` });
+    expect(noCertificate).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `hb: --cacert: '${files.aliceKey}' holds no PEM certificate (-----BEGIN CERTIFICATE-----); see hb --help\n`,
+    });
     const broken = outcome(await hb('get', ok('/bad'), '--cacert', files.brokenCa));
-    expect(broken).toEqual({ code: 2, stdout: '', stderr: expect.stringMatching(/^hb: --cacert: certificate 1 of '[^']+broken-ca\.pem' cannot be read \(.+\); see hb --help\n$/) });
+    expect(broken).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: expect.stringMatching(/^hb: --cacert: certificate 1 of '[^']+broken-ca\.pem' cannot be read \(.+\); see hb --help\n$/),
+    });
     const missing = outcome(await hb('get', ok('/bad'), '--cacert', `${files.dir}/missing.pem`));
     expect(missing).toEqual({ code: 2, stdout: '', stderr: `hb: --cacert: cannot read '${files.dir}/missing.pem' (ENOENT); see hb --help\n` });
     expect(holder.server.requests).toHaveLength(0);
@@ -180,16 +190,27 @@ describe('hb --pinnedpubkey', () => {
     for (const file of [files.serverPubPem, files.serverPubDer]) {
       expect(outcome(await hb('get', ok('/pin'), '-k', '--pinnedpubkey', file))).toEqual({ code: 0, stdout: 'trusted', stderr: '' });
     }
-    const wrong = outcome(await hb('get', ok('/pin'), '-k', '--pinnedpubkey', files.otherCa));
+    const wrong = outcome(await hb('get', ok('/pin'), '-k', '--pinnedpubkey', files.otherPubPem));
     expect(wrong.code).toBe(1);
-    expect(wrong.stderr).toContain('matches none of --pinnedpubkey');
+    expect(wrong.stderr).toContain(`matches none of --pinnedpubkey (its chain: ${files.serverPin})`);
   });
 
   it('a malformed value or a file that is no key: exit 2 naming the flag', async () => {
     for (const [value, message] of [
-      ['sha256//not-a-digest', "--pinnedpubkey expects sha256//<base64 SHA-256 digest> (44 characters ending in '='), ';'-separated, got 'sha256//not-a-digest'"],
+      [
+        'sha256//not-a-digest',
+        "--pinnedpubkey expects sha256//<base64 SHA-256 digest> (44 characters ending in '='), ';'-separated, got 'sha256//not-a-digest'",
+      ],
       [`${files.serverPin};md5//abc`, "--pinnedpubkey expects sha256//<base64 SHA-256 digest> (44 characters ending in '='), ';'-separated, got 'md5//abc'"],
       [files.aliceP12, `--pinnedpubkey: '${files.aliceP12}' is neither sha256//<digest> nor a public key file (PEM or DER)`],
+      [
+        files.serverCa,
+        `--pinnedpubkey: '${files.serverCa}' holds a certificate, not a public key (openssl x509 -in <cert> -pubkey -noout gives the key of a certificate)`,
+      ],
+      [
+        files.aliceKey,
+        `--pinnedpubkey: '${files.aliceKey}' holds a private key, not a public key (openssl x509 -in <cert> -pubkey -noout gives the key of a certificate)`,
+      ],
       [`${files.dir}/none.pem`, `--pinnedpubkey: cannot read '${files.dir}/none.pem' (ENOENT)`],
     ]) {
       expect(outcome(await hb('get', ok('/pin'), '-k', '--pinnedpubkey', value))).toEqual({ code: 2, stdout: '', stderr: `hb: ${message}; see hb --help\n` });
@@ -214,7 +235,11 @@ describe('hb --http2', () => {
   it('without it, HTTP/1.1; over http:// it stays HTTP/1.1 (no h2c upgrade)', async () => {
     expect(outcome(await hb('get', ok('/h1'), '--cacert', files.serverCa, '-w', ' %{http_version}'))).toEqual({ code: 0, stdout: 'trusted 1.1', stderr: '' });
     holder.server.expect({ method: 'GET', path: '/plain', respond: { body: 'plain' } });
-    expect(outcome(await hb('get', `${holder.server.httpUrl}/plain`, '--http2', '-w', ' %{http_version}'))).toEqual({ code: 0, stdout: 'plain 1.1', stderr: '' });
+    expect(outcome(await hb('get', `${holder.server.httpUrl}/plain`, '--http2', '-w', ' %{http_version}'))).toEqual({
+      code: 0,
+      stdout: 'plain 1.1',
+      stderr: '',
+    });
     expect(holder.server.requests.map((request) => request.httpVersion)).toEqual(['1.1', '1.1']);
   });
 
@@ -230,11 +255,41 @@ describe('hb --http2', () => {
 describe('hb TLS flags on every backend', () => {
   for (const backend of ['native', 'undici', 'axios', 'got', 'fetch']) {
     it(`${backend}: --cacert, --cert and --pinnedpubkey`, async () => {
-      const result = await hb('get', mutual.url, '--backend', backend, '--cacert', files.serverCa, '--cert', files.aliceBoth, '--pinnedpubkey', files.serverPin);
+      const result = await hb(
+        'get',
+        mutual.url,
+        '--backend',
+        backend,
+        '--cacert',
+        files.serverCa,
+        '--cert',
+        files.aliceBoth,
+        '--pinnedpubkey',
+        files.serverPin,
+      );
       expect(outcome(result)).toEqual({ code: 0, stdout: 'alice HTTP/1.1', stderr: '' });
-      const refused = outcome(await hb('get', mutual.url, '--backend', backend, '--cacert', files.serverCa, '--cert', files.aliceBoth, '--pinnedpubkey', files.otherPin));
+      const refused = outcome(
+        await hb('get', mutual.url, '--backend', backend, '--cacert', files.serverCa, '--cert', files.aliceBoth, '--pinnedpubkey', files.otherPin),
+      );
       expect(refused.code).toBe(1);
       expect(refused.stderr).toContain('matches none of --pinnedpubkey');
     }, 30_000);
   }
+});
+
+describe('hb --help', () => {
+  it('lists every TLS flag', async () => {
+    const help = (await hb('--help')).stdout.toString('utf8');
+    for (const flag of [
+      '-k, --insecure',
+      '--cacert <file>',
+      '--cert <file[:pass]>',
+      '--cert-type <PEM|P12>',
+      '--key <file>',
+      '--pass <phrase>',
+      '--pinnedpubkey <pins>',
+      '--http2',
+    ])
+      expect(help).toContain(`  ${flag}  `);
+  });
 });

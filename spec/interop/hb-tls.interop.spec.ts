@@ -94,7 +94,8 @@ describe('hb and curl agree on the TLS flags', () => {
     it('certificate and key in one PEM file', () => agree(required, () => [...trust(), '--cert', files.aliceBoth], ok('alice HTTP/1.1')));
     it('PKCS#12 with its password after a colon', () =>
       agree(required, () => [...trust(), '--cert-type', 'P12', '--cert', `${files.aliceP12}:${PASSPHRASE}`], ok('alice HTTP/1.1')));
-    it('PKCS#12 with --pass', () => agree(required, () => [...trust(), '--cert-type', 'P12', '--cert', files.aliceP12, '--pass', PASSPHRASE], ok('alice HTTP/1.1')));
+    it('PKCS#12 with --pass', () =>
+      agree(required, () => [...trust(), '--cert-type', 'P12', '--cert', files.aliceP12, '--pass', PASSPHRASE], ok('alice HTTP/1.1')));
     it('an encrypted key with --pass', () =>
       agree(required, () => [...trust(), '--cert', files.aliceCert, '--key', files.aliceKeyEncrypted, '--pass', PASSPHRASE], ok('alice HTTP/1.1')));
     it('a wrong passphrase: bad input', () =>
@@ -111,6 +112,18 @@ describe('hb and curl agree on the TLS flags', () => {
     it('one of two', () => agree(optional, () => ['-k', '--pinnedpubkey', `${files.otherPin};${files.serverPin}`], ok('- HTTP/1.1')));
     it('a PEM public key file', () => agree(optional, () => ['-k', '--pinnedpubkey', files.serverPubPem], ok('- HTTP/1.1')));
     it('a DER public key file', () => agree(optional, () => ['-k', '--pinnedpubkey', files.serverPubDer], ok('- HTTP/1.1')));
+    it('another public key file: refused', () => agree(optional, () => ['-k', '--pinnedpubkey', files.otherPubPem], failed('refused')));
+    it('a value it cannot use: curl connects and fails (exit 90), hb refuses before connecting (exit 2); neither sends a request', async () => {
+      const before = optional.seen.length;
+      for (const value of ['sha256//not-a-digest', files.serverCa, `${files.dir}/missing.pem`]) {
+        const [byCurl, byHb] = [
+          await curl(['-k', '--pinnedpubkey', value, optional.url]),
+          await runHb(cli, ['get', optional.url, '-k', '--pinnedpubkey', value]),
+        ];
+        expect([value, byCurl.code, byHb.code, byHb.stderr]).toEqual([value, 90, 2, expect.stringMatching(/^hb: --pinnedpubkey/)]);
+      }
+      expect(optional.seen.length).toBe(before);
+    });
     it('with a client certificate', () =>
       agree(required, () => ['--cacert', files.serverCa, '--cert', files.aliceBoth, '--pinnedpubkey', files.serverPin], ok('alice HTTP/1.1')));
   });

@@ -35,6 +35,8 @@ export interface TlsFiles {
   /** the server's public key, PEM and DER (curl's --pinnedpubkey file forms) */
   readonly serverPubPem: string;
   readonly serverPubDer: string;
+  /** another public key (PEM) */
+  readonly otherPubPem: string;
   /** `sha256//...` of the server's key, computed with the openssl pipeline docs/cli.md shows */
   readonly serverPin: string;
   /** `sha256//...` of another key */
@@ -68,6 +70,7 @@ export async function makeTlsFiles(serverCert: string): Promise<TlsFiles> {
     openssl('pkey', '-in', at('alice-key.pem'), '-aes256', '-passout', `pass:${PASSPHRASE}`, '-out', at('alice-key-enc.pem')),
     openssl('pkcs12', '-export', '-in', at('alice.pem'), '-inkey', at('alice-key.pem'), '-passout', `pass:${PASSPHRASE}`, '-out', at('alice.p12')),
     openssl('x509', '-in', at('server-ca.pem'), '-pubkey', '-noout', '-out', at('server-pub.pem')),
+    openssl('x509', '-in', at('other.pem'), '-pubkey', '-noout', '-out', at('other-pub.pem')),
   ]);
   await openssl('pkey', '-pubin', '-in', at('server-pub.pem'), '-outform', 'der', '-out', at('server-pub.der'));
   const [serverPin, otherPin] = await Promise.all([pinOf(at('server-ca.pem')), pinOf(at('other.pem'))]);
@@ -84,6 +87,7 @@ export async function makeTlsFiles(serverCert: string): Promise<TlsFiles> {
     aliceP12: at('alice.p12'),
     serverPubPem: at('server-pub.pem'),
     serverPubDer: at('server-pub.der'),
+    otherPubPem: at('other-pub.pem'),
     serverPin,
     otherPin,
     remove: () => rmSync(dir, { recursive: true, force: true }),
