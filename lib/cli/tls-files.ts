@@ -25,7 +25,7 @@ export async function loadTls(flags: CliTlsFlags, insecure: boolean): Promise<Tl
   const tls: { -readonly [K in keyof TlsOptions]: TlsOptions[K] } = {};
   if (insecure) tls.rejectUnauthorized = false;
   if (flags.cacert !== undefined) tls.ca = await caCertificates(flags.cacert);
-  if (flags.cert !== undefined) Object.assign(tls, await clientCertificate(flags));
+  if (flags.cert !== undefined) Object.assign(tls, await clientCertificate(flags.cert, flags));
   if (flags.pins !== undefined) tls.pins = flags.pins.from === 'digests' ? flags.pins.digests : [await publicKeyPin(flags.pins.path)];
   if (Object.keys(tls).length === 0) return undefined;
   usableByNode(tls, flags);
@@ -63,8 +63,7 @@ async function caCertificates(path: string): Promise<string> {
 }
 
 /** `cert` and `key`, or `pfx`, with the passphrase. */
-async function clientCertificate(flags: CliTlsFlags): Promise<Pick<TlsOptions, 'cert' | 'key' | 'pfx' | 'passphrase'>> {
-  const path = flags.cert!;
+async function clientCertificate(path: string, flags: CliTlsFlags): Promise<Pick<TlsOptions, 'cert' | 'key' | 'pfx' | 'passphrase'>> {
   const bytes = await read(path, '--cert');
   const blocks = pemBlocks(bytes);
   const passphrase = flags.passphrase === undefined ? {} : { passphrase: flags.passphrase };
@@ -74,7 +73,7 @@ async function clientCertificate(flags: CliTlsFlags): Promise<Pick<TlsOptions, '
   }
   const certificates = (blocks ?? []).filter((block) => block.label === 'CERTIFICATE');
   if (certificates.length === 0) throw new UsageError(`--cert: '${path}' holds no PEM certificate (for a PKCS#12 file, --cert-type P12)`);
-  const key = flags.key === undefined ? privateKey(blocks!) : privateKey(pemBlocks(await read(flags.key, '--key')) ?? []);
+  const key = privateKey(flags.key === undefined ? (blocks ?? []) : (pemBlocks(await read(flags.key, '--key')) ?? []));
   if (key === undefined)
     throw new UsageError(
       flags.key === undefined ? `--cert: '${path}' holds no private key: give it with --key <file>` : `--key: '${flags.key}' holds no PEM private key`,
