@@ -156,6 +156,16 @@ describe('hb --cert', () => {
     expect(outcome(result)).toEqual({ code: 0, stdout: 'alice HTTP/1.1', stderr: '' });
   });
 
+  it('a PKCS#12 certificate with --cache: exit 2 (the cache would not keep its private answers apart)', async () => {
+    const result = outcome(await hb('get', mutual.url, ...trust(), '--cert', `${files.aliceP12}:${PASSPHRASE}`, '--cache', `${files.dir}/cache`));
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'hb: --cache cannot yet keep the answers for a PKCS#12 --cert apart from others: give the certificate and key as PEM, or drop --cache; see hb --help\n',
+    });
+  });
+
   it('without a certificate the server ends the handshake: exit 1', async () => {
     const result = outcome(await hb('get', mutual.url, ...trust()));
     expect(result.code).toBe(1);
