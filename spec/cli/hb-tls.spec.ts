@@ -3,6 +3,7 @@
 // certificates made by openssl at test time.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { copyFileSync, readFileSync } from 'node:fs';
+import { ProxyServer } from '../support/proxy-server.js';
 import { selfSignedCertificate } from '../support/tls-certificate.js';
 import { useTestServer } from '../support/use-test-server.js';
 import { builtCli } from './support/built-cli.js';
@@ -196,6 +197,20 @@ describe('hb --pinnedpubkey', () => {
     expect(holder.server.requests).toHaveLength(0);
   });
 
+  it('through a proxy tunnel (CONNECT) too, with a client certificate', async () => {
+    const proxy = await ProxyServer.start();
+    try {
+      const args = ['--proxy', proxy.url, '--cacert', files.serverCa, '--cert', files.aliceBoth];
+      expect(outcome(await hb('get', mutual.url, ...args, '--pinnedpubkey', files.serverPin))).toEqual({ code: 0, stdout: 'alice HTTP/1.1', stderr: '' });
+      const refused = outcome(await hb('get', mutual.url, ...args, '--pinnedpubkey', files.otherPin));
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain(`matches none of --pinnedpubkey (its chain: ${files.serverPin})`);
+      expect(proxy.seen.map((seen) => `${seen.method} ${seen.status}`)).toEqual(['CONNECT 200', 'CONNECT 200']);
+    } finally {
+      await proxy.close();
+    }
+  }, 30_000);
+
   it('a public key file, PEM or DER, as curl takes it', async () => {
     for (const file of [files.serverPubPem, files.serverPubDer]) {
       expect(outcome(await hb('get', ok('/pin'), '-k', '--pinnedpubkey', file))).toEqual({ code: 0, stdout: 'trusted', stderr: '' });
@@ -264,25 +279,16 @@ describe('hb --http2', () => {
 
 describe('hb TLS flags on every backend', () => {
   for (const backend of ['native', 'undici', 'axios', 'got', 'fetch']) {
-    it(`${backend}: --cacert, --cert and --pinnedpubkey`, async () => {
-      const result = await hb(
-        'get',
-        mutual.url,
-        '--backend',
-        backend,
-        '--cacert',
-        files.serverCa,
-        '--cert',
-        files.aliceBoth,
-        '--pinnedpubkey',
-        files.serverPin,
-      );
-      expect(outcome(result)).toEqual({ code: 0, stdout: 'alice HTTP/1.1', stderr: '' });
-      const refused = outcome(
-        await hb('get', mutual.url, '--backend', backend, '--cacert', files.serverCa, '--cert', files.aliceBoth, '--pinnedpubkey', files.otherPin),
-      );
+    it(`${backend}: --cacert, --cert and --pinnedpubkey${backend === 'axios' ? '' : ', and with --http2'}`, async () => {
+      const args = ['--backend', backend, '--cacert', files.serverCa, '--cert', files.aliceBoth];
+      expect(outcome(await hb('get', mutual.url, ...args, '--pinnedpubkey', files.serverPin))).toEqual({ code: 0, stdout: 'alice HTTP/1.1', stderr: '' });
+      const refused = outcome(await hb('get', mutual.url, ...args, '--pinnedpubkey', files.otherPin));
       expect(refused.code).toBe(1);
       expect(refused.stderr).toContain('matches none of --pinnedpubkey');
+      if (backend !== 'axios') {
+        const h2 = await hb('get', mutual.url, ...args, '--pinnedpubkey', files.serverPin, '--http2');
+        expect(outcome(h2)).toEqual({ code: 0, stdout: 'alice HTTP/2.0', stderr: '' });
+      }
     }, 30_000);
   }
 });
