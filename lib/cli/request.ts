@@ -1,7 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import type { CookieJar } from 'tough-cookie';
-import { backendFor } from '../backends/registry.js';
 import { multipart } from '../content/multipart.js';
 import type { HttpConfig } from '../config/http-config.js';
 import { HttpBuilder } from '../http-builder.js';
@@ -12,7 +11,6 @@ import { verbose } from './verbose.js';
 import { checkDownloadTarget } from '../download-target.js';
 import { ConfigError } from '../core/errors.js';
 import type { CacheOptions } from '../config/cache-options.js';
-import { resolvePublicOnly } from '../config/public-only.js';
 import type { TlsOptions } from '../model/backend.js';
 
 /** Content types for `--file` parts, by file extension; anything else is `application/octet-stream`. */
@@ -51,18 +49,14 @@ export function createClient(
   trace: { write(text: string): unknown },
   cache: CacheOptions | undefined,
 ): HttpBuilder {
-  // made here rather than named, so that -v can wrap it: the wrapper sees every wire exchange
-  const backend = backendFor(request.backend, {
-    tls,
-    http2: request.http2,
-    connection: undefined,
-    publicOnly: request.publicOnly ? resolvePublicOnly(true) : undefined,
-  });
   return HttpBuilder.configure((c) => {
     c.request.uri = request.url;
-    c.client.backend = request.verbose ? verbose(backend, trace) : backend;
-    // the backend above uses them; the client's settings have them too, so --cache keeps a client certificate's answers apart
+    // -v wraps the backend the client makes with the settings below; the cache counts them in its connection identity too
+    if (request.verbose) c.client.backend = verbose(request.backend, trace);
+    else if (request.backend !== undefined) c.client.backend = request.backend;
     if (tls !== undefined) c.execution.tls = tls;
+    if (request.http2) c.client.http2 = true;
+    if (request.publicOnly) c.client.publicOnly = true;
     // the environment's proxies unless --proxy names one; --noproxy replaces no_proxy either way
     if (request.proxy !== undefined || request.noProxy !== undefined) c.client.proxy = { url: request.proxy, noProxy: request.noProxy };
     if (request.timeout !== undefined) c.execution.timeout = { total: request.timeout };

@@ -54,9 +54,6 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     await checkFiles(request);
     checkTargets(request);
     const tls = await loadTls(request.tls, request.insecure);
-    // the cache keeps the answers of a PEM client certificate apart, not yet those of a PKCS#12 one (cache-for.ts)
-    if (tls?.pfx !== undefined && request.cache !== undefined)
-      throw new UsageError('--cache cannot yet keep the answers for a PKCS#12 --cert apart from others: give the certificate and key as PEM, or drop --cache');
     const body = await loadBody(request, io.stdin ?? processStdin(), io.signal);
     const session = request.session === undefined ? undefined : { file: request.session, jar: await loadSession(request.session) };
     // a folder it cannot trust warns on stderr, and the run goes on without a cache

@@ -2,13 +2,10 @@
 // same local servers (one that asks for alice's client certificate, one for which a certificate
 // is optional), agree on success, on the class of failure (bad input vs. refused connection),
 // and on what the server saw (the client certificate's CN, the HTTP version).
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { selfSignedCertificate } from '../support/tls-certificate.js';
-import { builtCli } from '../cli/support/built-cli.js';
 import { runHb } from '../cli/support/run-hb.js';
-import { makeTlsFiles, PASSPHRASE, startMutualServer, type MutualServer, type TlsFiles } from '../cli/support/tls-fixtures.js';
+import { PASSPHRASE, useTlsSetup, type MutualServer } from '../cli/support/tls-fixtures.js';
 
 type Outcome = 'ok' | 'bad input' | 'refused';
 
@@ -32,20 +29,7 @@ function curl(args: readonly string[]): Promise<{ code: number; stdout: string }
   });
 }
 
-let cli = '';
-let files: TlsFiles;
-let required: MutualServer;
-let optional: MutualServer;
-beforeAll(async () => {
-  const server = await selfSignedCertificate();
-  [cli, files] = await Promise.all([builtCli(), makeTlsFiles(server.cert)]);
-  const alice = readFileSync(files.aliceCert, 'utf8');
-  [required, optional] = await Promise.all([startMutualServer(server, alice), startMutualServer(server, alice, true)]);
-}, 180_000);
-afterAll(async () => {
-  await Promise.all([required?.close(), optional?.close()]);
-  files?.remove();
-});
+const tls = useTlsSetup();
 
 /** Runs `client` with `args` against `server`, and what the server saw meanwhile. */
 async function observe(server: MutualServer, client: 'curl' | 'hb', args: readonly string[]): Promise<Run> {
@@ -59,7 +43,7 @@ async function observe(server: MutualServer, client: 'curl' | 'hb', args: readon
     outcome = result.code === 0 ? 'ok' : CURL_BAD_INPUT.has(result.code) ? 'bad input' : 'refused';
     body = result.stdout;
   } else {
-    const result = await runHb(cli, ['get', server.url, ...args]);
+    const result = await runHb(tls.cli, ['get', server.url, ...args]);
     outcome = result.code === 0 ? 'ok' : result.code === 2 ? 'bad input' : 'refused';
     body = result.stdout.toString('utf8');
     // hb's failures are one line, without the passphrase
@@ -80,64 +64,76 @@ const failed = (outcome: Outcome): Run => ({ outcome, body: '', seen: [] });
 
 describe('hb and curl agree on the TLS flags', () => {
   describe('--cacert and -k', () => {
-    it('the server certified by the file', () => agree(optional, () => ['--cacert', files.serverCa], ok('- HTTP/1.1')));
-    it('a bundle holding it among others', () => agree(optional, () => ['--cacert', files.bundle], ok('- HTTP/1.1')));
-    it('another CA only: refused', () => agree(optional, () => ['--cacert', files.otherCa], failed('refused')));
-    it('no CA for a self-signed server: refused', () => agree(optional, () => [], failed('refused')));
-    it('-k: no checks', () => agree(optional, () => ['-k'], ok('- HTTP/1.1')));
-    it('a CA file that is not there: bad input', () => agree(optional, () => ['--cacert', `${files.dir}/missing.pem`], failed('bad input')));
+    it('the server certified by the file', () => agree(tls.optional, () => ['--cacert', tls.files.serverCa], ok('- HTTP/1.1')));
+    it('a bundle holding it among others', () => agree(tls.optional, () => ['--cacert', tls.files.bundle], ok('- HTTP/1.1')));
+    it('another CA only: refused', () => agree(tls.optional, () => ['--cacert', tls.files.otherCa], failed('refused')));
+    it('no CA for a self-signed server: refused', () => agree(tls.optional, () => [], failed('refused')));
+    it('-k: no checks', () => agree(tls.optional, () => ['-k'], ok('- HTTP/1.1')));
+    it('a CA file that is not there: bad input', () => agree(tls.optional, () => ['--cacert', `${tls.files.dir}/missing.pem`], failed('bad input')));
   });
 
   describe('--cert, --key, --pass, --cert-type', () => {
-    const trust = () => ['--cacert', files.serverCa];
-    it('certificate and key apart', () => agree(required, () => [...trust(), '--cert', files.aliceCert, '--key', files.aliceKey], ok('alice HTTP/1.1')));
-    it('certificate and key in one PEM file', () => agree(required, () => [...trust(), '--cert', files.aliceBoth], ok('alice HTTP/1.1')));
+    const trust = () => ['--cacert', tls.files.serverCa];
+    it('certificate and key apart', () =>
+      agree(tls.required, () => [...trust(), '--cert', tls.files.aliceCert, '--key', tls.files.aliceKey], ok('alice HTTP/1.1')));
+    it('certificate and key in one PEM file', () => agree(tls.required, () => [...trust(), '--cert', tls.files.aliceBoth], ok('alice HTTP/1.1')));
     it('PKCS#12 with its password after a colon', () =>
-      agree(required, () => [...trust(), '--cert-type', 'P12', '--cert', `${files.aliceP12}:${PASSPHRASE}`], ok('alice HTTP/1.1')));
+      agree(tls.required, () => [...trust(), '--cert-type', 'P12', '--cert', `${tls.files.aliceP12}:${PASSPHRASE}`], ok('alice HTTP/1.1')));
     it('PKCS#12 with --pass', () =>
-      agree(required, () => [...trust(), '--cert-type', 'P12', '--cert', files.aliceP12, '--pass', PASSPHRASE], ok('alice HTTP/1.1')));
+      agree(tls.required, () => [...trust(), '--cert-type', 'P12', '--cert', tls.files.aliceP12, '--pass', PASSPHRASE], ok('alice HTTP/1.1')));
     it('an encrypted key with --pass', () =>
-      agree(required, () => [...trust(), '--cert', files.aliceCert, '--key', files.aliceKeyEncrypted, '--pass', PASSPHRASE], ok('alice HTTP/1.1')));
+      agree(tls.required, () => [...trust(), '--cert', tls.files.aliceCert, '--key', tls.files.aliceKeyEncrypted, '--pass', PASSPHRASE], ok('alice HTTP/1.1')));
     it('a wrong passphrase: bad input', () =>
-      agree(required, () => [...trust(), '--cert', files.aliceCert, '--key', files.aliceKeyEncrypted, '--pass', 'wrong-phrase'], failed('bad input')));
-    it('a certificate file that is not there: bad input', () => agree(required, () => [...trust(), '--cert', `${files.dir}/nope.pem`], failed('bad input')));
-    it('no certificate for a server that requires one: refused', () => agree(required, () => trust(), failed('refused')));
-    it('a certificate where it is optional: the server sees it', () => agree(optional, () => [...trust(), '--cert', files.aliceBoth], ok('alice HTTP/1.1')));
+      agree(
+        tls.required,
+        () => [...trust(), '--cert', tls.files.aliceCert, '--key', tls.files.aliceKeyEncrypted, '--pass', 'wrong-phrase'],
+        failed('bad input'),
+      ));
+    it('a certificate file that is not there: bad input', () =>
+      agree(tls.required, () => [...trust(), '--cert', `${tls.files.dir}/nope.pem`], failed('bad input')));
+    it('no certificate for a server that requires one: refused', () => agree(tls.required, () => trust(), failed('refused')));
+    it('a certificate where it is optional: the server sees it', () =>
+      agree(tls.optional, () => [...trust(), '--cert', tls.files.aliceBoth], ok('alice HTTP/1.1')));
   });
 
   describe('--pinnedpubkey', () => {
-    it('the right pin with -k', () => agree(optional, () => ['-k', '--pinnedpubkey', files.serverPin], ok('- HTTP/1.1')));
-    it('the right pin with --cacert', () => agree(optional, () => ['--cacert', files.serverCa, '--pinnedpubkey', files.serverPin], ok('- HTTP/1.1')));
-    it('a wrong pin: refused, also with -k', () => agree(optional, () => ['-k', '--pinnedpubkey', files.otherPin], failed('refused')));
-    it('one of two', () => agree(optional, () => ['-k', '--pinnedpubkey', `${files.otherPin};${files.serverPin}`], ok('- HTTP/1.1')));
-    it('a PEM public key file', () => agree(optional, () => ['-k', '--pinnedpubkey', files.serverPubPem], ok('- HTTP/1.1')));
-    it('a DER public key file', () => agree(optional, () => ['-k', '--pinnedpubkey', files.serverPubDer], ok('- HTTP/1.1')));
-    it('another public key file: refused', () => agree(optional, () => ['-k', '--pinnedpubkey', files.otherPubPem], failed('refused')));
+    it('the right pin with -k', () => agree(tls.optional, () => ['-k', '--pinnedpubkey', tls.files.serverPin], ok('- HTTP/1.1')));
+    it('the right pin with --cacert', () =>
+      agree(tls.optional, () => ['--cacert', tls.files.serverCa, '--pinnedpubkey', tls.files.serverPin], ok('- HTTP/1.1')));
+    it('a wrong pin: refused, also with -k', () => agree(tls.optional, () => ['-k', '--pinnedpubkey', tls.files.otherPin], failed('refused')));
+    it('one of two', () => agree(tls.optional, () => ['-k', '--pinnedpubkey', `${tls.files.otherPin};${tls.files.serverPin}`], ok('- HTTP/1.1')));
+    it('a PEM public key file', () => agree(tls.optional, () => ['-k', '--pinnedpubkey', tls.files.serverPubPem], ok('- HTTP/1.1')));
+    it('a DER public key file', () => agree(tls.optional, () => ['-k', '--pinnedpubkey', tls.files.serverPubDer], ok('- HTTP/1.1')));
+    it('another public key file: refused', () => agree(tls.optional, () => ['-k', '--pinnedpubkey', tls.files.otherPubPem], failed('refused')));
     it('a value it cannot use: curl connects and fails (exit 90), hb refuses before connecting (exit 2); neither sends a request', async () => {
-      const before = optional.seen.length;
-      for (const value of ['sha256//not-a-digest', files.serverCa, `${files.dir}/missing.pem`]) {
+      const before = tls.optional.seen.length;
+      for (const value of ['sha256//not-a-digest', tls.files.serverCa, `${tls.files.dir}/missing.pem`]) {
         const [byCurl, byHb] = [
-          await curl(['-k', '--pinnedpubkey', value, optional.url]),
-          await runHb(cli, ['get', optional.url, '-k', '--pinnedpubkey', value]),
+          await curl(['-k', '--pinnedpubkey', value, tls.optional.url]),
+          await runHb(tls.cli, ['get', tls.optional.url, '-k', '--pinnedpubkey', value]),
         ];
         expect([value, byCurl.code, byHb.code, byHb.stderr]).toEqual([value, 90, 2, expect.stringMatching(/^hb: --pinnedpubkey/)]);
       }
-      expect(optional.seen.length).toBe(before);
+      expect(tls.optional.seen.length).toBe(before);
     });
     it('with a client certificate', () =>
-      agree(required, () => ['--cacert', files.serverCa, '--cert', files.aliceBoth, '--pinnedpubkey', files.serverPin], ok('alice HTTP/1.1')));
+      agree(tls.required, () => ['--cacert', tls.files.serverCa, '--cert', tls.files.aliceBoth, '--pinnedpubkey', tls.files.serverPin], ok('alice HTTP/1.1')));
   });
 
   describe('--http2', () => {
     it("without it hb stays on HTTP/1.1, where curl's default is HTTP/2", async () => {
-      const before = optional.seen.length;
-      expect(await curl(['--cacert', files.serverCa, optional.url])).toEqual({ code: 0, stdout: '- HTTP/2.0' });
-      expect((await runHb(cli, ['get', optional.url, '--cacert', files.serverCa])).stdout.toString('utf8')).toBe('- HTTP/1.1');
-      expect(optional.seen.slice(before)).toEqual(['- HTTP/2.0', '- HTTP/1.1']);
+      const before = tls.optional.seen.length;
+      expect(await curl(['--cacert', tls.files.serverCa, tls.optional.url])).toEqual({ code: 0, stdout: '- HTTP/2.0' });
+      expect((await runHb(tls.cli, ['get', tls.optional.url, '--cacert', tls.files.serverCa])).stdout.toString('utf8')).toBe('- HTTP/1.1');
+      expect(tls.optional.seen.slice(before)).toEqual(['- HTTP/2.0', '- HTTP/1.1']);
     });
 
-    it('HTTP/2 by ALPN', () => agree(optional, () => ['--cacert', files.serverCa, '--http2'], ok('- HTTP/2.0')));
+    it('HTTP/2 by ALPN', () => agree(tls.optional, () => ['--cacert', tls.files.serverCa, '--http2'], ok('- HTTP/2.0')));
     it('with a client certificate and a pin', () =>
-      agree(required, () => ['--cacert', files.serverCa, '--http2', '--cert', files.aliceBoth, '--pinnedpubkey', files.serverPin], ok('alice HTTP/2.0')));
+      agree(
+        tls.required,
+        () => ['--cacert', tls.files.serverCa, '--http2', '--cert', tls.files.aliceBoth, '--pinnedpubkey', tls.files.serverPin],
+        ok('alice HTTP/2.0'),
+      ));
   });
 });

@@ -1,6 +1,7 @@
 // Certificates and servers for hb's TLS flags, made at test time with the openssl command (as a
 // user would make them), shared by spec/cli/hb-tls.spec.ts and the curl cross-check in
 // spec/interop/hb-tls.interop.spec.ts.
+import { afterAll, beforeAll } from '@jest/globals';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as http2 from 'node:http2';
@@ -9,6 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TLSSocket } from 'node:tls';
 import { promisify } from 'node:util';
+import { selfSignedCertificate } from '../../support/tls-certificate.js';
+import { builtCli } from './built-cli.js';
 
 const run = promisify(execFile);
 
@@ -113,7 +116,8 @@ export async function startMutualServer(server: { key: string; cert: string }, c
     const socket = req.socket as TLSSocket;
     const line = `${socket.authorized ? String(socket.getPeerCertificate().subject.CN) : '-'} HTTP/${req.httpVersion}`;
     seen.push(line);
-    res.writeHead(200, { 'Content-Type': 'text/plain' });
+    // cacheable for its client alone: hb --cache must keep it from a client without the certificate
+    res.writeHead(200, { 'Content-Type': 'text/plain', 'Cache-Control': 'private, max-age=60' });
     res.end(line);
   });
   const sockets = new Set<Socket>();
@@ -131,4 +135,33 @@ export async function startMutualServer(server: { key: string; cert: string }, c
         listener.close(() => resolve());
       }),
   };
+}
+
+/** What {@link useTlsSetup} makes: the built hb, the files, and two servers with the test server's certificate. */
+export interface TlsSetup {
+  readonly cli: string;
+  readonly files: TlsFiles;
+  /** requires alice's certificate */
+  readonly required: MutualServer;
+  /** takes alice's certificate, or none */
+  readonly optional: MutualServer;
+}
+
+/**
+ * Jest helper: builds hb, writes the files and starts both servers in `beforeAll`, and stops
+ * and removes them in `afterAll`. Read the holder's fields inside tests.
+ */
+export function useTlsSetup(): TlsSetup {
+  const setup: { -readonly [K in keyof TlsSetup]?: TlsSetup[K] } = {};
+  beforeAll(async () => {
+    const server = await selfSignedCertificate();
+    const [cli, files] = await Promise.all([builtCli(), makeTlsFiles(server.cert)]);
+    const alice = readFileSync(files.aliceCert, 'utf8');
+    Object.assign(setup, { cli, files }, { required: await startMutualServer(server, alice), optional: await startMutualServer(server, alice, true) });
+  }, 180_000);
+  afterAll(async () => {
+    await Promise.all([setup.required?.close(), setup.optional?.close()]);
+    setup.files?.remove();
+  });
+  return setup as TlsSetup;
 }
