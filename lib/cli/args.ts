@@ -8,6 +8,7 @@ import { parseProxyUrl } from '../proxy/proxy-url.js';
 import { redactUserInfo } from '../core/redact.js';
 import { MAX_TIMER_MS } from '../config/execution-options.js';
 import { checkToken } from '../config/auth-config.js';
+import { tlsFlags, type CliTlsFlags } from './tls-args.js';
 
 /** The verbs `hb` knows, lower case (the command line accepts any case). */
 export const VERBS = ['get', 'head', 'post', 'put', 'delete', 'patch', 'options'] as const;
@@ -47,8 +48,12 @@ export interface CliRequest {
     | { readonly scheme: 'bearer'; readonly token: string }
     | undefined;
   readonly backend: (typeof BACKENDS)[number] | undefined;
-  /** `--insecure`: certificate checks off. */
+  /** `-k`, `--insecure`: certificate checks off (pins are still checked, as curl does). */
   readonly insecure: boolean;
+  /** `--cacert`, `--cert`, `--cert-type`, `--key`, `--pass`, `--pinnedpubkey`, as curl reads them. */
+  readonly tls: CliTlsFlags;
+  /** `--http2`: offer HTTP/2 by ALPN on https (`client.http2`); http:// stays HTTP/1.1. */
+  readonly http2: boolean;
   /** `--public-only`: connect only to public addresses (`client.publicOnly`). */
   readonly publicOnly: boolean;
   /** `--proxy <url>`: every request through this proxy (else the environment's, as curl). */
@@ -92,7 +97,14 @@ const OPTIONS = {
   digest: { type: 'string', multiple: true },
   bearer: { type: 'string', multiple: true },
   backend: { type: 'string', multiple: true },
-  insecure: { type: 'boolean', multiple: true },
+  insecure: { type: 'boolean', short: 'k', multiple: true },
+  cacert: { type: 'string', multiple: true },
+  cert: { type: 'string', multiple: true },
+  'cert-type': { type: 'string', multiple: true },
+  key: { type: 'string', multiple: true },
+  pass: { type: 'string', multiple: true },
+  pinnedpubkey: { type: 'string', multiple: true },
+  http2: { type: 'boolean', multiple: true },
   'public-only': { type: 'boolean', multiple: true },
   proxy: { type: 'string', multiple: true },
   noproxy: { type: 'string', multiple: true },
@@ -156,6 +168,9 @@ export function parseCommandLine(argv: readonly string[]): Command {
   if ((paginate || stream) && output !== undefined) throw new UsageError(`${paginate ? '--paginate' : '--stream'} prints to stdout: drop -o`);
   if (paginate && values.include !== undefined) throw new UsageError('--paginate prints items, not responses: drop -i');
   const writeOut = single(values['write-out'], '-w');
+  const chosenBackend = backend(single(values.backend, '--backend'));
+  const http2 = values.http2 !== undefined;
+  if (http2 && chosenBackend === 'axios') throw new UsageError('--http2: the axios backend cannot speak HTTP/2 (use native, undici, got or fetch)');
   if (paginate && writeOut !== undefined) throw new UsageError('--paginate prints items, not responses: drop -w');
   return {
     kind: 'request',
@@ -176,8 +191,17 @@ export function parseCommandLine(argv: readonly string[]): Command {
             : bearer !== undefined
               ? { scheme: 'bearer', token: bearerToken(bearer) }
               : undefined,
-      backend: backend(single(values.backend, '--backend')),
+      backend: chosenBackend,
       insecure: values.insecure !== undefined,
+      tls: tlsFlags({
+        cacert: single(values.cacert, '--cacert'),
+        cert: single(values.cert, '--cert'),
+        certType: single(values['cert-type'], '--cert-type'),
+        key: single(values.key, '--key'),
+        pass: single(values.pass, '--pass'),
+        pinnedpubkey: single(values.pinnedpubkey, '--pinnedpubkey'),
+      }),
+      http2,
       publicOnly: values['public-only'] !== undefined,
       proxy: proxyUrl(single(values.proxy, '--proxy')),
       noProxy: noProxyList(single(values.noproxy, '--noproxy')),

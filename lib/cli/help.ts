@@ -22,7 +22,15 @@ Options:
       --digest user:pass      Digest authentication (answers the server's challenge)
       --bearer <token>        send Authorization: Bearer <token>
       --backend <name>        native (default), undici, axios, got or fetch
-      --insecure              do not verify the server's TLS certificate
+  -k, --insecure              do not verify the server's TLS certificate (pins still checked)
+      --cacert <file>         trust the PEM certificates in this file instead of the system's
+      --cert <file[:pass]>    client certificate: PEM (with its key, or --key) or PKCS#12
+      --cert-type <PEM|P12>   how to read --cert (default: PEM if the file is PEM text)
+      --key <file>            the PEM private key of --cert
+      --pass <phrase>         passphrase of the key or PKCS#12 file (never printed)
+      --pinnedpubkey <pins>   sha256//<base64>[;sha256//...] or a public key file (PEM/DER):
+                              the server's key must match one (exit 1 otherwise)
+      --http2                 offer HTTP/2 on https (http:// stays HTTP/1.1)
       --public-only           connect only to public addresses: loopback, private and
                               link-local ones (cloud metadata) are refused (exit 1)
       --proxy <url>           send requests through this proxy: http://[user:pass@]host:port
@@ -65,6 +73,7 @@ Examples:
   hb put https://api.example.com/users/42 --basic ada:secret --form name=Ada
   hb post https://upload.example.com/files --file report=@./report.pdf --form note=draft
   hb get https://localhost:8443/report.csv --insecure -o report.csv
+  hb get https://intranet.example.com/api --cacert ca.pem --cert me.p12:secret --http2
   hb head https://example.com -i
   hb get https://intranet.example.com/api --digest ada:secret --backend got | jq .
   hb get https://api.github.com/repos/nodejs/node/issues --paginate | jq -r .title

@@ -35,14 +35,22 @@ export function printable(text: string): string {
 }
 
 /**
- * The status line and headers as `-i` prints them: `HTTP/1.1 200 OK`, one `Name: value` line
- * per header as received, then an empty line. Every backend speaks HTTP/1.1.
+ * A status line as curl prints it: `HTTP/1.1 200 OK`, or `HTTP/2 200` (HTTP/2 sends no reason
+ * phrase; the library's stand-in for one is not shown).
+ */
+export function statusLine(httpVersion: '1.1' | '2.0' | undefined, statusCode: number, message: string): string {
+  if (httpVersion === '2.0') return `HTTP/2 ${statusCode}`;
+  return `HTTP/1.1 ${statusCode}${message === '' ? '' : ` ${printable(message)}`}`;
+}
+
+/**
+ * The status line and headers as `-i` prints them: `HTTP/1.1 200 OK` (`HTTP/2 200` over
+ * HTTP/2), one `Name: value` line per header as received, then an empty line.
  */
 export function formatHead(fromServer: FromServer, colour: boolean): string {
   const bold = (t: string) => (colour ? `\x1b[1m${t}\x1b[0m` : t);
   const cyan = (t: string) => (colour ? `\x1b[36m${t}\x1b[0m` : t);
-  const reason = fromServer.message === '' ? '' : ` ${printable(fromServer.message)}`;
-  let head = bold(`HTTP/1.1 ${fromServer.statusCode}${reason}`) + '\n';
+  let head = bold(statusLine(fromServer.httpVersion, fromServer.statusCode, fromServer.message)) + '\n';
   for (const [name, value] of fromServer.headers) head += `${cyan(printable(name))}: ${printable(value)}\n`;
   return head + '\n';
 }

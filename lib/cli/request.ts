@@ -1,7 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import type { CookieJar } from 'tough-cookie';
-import { backendFor } from '../backends/registry.js';
 import { multipart } from '../content/multipart.js';
 import type { HttpConfig } from '../config/http-config.js';
 import { HttpBuilder } from '../http-builder.js';
@@ -12,7 +11,7 @@ import { verbose } from './verbose.js';
 import { checkDownloadTarget } from '../download-target.js';
 import { ConfigError } from '../core/errors.js';
 import type { CacheOptions } from '../config/cache-options.js';
-import { resolvePublicOnly } from '../config/public-only.js';
+import type { TlsOptions } from '../model/backend.js';
 
 /** Content types for `--file` parts, by file extension; anything else is `application/octet-stream`. */
 const FILE_TYPES: Readonly<Record<string, string>> = {
@@ -39,25 +38,25 @@ export function fileContentType(path: string): string {
 
 /**
  * The client for one command line: the URL (credentials in it become Basic credentials, as
- * the library does), `--backend`, `--insecure`, `--proxy` and `--noproxy` (with `-v`, each exchange's heads go to
+ * the library does), `--backend`, `--http2`, the TLS options (`tls`, from `loadTls`), `--proxy` and `--noproxy` (with `-v`, each exchange's heads go to
  * `trace`), `--timeout` for the whole call, `--retry` with the library's default methods and
  * statuses, the `--session` jar and the `--cache` folder's cache (`openFileCache`). The caller closes it.
  */
 export function createClient(
   request: CliRequest,
+  tls: TlsOptions | undefined,
   jar: CookieJar | undefined,
   trace: { write(text: string): unknown },
   cache: CacheOptions | undefined,
 ): HttpBuilder {
-  // made here rather than named, so that -v can wrap it: the wrapper sees every wire exchange
-  const backend = backendFor(request.backend, {
-    tls: request.insecure ? { rejectUnauthorized: false } : undefined,
-    connection: undefined,
-    publicOnly: request.publicOnly ? resolvePublicOnly(true) : undefined,
-  });
   return HttpBuilder.configure((c) => {
     c.request.uri = request.url;
-    c.client.backend = request.verbose ? verbose(backend, trace) : backend;
+    // -v wraps the backend the client makes with the settings below; the cache counts them in its connection identity too
+    if (request.verbose) c.client.backend = verbose(request.backend, trace);
+    else if (request.backend !== undefined) c.client.backend = request.backend;
+    if (tls !== undefined) c.execution.tls = tls;
+    if (request.http2) c.client.http2 = true;
+    if (request.publicOnly) c.client.publicOnly = true;
     // the environment's proxies unless --proxy names one; --noproxy replaces no_proxy either way
     if (request.proxy !== undefined || request.noProxy !== undefined) c.client.proxy = { url: request.proxy, noProxy: request.noProxy };
     if (request.timeout !== undefined) c.execution.timeout = { total: request.timeout };

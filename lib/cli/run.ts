@@ -17,6 +17,8 @@ import { processStdin, type Stdin } from './stdin.js';
 import { redactUrl } from '../core/redact.js';
 import type { Timings } from '../core/timings.js';
 import { formatWriteOut, type WriteOutFacts } from './write-out.js';
+import { loadTls } from './tls-files.js';
+import { inFlagTerms } from './flag-hints.js';
 
 /** The process around `hb`: its streams, environment and Ctrl-C. */
 export interface CliIo {
@@ -51,11 +53,12 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   try {
     await checkFiles(request);
     checkTargets(request);
+    const tls = await loadTls(request.tls, request.insecure);
     const body = await loadBody(request, io.stdin ?? processStdin(), io.signal);
     const session = request.session === undefined ? undefined : { file: request.session, jar: await loadSession(request.session) };
     // a folder it cannot trust warns on stderr, and the run goes on without a cache
     const cache = request.cache === undefined ? undefined : await openFileCache(request.cache, io.stderr);
-    http = createClient(request, session?.jar, io.stderr, cache);
+    http = createClient(request, tls, session?.jar, io.stderr, cache);
     try {
       return await (request.paginate ? paginate(http, request, body, io, secrets) : send(http, request, body, io, secrets));
     } finally {
@@ -165,7 +168,7 @@ function failStatus(io: CliIo, response: { statusCode: number; message: string }
 
 /** Writes `hb: <error>` as one line on stderr and returns `code`. */
 function fail(io: CliIo, error: unknown, secrets: readonly string[], code: number, named = true): number {
-  const text = error instanceof UsageError ? `${error.message}; see hb --help` : named ? describeError(error) : (error as Error).message;
+  const text = error instanceof UsageError ? `${error.message}; see hb --help` : named ? inFlagTerms(describeError(error)) : (error as Error).message;
   io.stderr.write(`hb: ${oneLine(text, secrets)}\n`);
   return code;
 }
@@ -179,7 +182,7 @@ export function isBrokenPipe(error: unknown): boolean {
 function secretsOf(request: CliRequest): string[] {
   const auth = request.auth;
   const secret = auth === undefined ? '' : auth.scheme === 'bearer' ? auth.token : auth.password;
-  const secrets = [secret, request.url.password, safeDecode(request.url.password)];
+  const secrets = [secret, request.url.password, safeDecode(request.url.password), request.tls.passphrase ?? ''];
   return secrets.filter((s) => s !== '');
 }
 

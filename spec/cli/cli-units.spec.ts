@@ -59,6 +59,18 @@ describe('parseCommandLine', () => {
         '--public-only',
         '-w',
         '%{http_code}',
+        '--cacert',
+        'ca.pem',
+        '--cert',
+        'me.pem',
+        '--cert-type',
+        'pem',
+        '--key',
+        'me.key',
+        '--pass',
+        'phrase',
+        `--pinnedpubkey=sha256//${'a'.repeat(43)}=;sha256//${'b'.repeat(43)}=`,
+        '--http2',
       ]),
     ).toEqual({
       verb: 'post',
@@ -90,6 +102,15 @@ describe('parseCommandLine', () => {
       session: 's.json',
       publicOnly: true,
       writeOut: '%{http_code}',
+      tls: {
+        cacert: 'ca.pem',
+        cert: 'me.pem',
+        certType: 'PEM',
+        key: 'me.key',
+        passphrase: 'phrase',
+        pins: { from: 'digests', digests: [`${'a'.repeat(43)}=`, `${'b'.repeat(43)}=`] },
+      },
+      http2: true,
     });
   });
 
