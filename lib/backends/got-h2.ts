@@ -54,7 +54,7 @@ export async function gotHttp2Agent(pins?: ReadonlySet<string>): Promise<GotHttp
     // over only once it passed them
     override createConnection(origin: URL, options: SecureClientSessionOptions): Promise<tls.TLSSocket> {
       const made = timedConnection(() => super.createConnection(origin, options));
-      return pins ? made.then((socket: tls.TLSSocket) => securedAndPinned(socket, pins, options.servername ?? origin.hostname)) : made;
+      return pins ? made.then((socket: tls.TLSSocket) => securedAndPinned(socket, pins, options.servername || origin.hostname)) : made;
     }
 
     // (http2-wrapper's types name the wrong options: these are a request's connect options)
@@ -165,7 +165,7 @@ function prepared<R extends Http2Request>(req: R, authority: string, body: boole
 function probe(options: tls.ConnectionOptions, secured: () => void, pins: ReadonlySet<string> | undefined): tls.TLSSocket {
   if (!pins) return tls.connect(options, secured);
   const socket = tls.connect(options, () => {
-    const failure = pinFailure(socket, pins, options.servername ?? options.host ?? 'localhost');
+    const failure = pinFailure(socket, pins, options.servername || options.host || 'localhost');
     if (failure)
       socket.destroy(failure); // the probe rejects with its 'error'
     else secured();

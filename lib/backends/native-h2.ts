@@ -133,7 +133,7 @@ function negotiate(request: WireRequest, options: TransportOptions): Promise<Cho
     const pins = pinsOf(settings);
     socket.once('secureConnect', () => {
       clearTimeout(timer);
-      const failure = pins && pinFailure(socket, pins, servername ?? host);
+      const failure = pins && pinFailure(socket, pins, servername || host);
       if (failure) return void socket.destroy(failure); // its 'error' rejects
       if (socket.alpnProtocol !== 'h2') {
         socket.destroy();

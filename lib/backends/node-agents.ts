@@ -35,7 +35,7 @@ export function pinning<A extends https.Agent>(agent: A, pins: ReadonlySet<strin
   if (pins === undefined) return agent;
   const create = agent.createConnection.bind(agent) as (options: https.RequestOptions, callback: unknown) => TLSSocket;
   agent.createConnection = (options: https.RequestOptions, callback: unknown) =>
-    guardPins(create(options, callback), pins, options.servername ?? options.host ?? 'localhost');
+    guardPins(create(options, callback), pins, options.servername || options.host || 'localhost');
   return agent;
 }
 

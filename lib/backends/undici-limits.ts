@@ -106,7 +106,7 @@ export function pinnedConnector<C extends Connector>(connector: C, pins: Readonl
   type Target = { protocol: string; hostname: string; servername?: string };
   return ((options: Target, callback: (error: Error | null, socket: unknown) => void) =>
     connector(options as never, (error, socket) => {
-      const failure = error === null && options.protocol === 'https:' && pinFailure(socket as TLSSocket, pins, options.servername ?? options.hostname);
+      const failure = error === null && options.protocol === 'https:' && pinFailure(socket as TLSSocket, pins, options.servername || options.hostname);
       if (!failure) return callback(error, socket);
       (socket as TLSSocket).destroy();
       callback(failure, null);

@@ -99,6 +99,13 @@ conformance('execution.tls: pins, client certificates, versions, ciphers', (kit)
     expect(answered).toEqual([]);
   });
 
+  it('a pin failure names the host of an IP URL too', async () => {
+    const byIp = open.url.replace('localhost', '127.0.0.1');
+    await expect(client(kit, byIp, { ca: chain.root, pins: [NOWHERE] }).get()).rejects.toThrow(
+      /the certificate of 127\.0\.0\.1 matches none of execution\.tls\.pins/,
+    );
+  });
+
   it('pins hold with rejectUnauthorized: false too (node skips its own identity check then)', async () => {
     expect(await client(kit, open.url, { rejectUnauthorized: false, pins: [pinOf(chain.intermediate)] }).get()).toMatch(/anonymous/);
     await expect(client(kit, open.url, { rejectUnauthorized: false, pins: [NOWHERE] }).get()).rejects.toMatchObject({ name: 'NetworkError', reason: 'tls' });
