@@ -2,6 +2,7 @@ import { isThenable } from './core/maybe-promise.js';
 import { chosenBackend } from './backends/backend-choice.js';
 import { ClientCookieJar } from './cookies/cookie-jar.js';
 import { ConfigError } from './core/errors.js';
+import { describeValue } from './core/describe-value.js';
 import { HttpConfig, type ConfigBlock } from './config/http-config.js';
 import { DEFAULT_SETTINGS, mergeSettings, type Settings } from './config/settings.js';
 import { releaseUpload } from './content/raw-upload.js';
@@ -144,6 +145,27 @@ export class HttpBuilder {
 
   /** OPTIONS. @example await http.options((c) => { c.response.success((fs) => fs.headers.get('allow')); }); */
   readonly options: Verb = this.#verb('OPTIONS');
+
+  /**
+   * Any method, with the same three shapes as the verbs: `request(method)`,
+   * `request(method, block)`, `request(method, Type, block?)`. The method is an RFC 9110 token
+   * (`QUERY`, `PROPFIND`, `PURGE`, ...), sent in upper case; `CONNECT` is refused. `QUERY` is
+   * retried as an idempotent request.
+   *
+   * @example
+   * const found = await http.request('QUERY', (c) => {
+   *   c.request.uri.path = '/contacts';
+   *   c.request.contentType = 'application/json';
+   *   c.request.body = { name: 'Ada' };
+   * });
+   */
+  request<A extends VerbArgument>(method: string, first?: A, block?: BlockFor<NoInfer<A>>): Promise<ResultFor<A>> {
+    if (typeof method !== 'string' || method === '') {
+      return Promise.reject(new ConfigError(`request(method, ...) needs a method name first ('QUERY', 'PROPFIND', ...), not ${describeValue(method)}`));
+    }
+    const upper = method.toUpperCase();
+    return this.#call(upper, 'request', first, block) as Promise<ResultFor<A>>;
+  }
 
   /**
    * The items of every page of a list, as an `AsyncIterable`: `paginate(block)`, or

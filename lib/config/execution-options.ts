@@ -40,7 +40,7 @@ export type Backoff = (attempt: number) => number;
 export interface RetryOptions {
   /** How many times to retry (0, the default, turns retries off). */
   readonly limit?: number;
-  /** Which methods may be retried; the idempotent ones by default (GET, HEAD, PUT, DELETE, OPTIONS, TRACE). */
+  /** Which methods may be retried; the idempotent ones by default (GET, HEAD, PUT, DELETE, OPTIONS, TRACE, QUERY). */
   readonly methods?: readonly string[];
   /** Which statuses are retried; 408, 413, 429, 500, 502, 503, 504 by default. */
   readonly statusCodes?: readonly number[];
@@ -89,8 +89,8 @@ export interface ExecutionOptions {
 /** ≈ 300 ms × 2^(attempt−1), capped at 10 s, each wait between half and all of that (jitter spreads clients out). */
 export const exponentialBackoff: Backoff = (attempt) => Math.min(10_000, 300 * 2 ** (attempt - 1)) * (0.5 + Math.random() / 2);
 
-/** RFC 9110 §9.2.2: sending these twice has the effect of sending them once. */
-export const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS', 'TRACE']);
+/** RFC 9110 §9.2.2: sending these twice has the effect of sending them once (and QUERY, draft-ietf-httpbis-safe-method-w-body). */
+export const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS', 'TRACE', 'QUERY']);
 
 export const DEFAULT_EXECUTION: ExecutionOptions = Object.freeze({
   timeout: Object.freeze({}),
