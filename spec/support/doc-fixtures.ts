@@ -43,7 +43,7 @@ export function installDocFixtures(server: TestServer): void {
     }
   };
 
-  for (const method of ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']) route(method, '/echo', echo);
+  for (const method of ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'QUERY']) route(method, '/echo', echo);
 
   // users
   for (const [id, user] of Object.entries(USERS)) {
