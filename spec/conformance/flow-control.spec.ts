@@ -232,6 +232,29 @@ conformance('client.dedupe', (kit) => {
     expect(kit.server.requests).toHaveLength(4);
   });
 
+  it('calls whose credentials come from a token function, or whose hooks may change them, never share', async () => {
+    sharedRoute('/per-user');
+    const users = ['alice', 'bob'];
+    let next = 0;
+    const byFunction = kit.client((c) => {
+      c.client.dedupe = true;
+      c.request.auth.bearer(() => `token-${users[next++ % 2]}`);
+    });
+    const byHook = kit.client((c) => {
+      c.client.dedupe = true;
+      c.execution.hooks = { beforeAttempt: (attempt) => void (attempt.headers['X-User'] = users[next++ % 2]) };
+    });
+    await Promise.all([0, 1].map(() => byFunction.get((c) => void (c.request.uri.path = '/per-user'))));
+    await Promise.all([0, 1].map(() => byHook.get((c) => void (c.request.uri.path = '/per-user'))));
+    expect(kit.server.requests).toHaveLength(4);
+    expect(
+      kit.server.requests
+        .slice(0, 2)
+        .map((r) => r.headers.authorization)
+        .sort(),
+    ).toEqual(['Bearer token-alice', 'Bearer token-bob']);
+  });
+
   it('a caller that gives up while it waits leaves the others their result', async () => {
     sharedRoute('/slowly');
     const client = kit.client((c) => void (c.client.dedupe = true));
