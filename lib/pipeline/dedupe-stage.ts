@@ -1,15 +1,6 @@
 import type { WireRequest, WireResponse } from '../model/backend.js';
 import { teeBody } from './body-tee.js';
-import type { Send, WireCall } from './plan.js';
-
-/** An exchange other calls may join until its response head is in. */
-interface Shared {
-  readonly leader: WireCall;
-  readonly joined: Array<{ call: WireCall; resolve: (response: WireResponse) => void; reject: (error: unknown) => void }>;
-}
-
-/** Per pool: the GETs in flight that identical ones may join, by key. */
-export type DedupeTable = Map<string, Shared>;
+import type { SharedExchange as Shared, Send, WireCall } from './plan.js';
 
 /**
  * The dedupe stage (`client.dedupe`), outermost: a GET without a body identical to one in flight
