@@ -82,5 +82,6 @@ export function applyPageShape(c: HttpConfig, shape: CliPageShape): void {
 function described(value: unknown): string {
   if (value === undefined) return 'nothing';
   if (value === null) return 'null';
-  return Array.isArray(value) ? 'an array' : `a ${typeof value}`;
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
