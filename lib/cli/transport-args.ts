@@ -7,7 +7,7 @@ export interface ResolveEntry {
   /** Lower case, as URLs give host names. */
   readonly host: string;
   readonly port: number;
-  /** In curl's order: the first is dialled. */
+  /** Tried in this order, as curl does, until one connects. */
   readonly addresses: readonly string[];
 }
 

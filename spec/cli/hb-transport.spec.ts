@@ -84,7 +84,7 @@ describe('hb --resolve', () => {
     expect(holder.server.requests).toHaveLength(0);
   });
 
-  it('several entries, names in any case, an address list (the first is dialled)', async () => {
+  it('several entries, names in any case, an address list', async () => {
     holder.server.expect({ method: 'GET', path: '/two', respond: { body: 'second name' } });
     const url = `http://Two.hb-test.invalid:${port()}/two`;
     const result = await hb('get', url, '--resolve', `one.hb-test.invalid:${port()}:127.0.0.2`, '--resolve', `TWO.hb-test.invalid:${port()}:127.0.0.1,[::1]`);
