@@ -19,7 +19,13 @@ export interface JsonPointer {
 export function parsePointer(text: string, option: string): JsonPointer {
   if (text !== '' && !text.startsWith('/')) throw new UsageError(`${option} expects a JSON pointer such as /items (starting with '/'), got '${text}'`);
   if (/~(?![01])/.test(text)) throw new UsageError(`${option}: in a JSON pointer '~' is written ~0 and '/' ~1, got '${text}'`);
-  const tokens = text === '' ? [] : text.slice(1).split('/').map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const tokens =
+    text === ''
+      ? []
+      : text
+          .slice(1)
+          .split('/')
+          .map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~'));
   return { text, tokens };
 }
 

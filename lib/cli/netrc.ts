@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { CliRequest } from './args.js';
 import { errorCode, UsageError } from './failure.js';
 
 /** `--netrc` (the file `~/.netrc`) or `--netrc-file <path>`: where credentials for the URL's host come from. */
@@ -20,6 +19,13 @@ export const NETRC_OPTIONS = {
 export interface NetrcValues {
   readonly netrc?: boolean[];
   readonly 'netrc-file'?: string[];
+}
+
+/** What {@link withNetrc} reads of the request (args.ts's CliRequest, without importing it: args.ts imports this file). */
+export interface NetrcRequest {
+  readonly netrc: CliNetrc | undefined;
+  readonly auth: object | undefined;
+  readonly url: URL;
 }
 
 /** One `machine` (or `default`, with `machine` undefined) entry of a `.netrc` file. */
@@ -76,7 +82,7 @@ export function parseNetrc(text: string): NetrcEntry[] {
  *
  * @throws {UsageError} when the file exists but cannot be read.
  */
-export async function withNetrc(request: CliRequest, env: Readonly<Record<string, string | undefined>>): Promise<CliRequest> {
+export async function withNetrc<R extends NetrcRequest>(request: R, env: Readonly<Record<string, string | undefined>>): Promise<R> {
   if (request.netrc === undefined || request.auth !== undefined || request.url.username !== '') return request;
   const option = request.netrc.file === undefined ? '--netrc' : '--netrc-file';
   const file = request.netrc.file ?? join(env.HOME ?? homedir(), '.netrc');
@@ -89,7 +95,7 @@ export async function withNetrc(request: CliRequest, env: Readonly<Record<string
   const entry = entries.find((e) => e.machine === host) ?? entries.find((e) => e.machine === undefined);
   if (entry?.login === undefined) return request;
   // curl sends a login without a password with an empty one
-  return { ...request, auth: { scheme: 'basic', user: entry.login, password: entry.password ?? '' } };
+  return Object.assign({}, request, { auth: { scheme: 'basic' as const, user: entry.login, password: entry.password ?? '' } });
 }
 
 const ESCAPES: Readonly<Record<string, string>> = { n: '\n', r: '\r', t: '\t' };

@@ -42,7 +42,8 @@ export function pageShape(values: PageValues, paginate: boolean): CliPageShape {
   for (const name of given) if (values[name]!.length > 1) throw new UsageError(`--${name} given more than once`);
   if (!paginate && given.length > 0) throw new UsageError(`--${given[0]} says how --paginate reads a page: use it with --paginate`);
   const cursorParam = values['cursor-param']?.[0];
-  if (cursorParam !== undefined && values.next === undefined) throw new UsageError('--cursor-param names the query parameter of --next: give --next <json-pointer>');
+  if (cursorParam !== undefined && values.next === undefined)
+    throw new UsageError('--cursor-param names the query parameter of --next: give --next <json-pointer>');
   if (cursorParam === '') throw new UsageError('--cursor-param needs a parameter name');
   return {
     items: values.items === undefined ? undefined : parsePointer(values.items[0], '--items'),
@@ -62,8 +63,9 @@ export function applyPageShape(c: HttpConfig, shape: CliPageShape): void {
   if (items !== undefined) {
     options.items = (body, fromServer) => {
       const found = pointAt(body, items);
-      if (!Array.isArray(found)) throw new UsageError(`--items ${items.text}: the page ${redactUrl(fromServer.uri)} has ${described(found)} there, not an array`);
-      return found;
+      if (!Array.isArray(found))
+        throw new UsageError(`--items ${items.text}: the page ${redactUrl(fromServer.uri)} has ${described(found)} there, not an array`);
+      return found as unknown[];
     };
   }
   if (next !== undefined) {

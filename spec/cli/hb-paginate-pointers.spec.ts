@@ -80,7 +80,10 @@ describe('hb --paginate with pointers', () => {
       method: 'GET',
       path: '/search/issues',
       query: { q: 'bug' },
-      respond: { ...json({ total_count: 3, items: [{ n: 1 }, { n: 2 }] }), headers: { 'Content-Type': 'application/json', Link: '</search/issues?q=bug&page=2>; rel="next"' } },
+      respond: {
+        ...json({ total_count: 3, items: [{ n: 1 }, { n: 2 }] }),
+        headers: { 'Content-Type': 'application/json', Link: '</search/issues?q=bug&page=2>; rel="next"' },
+      },
     });
     server.expect({ method: 'GET', path: '/search/issues', query: { q: 'bug', page: '2' }, respond: json({ total_count: 3, items: [{ n: 3 }] }) });
     const result = await hb('get', `${server.httpUrl}/search/issues`, '-q', 'q=bug', '--paginate', '--items', '/items');

@@ -189,3 +189,24 @@ describe('bad transport flags: exit 2, nothing sent', () => {
     expect(holder.server.requests).toHaveLength(0);
   });
 });
+
+describe('hb --help', () => {
+  it('lists the transport, pagination and .netrc flags', async () => {
+    const text = (await hb('--help')).stdout.toString('utf8');
+    for (const flag of [
+      '--unix-socket',
+      '--resolve',
+      '-4, -6',
+      '--no-follow',
+      '--max-redirs',
+      '--connect-timeout',
+      '--netrc',
+      '--netrc-file',
+      '--items',
+      '--next',
+      '--cursor-param',
+    ]) {
+      expect(text).toContain(flag);
+    }
+  });
+});

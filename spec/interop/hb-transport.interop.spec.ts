@@ -57,7 +57,12 @@ function testServerSeen(): string[] {
  * Runs curl with `curlArgs` and hb with `hbArgs` (each after the URL), and what `seen()` reports
  * the server got meanwhile; `seen` is read and cleared by `take`.
  */
-async function both(url: string, curlArgs: readonly string[], hbArgs: readonly string[], take: () => string[] = takeTestServer): Promise<Record<'curl' | 'hb', Run>> {
+async function both(
+  url: string,
+  curlArgs: readonly string[],
+  hbArgs: readonly string[],
+  take: () => string[] = takeTestServer,
+): Promise<Record<'curl' | 'hb', Run>> {
   take();
   const byCurl = await curl([url, ...curlArgs]);
   const curlRun: Run = { outcome: byCurl.code === 0 ? 'ok' : CURL_BAD_INPUT.has(byCurl.code) ? 'bad input' : 'failed', body: byCurl.stdout, seen: take() };
@@ -115,13 +120,25 @@ describe('hb and curl agree on the transport flags', () => {
     const take = () => seen.splice(0);
 
     it('the request goes over the socket, Host and path from the URL', () =>
-      agree('http://docker/v1.43/info?x=1', ['--unix-socket', socketPath], ['--unix-socket', socketPath], {
-        outcome: 'ok',
-        body: 'socket answer',
-        seen: [line('GET', '/v1.43/info?x=1', 'docker', undefined)],
-      }, take));
+      agree(
+        'http://docker/v1.43/info?x=1',
+        ['--unix-socket', socketPath],
+        ['--unix-socket', socketPath],
+        {
+          outcome: 'ok',
+          body: 'socket answer',
+          seen: [line('GET', '/v1.43/info?x=1', 'docker', undefined)],
+        },
+        take,
+      ));
     it('a socket that is not there fails', () =>
-      agree('http://docker/', ['--unix-socket', join(dir, 'none.sock')], ['--unix-socket', join(dir, 'none.sock')], { outcome: 'failed', body: '', seen: [] }, take));
+      agree(
+        'http://docker/',
+        ['--unix-socket', join(dir, 'none.sock')],
+        ['--unix-socket', join(dir, 'none.sock')],
+        { outcome: 'failed', body: '', seen: [] },
+        take,
+      ));
   });
 
   describe('--resolve, -4, -6', () => {
@@ -194,7 +211,13 @@ describe('hb and curl agree on the transport flags', () => {
     it('a TLS handshake that never ends fails in time', async () => {
       const { port: silentPort } = silent.address() as { port: number };
       const started = Date.now();
-      await agree(`https://127.0.0.1:${silentPort}/`, ['--connect-timeout', '0.3'], ['--connect-timeout', '300'], { outcome: 'failed', body: '', seen: [] }, none);
+      await agree(
+        `https://127.0.0.1:${silentPort}/`,
+        ['--connect-timeout', '0.3'],
+        ['--connect-timeout', '300'],
+        { outcome: 'failed', body: '', seen: [] },
+        none,
+      );
       expect(Date.now() - started).toBeLessThan(9_000);
     });
     it('a slow answer on a quick connection is not cut', () => {
@@ -211,7 +234,11 @@ describe('hb and curl agree on the transport flags', () => {
 describe('hb --netrc and curl --netrc send the same credentials', () => {
   const basic = (credentials: string) => `Basic ${Buffer.from(credentials).toString('base64')}`;
   const route = () => holder.server.expect({ method: 'GET', path: '/me', respond: { body: 'me' } });
-  const ok = (authorization: string | undefined, host = `127.0.0.1:${port()}`): Run => ({ outcome: 'ok', body: 'me', seen: [line('GET', '/me', host, authorization)] });
+  const ok = (authorization: string | undefined, host = `127.0.0.1:${port()}`): Run => ({
+    outcome: 'ok',
+    body: 'me',
+    seen: [line('GET', '/me', host, authorization)],
+  });
 
   beforeAll(() => writeFileSync(join(home, '.netrc'), 'machine 127.0.0.1 login ada password "pa ss\\"word"\nmachine localhost login lone\n'));
 
