@@ -14,14 +14,14 @@ export type DedupeTable = Map<string, Shared>;
 /**
  * The dedupe stage (`client.dedupe`), outermost: a GET without a body identical to one in flight
  * (same URL, same headers, same credentials) joins it instead of going out, until the first
- * one's response head is in; each call then reads the body through its own reader of one shared
+ * one's response head is in (unless what it sends may be decided per call: {@link perCall}); each call then reads the body through its own reader of one shared
  * read (body-tee.ts) and converts it for itself. Redirects, retries and authentication happen
  * once, for all of them.
  */
 export function dedupe(next: Send): Send {
   return function sendDeduped(wire: WireRequest, call: WireCall): Promise<WireResponse> {
     const table = call.plan.pool.dedupe;
-    if (table === undefined || wire.method !== 'GET' || wire.body !== undefined) return next(wire, call);
+    if (table === undefined || wire.method !== 'GET' || wire.body !== undefined || perCall(call)) return next(wire, call);
     const key = keyOf(wire, call);
     const shared = table.get(key);
     if (shared) return joining(shared, call);
@@ -81,6 +81,16 @@ function share(response: WireResponse, { leader, joined }: Shared): WireResponse
     resolve(replica(index + 1));
   });
   return replica(0);
+}
+
+/**
+ * Whether what a call sends may be decided per call below this stage, where its key cannot see
+ * it: a bearer token function (one client serving many users) or `beforeAttempt` hooks (a
+ * signature, a user's header). Such calls never share: one user's answer must not reach another.
+ */
+function perCall(call: WireCall): boolean {
+  const { credentials, execution } = call.plan;
+  return (credentials?.scheme === 'bearer' && typeof credentials.token === 'function') || (execution.hooks?.beforeAttempt.length ?? 0) > 0;
 }
 
 // one number per credentials object: calls with other credentials never share

@@ -1,13 +1,20 @@
 // Flow control (client.concurrency, client.rateLimit, servers' Retry-After, idempotency keys) on
 // every backend, measured where it counts: the server's own counts and arrival times.
-import { expect, it } from '@jest/globals';
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import type { ServerResponse } from 'node:http';
 import { AbortError, TimeoutError, type HttpConfig } from '../../lib/index.js';
 import { Stream } from '../../lib/stream.js';
 import type { RecordedRequest } from '../support/recorded-request.js';
+import { ProxyServer } from '../support/proxy-server.js';
 import { conformance, type Kit } from './kit.js';
 
 const TEXT = { 'Content-Type': 'text/plain' };
+
+let proxy: ProxyServer;
+beforeAll(async () => {
+  proxy = await ProxyServer.start({});
+});
+afterAll(() => proxy.close());
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A route that answers after `ms`, counting the requests in flight at the server; `seen` holds each arrival (query n, time). */
@@ -225,6 +232,29 @@ conformance('client.dedupe', (kit) => {
     expect(kit.server.requests).toHaveLength(4);
   });
 
+  it('calls whose credentials come from a token function, or whose hooks may change them, never share', async () => {
+    sharedRoute('/per-user');
+    const users = ['alice', 'bob'];
+    let next = 0;
+    const byFunction = kit.client((c) => {
+      c.client.dedupe = true;
+      c.request.auth.bearer(() => `token-${users[next++ % 2]}`);
+    });
+    const byHook = kit.client((c) => {
+      c.client.dedupe = true;
+      c.execution.hooks = { beforeAttempt: (attempt) => void (attempt.headers['X-User'] = users[next++ % 2]) };
+    });
+    await Promise.all([0, 1].map(() => byFunction.get((c) => void (c.request.uri.path = '/per-user'))));
+    await Promise.all([0, 1].map(() => byHook.get((c) => void (c.request.uri.path = '/per-user'))));
+    expect(kit.server.requests).toHaveLength(4);
+    expect(
+      kit.server.requests
+        .slice(0, 2)
+        .map((r) => r.headers.authorization)
+        .sort(),
+    ).toEqual(['Bearer token-alice', 'Bearer token-bob']);
+  });
+
   it('a caller that gives up while it waits leaves the others their result', async () => {
     sharedRoute('/slowly');
     const client = kit.client((c) => void (c.client.dedupe = true));
@@ -263,6 +293,20 @@ conformance('flow control and the rest of the client', (kit) => {
     for (let i = 0; i < 3; i++) expect(await client.get((c) => void (c.request.uri.path = '/cached'))).toBe('kept');
     expect(performance.now() - started).toBeLessThan(2000);
     expect(kit.server.requests).toHaveLength(1);
+  });
+
+  it('through a proxy, the limits are the target origin’s', async () => {
+    const state = slowRoute(kit, '/proxied', 30);
+    const client = kit.client((c) => {
+      c.client.proxy = proxy.url;
+      c.client.concurrency = { perOrigin: 1 };
+      c.client.rateLimit = { requests: 2, interval: 150 };
+    });
+    await Promise.all([1, 2, 3].map((n) => client.get((c) => void ((c.request.uri.path = '/proxied'), (c.request.uri.query = { n })))));
+    expect(state.most).toBe(1);
+    const times = state.seen.map((s) => s.at);
+    expect(times[2] - times[0]).toBeGreaterThanOrEqual(140);
+    expect(proxy.seen.length).toBeGreaterThan(0);
   });
 
   it('hooks see an attempt when it goes, after its wait', async () => {
