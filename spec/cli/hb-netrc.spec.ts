@@ -8,17 +8,13 @@ import { parseNetrc } from '../../lib/cli/netrc.js';
 import { basicRoute } from '../support/auth/index.js';
 import { headerValue } from '../support/recorded-request.js';
 import { useTestServer } from '../support/use-test-server.js';
-import { builtCli } from './support/built-cli.js';
-import { runHb, type HbResult } from './support/run-hb.js';
+import { useBuiltHb } from './support/use-built-hb.js';
 
 const holder = useTestServer();
-let cli = '';
-beforeAll(async () => {
-  cli = await builtCli();
-}, 180_000);
-
 const home = mkdtempSync(join(tmpdir(), 'hb-netrc-'));
 afterAll(() => rmSync(home, { recursive: true, force: true }));
+
+const { hb } = useBuiltHb({ env: { HOME: home } });
 
 const PASSWORD = 'n3trc-s3cret';
 const NETRC = `# credentials for the test server
@@ -28,10 +24,6 @@ machine 127.0.0.1
 
 machine other.example login bob password bobs
 `;
-
-function hb(...args: string[]): Promise<HbResult> {
-  return runHb(cli, args, { env: { HOME: home } });
-}
 
 /** The Authorization header of the only request the server got (undefined when none was sent). */
 function authorization(): string | undefined {

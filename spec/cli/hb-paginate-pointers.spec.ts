@@ -1,27 +1,16 @@
 // hb --paginate over wrapped pages: --items <json-pointer> finds each page's array (a GitHub
 // search page's /items), --next <json-pointer> the cursor of the next page, sent as the query
 // parameter --cursor-param names (cursor by default). Bad pointers are bad input (exit 2).
-import { beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { parseCommandLine, type CliRequest } from '../../lib/cli/args.js';
 import { UsageError } from '../../lib/cli/failure.js';
 import { parsePointer, pointAt } from '../../lib/cli/json-pointer.js';
 import { useTestServer } from '../support/use-test-server.js';
-import { builtCli } from './support/built-cli.js';
-import { runHb, type HbResult } from './support/run-hb.js';
+import { outcome } from './support/hb-outcome.js';
+import { useBuiltHb } from './support/use-built-hb.js';
 
 const holder = useTestServer();
-let cli = '';
-beforeAll(async () => {
-  cli = await builtCli();
-}, 180_000);
-
-function hb(...args: string[]): Promise<HbResult> {
-  return runHb(cli, args);
-}
-
-function outcome(result: HbResult): { code: number | null; stdout: string; stderr: string } {
-  return { code: result.code, stdout: result.stdout.toString('utf8'), stderr: result.stderr };
-}
+const { hb } = useBuiltHb();
 
 function json(body: unknown) {
   return { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) };

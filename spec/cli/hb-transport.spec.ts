@@ -9,22 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stalledListener } from '../support/stalled-listener.js';
 import { useTestServer } from '../support/use-test-server.js';
-import { builtCli } from './support/built-cli.js';
-import { runHb, type HbResult } from './support/run-hb.js';
+import { outcome } from './support/hb-outcome.js';
+import { useBuiltHb } from './support/use-built-hb.js';
 
 const holder = useTestServer();
-let cli = '';
-beforeAll(async () => {
-  cli = await builtCli();
-}, 180_000);
-
-function hb(...args: string[]): Promise<HbResult> {
-  return runHb(cli, args);
-}
-
-function outcome(result: HbResult): { code: number | null; stdout: string; stderr: string } {
-  return { code: result.code, stdout: result.stdout.toString('utf8'), stderr: result.stderr };
-}
+const { hb } = useBuiltHb();
 
 function port(): string {
   return new URL(holder.server.httpUrl).port;
