@@ -2,11 +2,12 @@
 // a path), --resolve (a made-up name answered with 127.0.0.1, only on its port), -4/-6,
 // --no-follow, --max-redirs (curl's count) and --connect-timeout (TCP and TLS set-up).
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { createServer as createTcpServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { BACKENDS } from '../../lib/cli/args.js';
 import { stalledListener } from '../support/stalled-listener.js';
 import { useTestServer } from '../support/use-test-server.js';
 import { outcome } from './support/hb-outcome.js';
@@ -26,23 +27,24 @@ function redirectChain(hops: number): string {
   return `${holder.server.httpUrl}/hop/${hops}`;
 }
 
-describe('hb --unix-socket', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'hb-unix-'));
-  const socketPath = join(dir, 'api.sock');
-  const seen: Array<{ url: string | undefined; headers: IncomingHttpHeaders }> = [];
-  let server: Server;
-  beforeAll(async () => {
-    server = createHttpServer((req, res) => {
-      seen.push({ url: req.url, headers: req.headers });
-      res.end('over the socket');
-    });
-    await new Promise<void>((resolve) => server.listen(socketPath, resolve));
+// a server on a Unix socket, for --unix-socket
+const dir = mkdtempSync(join(tmpdir(), 'hb-transport-'));
+const socketPath = join(dir, 'api.sock');
+const seen: Array<{ url: string | undefined; headers: IncomingHttpHeaders }> = [];
+let server: Server;
+beforeAll(async () => {
+  server = createHttpServer((req, res) => {
+    seen.push({ url: req.url, headers: req.headers });
+    res.end('over the socket');
   });
-  afterAll(async () => {
-    await new Promise((resolve) => server.close(resolve));
-    rmSync(dir, { recursive: true, force: true });
-  });
+  await new Promise<void>((resolve) => server.listen(socketPath, resolve));
+});
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+  rmSync(dir, { recursive: true, force: true });
+});
 
+describe('hb --unix-socket', () => {
   it('sends the request over the socket, the URL giving Host and path', async () => {
     expect(outcome(await hb('get', 'http://docker/v1.43/containers/json?all=1', '--unix-socket', socketPath))).toEqual({
       code: 0,
@@ -84,6 +86,36 @@ describe('hb --resolve', () => {
     const result = outcome(await hb('get', `http://api.hb-test.invalid:${port()}/r`, '--resolve', `api.hb-test.invalid:${port()}:127.0.0.1`, '-6'));
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('ENOTFOUND');
+  });
+});
+
+describe('--resolve and --unix-socket on every backend', () => {
+  it.each(BACKENDS)('%s', async (backend) => {
+    holder.server.expect({ method: 'GET', path: '/each', respond: { body: backend } });
+    const result = await hb('get', `http://each.hb-test.invalid:${port()}/each`, '--resolve', `each.hb-test.invalid:${port()}:127.0.0.1`, '--backend', backend);
+    expect(outcome(result)).toEqual({ code: 0, stdout: backend, stderr: '' });
+    expect(outcome(await hb('get', 'http://docker/each', '--unix-socket', socketPath, '--backend', backend))).toEqual({
+      code: 0,
+      stdout: 'over the socket',
+      stderr: '',
+    });
+  });
+});
+
+describe('--resolve over https', () => {
+  it('TLS checks the certificate against the name, not the address', async () => {
+    const ca = join(dir, 'ca.pem');
+    writeFileSync(ca, holder.server.ca);
+    holder.server.expect({ method: 'GET', path: '/tls', respond: { body: 'named' } });
+    const httpsPort = new URL(holder.server.httpsUrl).port;
+    const named = await hb('get', `https://localhost:${httpsPort}/tls`, '--resolve', `localhost:${httpsPort}:127.0.0.1`, '--cacert', ca);
+    expect(outcome(named)).toEqual({ code: 0, stdout: 'named', stderr: '' });
+    const other = outcome(
+      await hb('get', `https://other.hb-test.invalid:${httpsPort}/tls`, '--resolve', `other.hb-test.invalid:${httpsPort}:127.0.0.1`, '--cacert', ca),
+    );
+    expect(other.code).toBe(1);
+    expect(other.stderr).toContain('other.hb-test.invalid');
+    expect(holder.server.requests).toHaveLength(1);
   });
 });
 
