@@ -7,7 +7,7 @@ import { createServer as createHttpServer, type IncomingHttpHeaders, type Server
 import { createServer as createTcpServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BACKENDS } from '../../lib/cli/args.js';
+import { BACKENDS, parseCommandLine } from '../../lib/cli/args.js';
 import { stalledListener } from '../support/stalled-listener.js';
 import { useTestServer } from '../support/use-test-server.js';
 import { outcome } from './support/hb-outcome.js';
@@ -188,6 +188,20 @@ describe('hb --connect-timeout', () => {
   it('a connection made in time is not limited afterwards', async () => {
     holder.server.expect({ method: 'GET', path: '/slow', respond: (_req, res) => void setTimeout(() => res.end('late but fine'), 600) });
     expect(outcome(await hb('get', `${holder.server.httpUrl}/slow`, '--connect-timeout', '300'))).toEqual({ code: 0, stdout: 'late but fine', stderr: '' });
+    // and --timeout still limits the whole call beside it
+    const total = outcome(await hb('get', `${holder.server.httpUrl}/slow`, '--connect-timeout', '5000', '--timeout', '200'));
+    expect(total.code).toBe(1);
+    expect(total.stderr).toMatch(/^hb: TimeoutError: total timeout/);
+  });
+});
+
+describe('reading the transport flags', () => {
+  it('-4 and -6 are also --ipv4 and --ipv6, as in curl', () => {
+    const family = (flag: string) => {
+      const command = parseCommandLine(['get', 'h', flag]);
+      return command.kind === 'request' ? command.request.transport.family : command.kind;
+    };
+    expect([family('-4'), family('--ipv4'), family('-6'), family('--ipv6')]).toEqual([4, 4, 6, 6]);
   });
 });
 
