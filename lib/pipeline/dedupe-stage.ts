@@ -84,29 +84,38 @@ function share(response: WireResponse, { leader, joined }: Shared): WireResponse
 }
 
 /**
- * Whether what a call sends may be decided per call below this stage, where its key cannot see
- * it: a bearer token function (one client serving many users) or `beforeAttempt` hooks (a
- * signature, a user's header). Such calls never share: one user's answer must not reach another.
+ * Whether a call must have an exchange of its own: what it sends may be decided per call below
+ * this stage, where its key cannot see it (a bearer token function serving many users,
+ * `beforeAttempt` hooks: a signature, a user's header), or it has an abort signal of its own
+ * (the shared exchange runs under the first caller's control: another's abort could not stop it).
  */
 function perCall(call: WireCall): boolean {
   const { credentials, execution } = call.plan;
+  if (execution.signal !== undefined) return true;
   return (credentials?.scheme === 'bearer' && typeof credentials.token === 'function') || (execution.hooks?.beforeAttempt.length ?? 0) > 0;
 }
 
-// one number per credentials object: calls with other credentials never share
+// one number per object (credentials, cookie jar, timeouts): calls with others never share
 const ids = new WeakMap<object, number>();
 let nextId = 0;
 
+function idOf(value: object | undefined): number {
+  if (value === undefined) return 0;
+  let id = ids.get(value);
+  if (id === undefined) ids.set(value, (id = ++nextId));
+  return id;
+}
+
+/**
+ * What identical calls have alike: the URL, the headers as sent from here, and what adds to them
+ * or bounds them below: the credentials, the cookie jar (its `Cookie` comes later: two users'
+ * jars must not share), and the timeouts (the joiners live under the first caller's).
+ */
 function keyOf(wire: WireRequest, call: WireCall): string {
-  const credentials = call.plan.credentials;
-  let id = 0;
-  if (credentials !== undefined) {
-    id = ids.get(credentials) ?? ++nextId;
-    ids.set(credentials, id);
-  }
+  const { credentials, jar, execution } = call.plan;
   const headers = Object.entries(wire.headers)
     .map(([name, value]) => `${name.toLowerCase()}:${value}`)
     .sort()
     .join('\n');
-  return `${id}\n${wire.url}\n${headers}`;
+  return `${idOf(credentials)} ${idOf(jar)} ${JSON.stringify(execution.timeout)}\n${wire.url}\n${headers}`;
 }
