@@ -9,6 +9,9 @@ import { redactUserInfo } from '../core/redact.js';
 import { MAX_TIMER_MS } from '../config/execution-options.js';
 import { checkToken } from '../config/auth-config.js';
 import { tlsFlags, type CliTlsFlags } from './tls-args.js';
+import { TRANSPORT_OPTIONS, transportFlags, type CliTransport } from './transport-args.js';
+import { PAGE_OPTIONS, pageShape, type CliPageShape } from './page-args.js';
+import { NETRC_OPTIONS, netrcFlag, type CliNetrc } from './netrc.js';
 
 /** The verbs `hb` knows, lower case (the command line accepts any case). */
 export const VERBS = ['get', 'head', 'post', 'put', 'delete', 'patch', 'options'] as const;
@@ -64,6 +67,12 @@ export interface CliRequest {
   readonly output: string | undefined;
   /** `--paginate` (GET): every item of every page (`Link: rel="next"`), one JSON line each. */
   readonly paginate: boolean;
+  /** `--items`, `--next`, `--cursor-param`: where `--paginate` finds items and the next cursor. */
+  readonly pages: CliPageShape;
+  /** `--unix-socket`, `--resolve`, `-4`/`-6`, `--no-follow`, `--max-redirs`, `--connect-timeout`, as curl reads them. */
+  readonly transport: CliTransport;
+  /** `--netrc` / `--netrc-file <path>`: Basic credentials for the URL's host from a `.netrc` file. */
+  readonly netrc: CliNetrc | undefined;
   /** `--stream`: the body's lines, or its server-sent events as JSON lines, printed as they arrive. */
   readonly stream: boolean;
   /** `-i`: print the status line and the response headers before the body. */
@@ -120,6 +129,9 @@ const OPTIONS = {
   'write-out': { type: 'string', short: 'w', multiple: true },
   help: { type: 'boolean', short: 'h', multiple: true },
   version: { type: 'boolean', multiple: true },
+  ...TRANSPORT_OPTIONS,
+  ...PAGE_OPTIONS,
+  ...NETRC_OPTIONS,
 } as const;
 
 // RFC 9110 token: what a header or form name may be made of
@@ -207,6 +219,9 @@ export function parseCommandLine(argv: readonly string[]): Command {
       noProxy: noProxyList(single(values.noproxy, '--noproxy')),
       output,
       paginate,
+      pages: pageShape(values, paginate),
+      transport: transportFlags(values),
+      netrc: netrcFlag(values),
       stream,
       include: values.include !== undefined,
       verbose: values.verbose !== undefined,

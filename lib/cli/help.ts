@@ -36,6 +36,14 @@ Options:
       --proxy <url>           send requests through this proxy: http://[user:pass@]host:port
                               (default: https_proxy / http_proxy from the environment, as curl)
       --noproxy <list>        hosts that go direct, comma-separated (instead of no_proxy)
+      --unix-socket <path>    connect to this Unix domain socket (the URL gives Host and path)
+      --resolve host:port:addr  connect to addr for host on port, without DNS (repeatable)
+  -4, -6                      resolve names to IPv4 / IPv6 addresses only
+      --no-follow             do not follow redirects: the 3xx is the answer (exit 0)
+      --max-redirs <n>        follow at most n redirects (default 10); one more is exit 1
+      --connect-timeout <ms>  limit for each connection's set-up, TCP and TLS
+      --netrc                 Basic credentials for the host from ~/.netrc
+      --netrc-file <path>     the same from this file
       --timeout <ms>          give up after this long, retries and redirects included
       --retry <n>             retry up to n times: idempotent verbs, on network errors and
                               408, 413, 429, 500, 502, 503, 504 (Retry-After honoured)
@@ -45,6 +53,9 @@ Options:
   -o, --output <file>         save the body to a file (progress bar on a terminal)
       --paginate              get every page (Link: rel="next") and print each item of the
                               pages' JSON arrays as one JSON line
+      --items <json-pointer>  with --paginate: where each page's items are (e.g. /items)
+      --next <json-pointer>   with --paginate: where the next page's cursor is, sent as
+                              ?cursor=<value> (--cursor-param <name> for another name)
       --stream                print the body line by line as it arrives; server-sent events
                               (text/event-stream) as one JSON line each
   -i, --include               print the status line and response headers before the body
@@ -57,7 +68,8 @@ Options:
       --version               show the version
 
 Output: JSON is pretty-printed and coloured on a terminal (NO_COLOR turns colours off) and
-written byte for byte when piped; other bodies are written as received. Redirects are followed.
+written byte for byte when piped; other bodies are written as received. Redirects are followed
+(10 at most).
 
 Exit codes: 0 for a 2xx or 3xx answer, 4 for 4xx, 5 for 5xx, 1 for other failures
 (network, TLS, timeout), 2 for bad input (nothing is sent), 130 on Ctrl-C.
@@ -77,6 +89,8 @@ Examples:
   hb head https://example.com -i
   hb get https://intranet.example.com/api --digest ada:secret --backend got | jq .
   hb get https://api.github.com/repos/nodejs/node/issues --paginate | jq -r .title
+  hb get https://api.github.com/search/issues -q q=label:bug --paginate --items /items
+  hb get http://docker/v1.43/containers/json --unix-socket /var/run/docker.sock
   hb get https://stream.example.com/events --stream
   hb get https://api.example.com/health -w '%{http_code} %{time_total}\\n'
 `;

@@ -19,6 +19,8 @@ import type { Timings } from '../core/timings.js';
 import { formatWriteOut, type WriteOutFacts } from './write-out.js';
 import { loadTls } from './tls-files.js';
 import { inFlagTerms } from './flag-hints.js';
+import { withNetrc } from './netrc.js';
+import { applyPageShape } from './page-args.js';
 
 /** The process around `hb`: its streams, environment and Ctrl-C. */
 export interface CliIo {
@@ -47,10 +49,12 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   }
   if (command.kind === 'help') return (await writeText(io.stdout, HELP_TEXT), EXIT.OK);
   if (command.kind === 'version') return (await writeText(io.stdout, VERSION_TEXT), EXIT.OK);
-  const { request } = command;
+  let { request } = command;
   const secrets = secretsOf(request);
   let http: HttpBuilder | undefined;
   try {
+    request = await withNetrc(request, io.env);
+    secrets.push(...secretsOf(request)); // the .netrc password too
     await checkFiles(request);
     checkTargets(request);
     const tls = await loadTls(request.tls, request.insecure);
@@ -148,6 +152,7 @@ async function send(http: HttpBuilder, request: CliRequest, body: CliBody | unde
 async function paginate(http: HttpBuilder, request: CliRequest, body: CliBody | undefined, io: CliIo, secrets: readonly string[]): Promise<number> {
   const block = (c: HttpConfig) => {
     applyRequest(c, request, body);
+    applyPageShape(c, request.pages);
     if (io.signal !== undefined) c.execution.signal = io.signal;
   };
   try {

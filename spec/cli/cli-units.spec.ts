@@ -71,6 +71,18 @@ describe('parseCommandLine', () => {
         'phrase',
         `--pinnedpubkey=sha256//${'a'.repeat(43)}=;sha256//${'b'.repeat(43)}=`,
         '--http2',
+        '--unix-socket',
+        '/run/api.sock',
+        '--resolve',
+        'api.test:8080:127.0.0.1',
+        '--resolve=API.test:443:[::1],10.0.0.1',
+        '-6',
+        '--max-redirs',
+        '3',
+        '--connect-timeout',
+        '1500',
+        '--netrc-file',
+        'my.netrc',
       ]),
     ).toEqual({
       verb: 'post',
@@ -111,6 +123,19 @@ describe('parseCommandLine', () => {
         pins: { from: 'digests', digests: [`${'a'.repeat(43)}=`, `${'b'.repeat(43)}=`] },
       },
       http2: true,
+      pages: { items: undefined, next: undefined, cursorParam: 'cursor' },
+      transport: {
+        unixSocket: '/run/api.sock',
+        resolve: [
+          { host: 'api.test', port: 8080, addresses: ['127.0.0.1'] },
+          { host: 'api.test', port: 443, addresses: ['::1', '10.0.0.1'] },
+        ],
+        family: 6,
+        follow: true,
+        maxRedirs: 3,
+        connectTimeout: 1500,
+      },
+      netrc: { file: 'my.netrc' },
     });
   });
 
@@ -136,6 +161,9 @@ describe('parseCommandLine', () => {
       cache: undefined,
       json: undefined,
       data: undefined,
+      pages: { items: undefined, next: undefined, cursorParam: 'cursor' },
+      transport: { unixSocket: undefined, resolve: [], family: undefined, follow: true, maxRedirs: undefined, connectTimeout: undefined },
+      netrc: undefined,
     });
   });
 
