@@ -155,10 +155,10 @@ export class Call implements WireCall {
   async runInSlot(slots: CallSlots): Promise<unknown> {
     const origin = originOf(urlParts(this.record.url));
     try {
-      await slots.take(origin, this.control);
+      await slots.take(origin, this.control, this.plan.pool.stopped);
     } catch (error) {
       this.control?.dispose();
-      throw error;
+      throw this.#timed(this.#closedUnder(error) ?? error);
     }
     try {
       return await (this.control ? this.runControlled(this.control) : this.run());
