@@ -9,6 +9,7 @@ import { redactUserInfo } from '../core/redact.js';
 import { MAX_TIMER_MS } from '../config/execution-options.js';
 import { checkToken } from '../config/auth-config.js';
 import { tlsFlags, type CliTlsFlags } from './tls-args.js';
+import { DOWNLOAD_OPTIONS, downloadFlags, type CliDownload } from './args-downloads.js';
 
 /** The verbs `hb` knows, lower case (the command line accepts any case). */
 export const VERBS = ['get', 'head', 'post', 'put', 'delete', 'patch', 'options'] as const;
@@ -60,8 +61,10 @@ export interface CliRequest {
   readonly proxy: string | undefined;
   /** `--noproxy <list>`: hosts that go direct (comma-separated, curl's rules), instead of `no_proxy`. */
   readonly noProxy: readonly string[] | undefined;
-  /** `-o <file>`: download the body to this file. */
+  /** `-o <file>` or `-O` (the URL's file name): download the body to this file (`-o -`: stdout, so `undefined`). */
   readonly output: string | undefined;
+  /** `-J` (name from Content-Disposition, with `-O`) and `-C -` (resume). */
+  readonly download: CliDownload;
   /** `--paginate` (GET): every item of every page (`Link: rel="next"`), one JSON line each. */
   readonly paginate: boolean;
   /** `--stream`: the body's lines, or its server-sent events as JSON lines, printed as they arrive. */
@@ -118,6 +121,7 @@ const OPTIONS = {
   session: { type: 'string', multiple: true },
   cache: { type: 'string', multiple: true },
   'write-out': { type: 'string', short: 'w', multiple: true },
+  ...DOWNLOAD_OPTIONS,
   help: { type: 'boolean', short: 'h', multiple: true },
   version: { type: 'boolean', multiple: true },
 } as const;
@@ -164,7 +168,8 @@ export function parseCommandLine(argv: readonly string[]): Command {
   const stream = values.stream !== undefined;
   if (paginate && verb !== 'get') throw new UsageError('--paginate walks the pages of a list: use it with get');
   if (paginate && stream) throw new UsageError('--paginate and --stream cannot be combined');
-  const output = path(single(values.output, '-o'), '-o');
+  const url = parseUrl(urlText);
+  const { output, download } = downloadFlags(values, url);
   if ((paginate || stream) && output !== undefined) throw new UsageError(`${paginate ? '--paginate' : '--stream'} prints to stdout: drop -o`);
   if (paginate && values.include !== undefined) throw new UsageError('--paginate prints items, not responses: drop -i');
   const writeOut = single(values['write-out'], '-w');
@@ -176,7 +181,7 @@ export function parseCommandLine(argv: readonly string[]): Command {
     kind: 'request',
     request: {
       verb,
-      url: parseUrl(urlText),
+      url,
       headers,
       query: (values.query ?? []).map((text) => pair(text, '-q')),
       json,
@@ -206,6 +211,7 @@ export function parseCommandLine(argv: readonly string[]): Command {
       proxy: proxyUrl(single(values.proxy, '--proxy')),
       noProxy: noProxyList(single(values.noproxy, '--noproxy')),
       output,
+      download,
       paginate,
       stream,
       include: values.include !== undefined,

@@ -19,6 +19,7 @@ import type { Timings } from '../core/timings.js';
 import { formatWriteOut, type WriteOutFacts } from './write-out.js';
 import { loadTls } from './tls-files.js';
 import { inFlagTerms } from './flag-hints.js';
+import { toHeaderNamedFile } from './header-named-file.js';
 
 /** The process around `hb`: its streams, environment and Ctrl-C. */
 export interface CliIo {
@@ -110,7 +111,8 @@ async function send(http: HttpBuilder, request: CliRequest, body: CliBody | unde
       };
     }
     if (request.output !== undefined) {
-      Download.toFile(c, request.output);
+      if (request.download.headerName) toHeaderNamedFile(c, request.output);
+      else Download.toFile(c, request.output, { resume: request.download.resume });
     } else {
       // every content type: the body goes to stdout as it arrives (JSON pretty on a terminal; with --stream, line by line)
       c.response.parser('*/*', async (fromServer) => {

@@ -1,13 +1,11 @@
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import type { ServerResponse } from 'node:http';
-import { constants as h2, type Http2ServerResponse } from 'node:http2';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, ParseError } from '../../lib/index.js';
 import { Download } from '../../lib/download.js';
-import type { RecordedRequest } from '../support/test-server.js';
+import { serveRange } from '../support/range-resource.js';
 import { conformance } from './kit.js';
 
 const BODY = randomBytes(300_000); // several chunks on every transport
@@ -31,43 +29,6 @@ function partialFile(bytes: Buffer, modified: string): string {
   return file;
 }
 
-interface Resource {
-  readonly body: Buffer;
-  readonly lastModified: string;
-  /** Answer every request with the whole body, as a server without range support does. */
-  readonly ignoreRange?: boolean;
-  /** Send this many body bytes, then cut the connection (HTTP/1) or reset the stream (HTTP/2). */
-  readonly cutAfter?: number;
-}
-
-/** Answers as a file server does: `Range: bytes=N-` honoured when `If-Range` names this version (RFC 9110 §13.1.5), else 200. */
-function serve(resource: Resource) {
-  return (req: RecordedRequest, res: ServerResponse) => {
-    const range = /^bytes=(\d+)-$/.exec(String(req.headers.range ?? ''));
-    const ifRange = req.headers['if-range'];
-    const honoured = range !== null && !resource.ignoreRange && (ifRange === undefined || ifRange === resource.lastModified);
-    const start = honoured ? Number(range[1]) : 0;
-    const part = resource.body.subarray(start);
-    const headers: Record<string, string> = {
-      'Content-Type': 'application/octet-stream',
-      'Last-Modified': resource.lastModified,
-      'Content-Length': String(part.length),
-    };
-    if (honoured) headers['Content-Range'] = `bytes ${start}-${resource.body.length - 1}/${resource.body.length}`;
-    res.writeHead(honoured ? 206 : 200, headers);
-    if (resource.cutAfter === undefined) return void res.end(part);
-    res.write(part.subarray(0, resource.cutAfter));
-    setTimeout(() => cut(res), 50);
-  };
-}
-
-/** Ends the response mid-body: the socket destroyed over HTTP/1, the stream reset over HTTP/2 (the session serves others). */
-function cut(res: ServerResponse): void {
-  const stream = (res as unknown as Http2ServerResponse).stream as Http2ServerResponse['stream'] | undefined;
-  if (stream !== undefined) stream.close(h2.NGHTTP2_INTERNAL_ERROR);
-  else res.socket?.destroy();
-}
-
 conformance('Download.toFile resume', (kit) => {
   const download = (file: string, resume = true) =>
     kit.client().get((c) => {
@@ -77,7 +38,7 @@ conformance('Download.toFile resume', (kit) => {
   const rangeHeaders = () => kit.server.requests.map((r) => [r.headers.range, r.headers['if-range']]);
 
   it('a download cut mid-body keeps its bytes with the Last-Modified mtime, and a rerun resumes to an identical file', async () => {
-    kit.server.expect({ method: 'GET', path: '/file.bin', respond: serve({ body: BODY, lastModified: VERSION_1, cutAfter: 100_000 }) });
+    kit.server.expect({ method: 'GET', path: '/file.bin', respond: serveRange({ body: BODY, lastModified: VERSION_1, cutAfter: 100_000 }) });
     const file = freshFile();
     await expect(download(file)).rejects.toThrow();
     const kept = statSync(file);
@@ -86,7 +47,7 @@ conformance('Download.toFile resume', (kit) => {
     expect(kept.mtime.toUTCString()).toBe(VERSION_1);
 
     kit.server.reset();
-    kit.server.expect({ method: 'GET', path: '/file.bin', respond: serve({ body: BODY, lastModified: VERSION_1 }) });
+    kit.server.expect({ method: 'GET', path: '/file.bin', respond: serveRange({ body: BODY, lastModified: VERSION_1 }) });
     await expect(download(file)).resolves.toBe(file);
     expect(rangeHeaders()).toEqual([[`bytes=${kept.size}-`, VERSION_1]]);
     // fetch adds its own `identity` to a request with Range (Fetch standard), so it may come twice
@@ -96,7 +57,7 @@ conformance('Download.toFile resume', (kit) => {
   });
 
   it('a server that ignores the range sends the whole body: the file is rewritten, not spliced', async () => {
-    kit.server.expect({ method: 'GET', path: '/file.bin', respond: serve({ body: BODY, lastModified: VERSION_1, ignoreRange: true }) });
+    kit.server.expect({ method: 'GET', path: '/file.bin', respond: serveRange({ body: BODY, lastModified: VERSION_1, ignoreRange: true }) });
     const file = partialFile(BODY.subarray(0, 5000), VERSION_1);
     await download(file);
     expect(rangeHeaders()).toEqual([['bytes=5000-', VERSION_1]]);
@@ -105,7 +66,7 @@ conformance('Download.toFile resume', (kit) => {
 
   it('a changed resource (another Last-Modified) fails If-Range: the new version is downloaded afresh', async () => {
     const changed = Buffer.from('the second version, shorter than the first\n');
-    kit.server.expect({ method: 'GET', path: '/file.bin', respond: serve({ body: changed, lastModified: VERSION_2 }) });
+    kit.server.expect({ method: 'GET', path: '/file.bin', respond: serveRange({ body: changed, lastModified: VERSION_2 }) });
     const file = partialFile(BODY.subarray(0, 7), VERSION_1);
     await download(file);
     expect(rangeHeaders()).toEqual([['bytes=7-', VERSION_1]]);
@@ -114,7 +75,7 @@ conformance('Download.toFile resume', (kit) => {
   });
 
   it('no file yet: no Range is sent and the whole body is written', async () => {
-    kit.server.expect({ method: 'GET', path: '/file.bin', respond: serve({ body: BODY, lastModified: VERSION_1 }) });
+    kit.server.expect({ method: 'GET', path: '/file.bin', respond: serveRange({ body: BODY, lastModified: VERSION_1 }) });
     const file = freshFile();
     await download(file);
     expect(rangeHeaders()).toEqual([[undefined, undefined]]);
@@ -135,14 +96,14 @@ conformance('Download.toFile resume', (kit) => {
   });
 
   it('without resume a complete download also gets Last-Modified as its mtime, and a cut one leaves nothing', async () => {
-    kit.server.expect({ method: 'GET', path: '/file.bin', respond: serve({ body: BODY, lastModified: VERSION_2 }) });
+    kit.server.expect({ method: 'GET', path: '/file.bin', respond: serveRange({ body: BODY, lastModified: VERSION_2 }) });
     const file = freshFile();
     await download(file, false);
     expect(statSync(file).mtime.toUTCString()).toBe(VERSION_2);
     expect(kit.server.requests[0].headers.range).toBeUndefined();
 
     kit.server.reset();
-    kit.server.expect({ method: 'GET', path: '/file.bin', respond: serve({ body: BODY, lastModified: VERSION_1, cutAfter: 1000 }) });
+    kit.server.expect({ method: 'GET', path: '/file.bin', respond: serveRange({ body: BODY, lastModified: VERSION_1, cutAfter: 1000 }) });
     const cutFile = freshFile();
     await expect(download(cutFile, false)).rejects.toThrow();
     expect(existsSync(cutFile)).toBe(false);
