@@ -2,7 +2,7 @@
 import './node-platform.js';
 import { randomUUID } from 'node:crypto';
 import { createWriteStream, statSync } from 'node:fs';
-import { chmod, realpath, rename, rm, stat, utimes } from 'node:fs/promises';
+import { chmod, open, realpath, rename, rm, stat, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
@@ -165,9 +165,17 @@ async function checkContinues(fromServer: FromServer, file: string, have: number
 
 /** Streams `body` into `file` in place (`a`: appended, `w`: from the start); the bytes written stay, even on a failure, with `modified` as the mtime. */
 async function writeKeeping(body: Readable, file: string, flags: 'a' | 'w', modified: Date | undefined): Promise<void> {
+  // each chunk written before the next is read (not a pipeline, whose failure drops the writes still queued): what arrived stays
+  const handle = await open(file, flags).catch((error: unknown) => {
+    body.destroy();
+    throw error;
+  });
   try {
-    await pipeline(body, createWriteStream(file, { flags }));
+    for await (const chunk of body as AsyncIterable<Uint8Array>) {
+      for (let done = 0; done < chunk.length;) done += (await handle.write(chunk, done)).bytesWritten;
+    }
   } finally {
+    await handle.close();
     if (modified !== undefined) await utimes(file, new Date(), modified).catch(() => undefined);
   }
 }

@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import { UsageError } from './failure.js';
 
 /** The download options of the command line, as curl spells them (`-o` itself stays in args.ts). */
@@ -63,4 +64,21 @@ function remoteName(url: URL): string {
 function once(values: readonly string[] | undefined, option: string): string | undefined {
   if (values !== undefined && values.length > 1) throw new UsageError(`${option} given more than once`);
   return values?.[0];
+}
+
+/**
+ * `-C -` on a file already complete: the server answers `416` with a `Content-Range` of no
+ * range and the full length N (RFC 9110 §14.4), N the file's size. As curl, that is success (exit 0), the file left as it was.
+ *
+ * @example
+ * if (await alreadyComplete(request, response)) return EXIT.OK;
+ */
+export async function alreadyComplete(
+  request: { readonly output: string | undefined; readonly download: CliDownload },
+  response: { readonly statusCode: number; readonly headers: { get(name: string): string | null } },
+): Promise<boolean> {
+  if (response.statusCode !== 416 || !request.download.resume || request.output === undefined) return false;
+  const total = /^bytes\s+\*\/(\d+)$/i.exec(response.headers.get('content-range') ?? '')?.[1];
+  const size = (await stat(request.output).catch(() => undefined))?.size;
+  return total !== undefined && size === Number(total);
 }

@@ -11,7 +11,7 @@ export interface CliBody {
   readonly json: boolean;
   /**
    * The bytes; for `--data @file` the file as a Blob (streamed as it is sent, with its
-   * `Content-Length`; a FIFO or device as a stream), for `--data @-` stdin as a stream.
+   * `Content-Length`; a FIFO or a device as a stream).
    */
   readonly content: Buffer | Blob | Readable;
 }
@@ -28,8 +28,11 @@ export interface CliBody {
 export async function loadBody(request: CliRequest, stdin: Stdin, signal?: AbortSignal): Promise<CliBody | undefined> {
   const json = request.json !== undefined;
   const source = request.json ?? request.data;
-  // --json is checked before sending, so it is read whole; --data goes out as it is read
-  const body = source && { json, content: json ? await read(source, '--json', stdin, signal) : await streamed(source, stdin) };
+  // --json is checked before sending, and stdin sent with its Content-Length (as curl -d @-), so both are read whole; --data @file is streamed
+  const body = source && {
+    json,
+    content: json || source.from !== 'file' ? await read(source, json ? '--json' : '--data', stdin, signal) : await streamed(source.path),
+  };
   if (body?.json) checkJson(body.content as Buffer);
   if (source?.from !== 'stdin' && (await bodyWaiting(stdin))) {
     throw new UsageError('stdin has data that no option reads: send it with --data @- or --json @-, or give hb < /dev/null');
@@ -45,18 +48,16 @@ async function read(source: BodySource, option: string, stdin: Stdin, signal: Ab
   });
 }
 
-/** `--data`: its text, `@file` streamed from the file (never read whole: a 200 MiB upload stays out of memory), `@-` from stdin. */
-async function streamed(source: BodySource, stdin: Stdin): Promise<Buffer | Blob | Readable> {
-  if (source.from === 'text') return Buffer.from(source.text, 'utf8');
-  if (source.from === 'stdin') return stdin.stream();
+/** `--data @file`, streamed from the file (never read whole: a 200 MiB upload stays out of memory). */
+async function streamed(path: string): Promise<Blob | Readable> {
   const cannotRead = (error: unknown): never => {
-    throw new UsageError(`--data: cannot read '${source.path}' (${errorCode(error)})`);
+    throw new UsageError(`--data: cannot read '${path}' (${errorCode(error)})`);
   };
-  const info = await stat(source.path).catch(cannotRead);
-  if (info.isDirectory()) throw new UsageError(`--data: '${source.path}' is a directory`);
-  await access(source.path, fsConstants.R_OK).catch(cannotRead);
+  const info = await stat(path).catch(cannotRead);
+  if (info.isDirectory()) throw new UsageError(`--data: '${path}' is a directory`);
+  await access(path, fsConstants.R_OK).catch(cannotRead);
   // a regular file has a size, so a Content-Length as curl sends; a FIFO or a device is streamed chunked
-  return info.isFile() ? openAsBlob(source.path) : createReadStream(source.path);
+  return info.isFile() ? openAsBlob(path) : createReadStream(path);
 }
 
 function checkJson(bytes: Buffer): void {

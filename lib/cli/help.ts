@@ -14,7 +14,7 @@ Options:
   -q, --query name=value      add a query parameter (repeatable)
       --json '<text>'         send JSON text as the body (Content-Type: application/json);
                               --json @file and --json @- read it from a file or stdin
-      --data '<text>'         send the body as it is (@file, @- for stdin: streamed); its type
+      --data '<text>'         send the body as it is (@file: streamed, @- for stdin); its type
                               from -H 'Content-Type: ...', else application/octet-stream
       --form name=value       send a form field (repeatable; urlencoded, or multipart with --file)
       --file name=@path       send a file as multipart/form-data (repeatable)

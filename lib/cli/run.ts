@@ -20,6 +20,7 @@ import { formatWriteOut, type WriteOutFacts } from './write-out.js';
 import { loadTls } from './tls-files.js';
 import { inFlagTerms } from './flag-hints.js';
 import { toHeaderNamedFile } from './header-named-file.js';
+import { alreadyComplete } from './args-downloads.js';
 
 /** The process around `hb`: its streams, environment and Ctrl-C. */
 export interface CliIo {
@@ -142,7 +143,7 @@ async function send(http: HttpBuilder, request: CliRequest, body: CliBody | unde
   }
   if (response === undefined) throw new Error('no response was handled');
   await writeOut({ statusCode: response.statusCode, httpVersion: response.httpVersion, url: displayUrl(new URL(response.uri)), timings: response.timings });
-  if (response.statusCode < 400) return EXIT.OK;
+  if (response.statusCode < 400 || (await alreadyComplete(request, response))) return EXIT.OK;
   return failStatus(io, response, response.uri, request, secrets);
 }
 

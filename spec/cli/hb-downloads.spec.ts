@@ -112,6 +112,28 @@ describe('-C -', () => {
   });
 });
 
+describe('-C - on a complete file', () => {
+  it('the 416 the server answers is success, as in curl: exit 0, the file left as it was', async () => {
+    holder.server.expect({ method: 'GET', path: '/big.bin', respond: serveRange({ body: BODY, lastModified: VERSION }) });
+    const file = join(freshFolder(), 'done.bin');
+    writeFileSync(file, BODY);
+    const result = await hb(['get', url('/big.bin'), '-o', file, '-C', '-']);
+    expect([result.code, result.stderr]).toEqual([0, '']);
+    expect(holder.server.requests[0].headers.range).toBe(`bytes=${BODY.length}-`);
+    expect(sha256(readFileSync(file))).toBe(sha256(BODY));
+  });
+
+  it('a 416 for another length is still a failure (exit 4)', async () => {
+    holder.server.expect({ method: 'GET', path: '/big.bin', respond: serveRange({ body: BODY, lastModified: VERSION }) });
+    const file = join(freshFolder(), 'longer.bin');
+    writeFileSync(file, Buffer.concat([BODY, Buffer.from('extra')]));
+    utimesSync(file, new Date(), new Date(VERSION)); // the same version: If-Range holds, the range is past the end
+    const result = await hb(['get', url('/big.bin'), '-o', file, '-C', '-']);
+    expect(result.code).toBe(4);
+    expect(result.stderr).toMatch(/^hb: 416 /);
+  });
+});
+
 describe('bad download flags: exit 2 naming the flag, nothing sent', () => {
   it.each([
     [['-C', '100', '-o', 'x'], /-C: only '-C -'/],
@@ -135,7 +157,7 @@ describe('bad download flags: exit 2 naming the flag, nothing sent', () => {
   });
 });
 
-describe('--data @file and @- are streamed', () => {
+describe('--data @file is streamed', () => {
   it('--data @file sends the file as it is, with its Content-Length (as curl --data-binary @file)', async () => {
     holder.server.expect({ method: 'POST', path: '/up', respond: { status: 204 } });
     const file = join(freshFolder(), 'upload.bin');
@@ -145,14 +167,6 @@ describe('--data @file and @- are streamed', () => {
     expect(received.headers['content-length']).toBe(String(BODY.length));
     expect(received.chunked).toBe(false);
     expect(received.body.equals(BODY)).toBe(true);
-  });
-
-  it('--data @- streams stdin (chunked: its size is not known)', async () => {
-    holder.server.expect({ method: 'POST', path: '/up', respond: { status: 204 } });
-    const result = await hb(['post', url('/up'), '--data', '@-'], { stdin: { through: 'fifo', data: 'from stdin' } });
-    expect(result.code).toBe(0);
-    expect(holder.server.requests[0].body.toString()).toBe('from stdin');
-    expect(holder.server.requests[0].chunked).toBe(true);
   });
 
   it('--data @missing is a usage error naming --data, nothing sent', async () => {

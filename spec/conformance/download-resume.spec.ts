@@ -3,7 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError, ParseError } from '../../lib/index.js';
+import { ConfigError, HttpException, ParseError } from '../../lib/index.js';
 import { Download } from '../../lib/download.js';
 import { serveRange } from '../support/range-resource.js';
 import { conformance } from './kit.js';
@@ -93,6 +93,15 @@ conformance('Download.toFile resume', (kit) => {
     expect(error).toBeInstanceOf(ParseError);
     expect((error as Error).message).toMatch(/Content-Range 'bytes 10-19\/300000' cannot continue/);
     expect(readFileSync(file).equals(BODY.subarray(0, 4))).toBe(true);
+  });
+
+  it('a file already complete gets a 416: HttpException, the file left as it was', async () => {
+    kit.server.expect({ method: 'GET', path: '/file.bin', respond: serveRange({ body: BODY, lastModified: VERSION_1 }) });
+    const file = partialFile(BODY, VERSION_1);
+    const error = await download(file).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HttpException);
+    expect((error as HttpException).statusCode).toBe(416);
+    expect(sha256(readFileSync(file))).toBe(sha256(BODY));
   });
 
   it('without resume a complete download also gets Last-Modified as its mtime, and a cut one leaves nothing', async () => {

@@ -99,4 +99,15 @@ describe('hb and curl agree on the download flags', () => {
     expect(byHb.seen).toEqual([['GET', '/big.bin', `bytes=${cutByHb.files[0][1].length}-`]]);
     expect(holder.server.requests.slice(from).map((r) => r.headers['if-range'])).toEqual([undefined, VERSION]);
   });
+
+  it('-C - on a file already complete: the server answers 416, and both leave the file as it was', async () => {
+    holder.server.expect({ method: 'GET', path: '/big.bin', respond: serveRange({ body: BODY, lastModified: VERSION }) });
+    const [first, second] = [await observe('curl', '/big.bin', ['-o', 'big.bin']), await observe('hb', '/big.bin', ['-o', 'big.bin'])];
+    const byCurl = await observe('curl', '/big.bin', ['-C', '-', '-o', 'big.bin'], first.folder);
+    const byHb = await observe('hb', '/big.bin', ['-C', '-', '-o', 'big.bin'], second.folder);
+    expect(byHb.code).toBe(byCurl.code);
+    expect(byHb.files).toEqual(byCurl.files);
+    expect(byHb.files[0][1].equals(BODY)).toBe(true);
+    expect(byHb.seen).toEqual([['GET', '/big.bin', `bytes=${BODY.length}-`]]);
+  });
 });

@@ -14,7 +14,7 @@ export interface Resource {
 
 /**
  * A TestServer responder that answers as a file server does: `Range: bytes=N-` honoured when
- * `If-Range` names this version (RFC 9110 §13.1.5), else 200. For resume tests (`Download.toFile`, `hb -C -`).
+ * `If-Range` names this version (RFC 9110 §13.1.5), else 200; 416 past the end. For resume tests (`Download.toFile`, `hb -C -`).
  */
 export function serveRange(resource: Resource) {
   return (req: RecordedRequest, res: ServerResponse) => {
@@ -22,6 +22,8 @@ export function serveRange(resource: Resource) {
     const ifRange = req.headers['if-range'];
     const honoured = range !== null && !resource.ignoreRange && (ifRange === undefined || ifRange === resource.lastModified);
     const start = honoured ? Number(range[1]) : 0;
+    // nothing left to send: 416 with the full length, as nginx and Apache answer
+    if (honoured && start >= resource.body.length) return void res.writeHead(416, { 'Content-Range': `bytes */${resource.body.length}` }).end();
     const part = resource.body.subarray(start);
     const headers: Record<string, string> = {
       'Content-Type': 'application/octet-stream',
