@@ -28,11 +28,10 @@ export interface CliBody {
 export async function loadBody(request: CliRequest, stdin: Stdin, signal?: AbortSignal): Promise<CliBody | undefined> {
   const json = request.json !== undefined;
   const source = request.json ?? request.data;
-  // --json is checked before sending, and stdin sent with its Content-Length (as curl -d @-), so both are read whole; --data @file is streamed
-  const body = source && {
-    json,
-    content: json || source.from !== 'file' ? await read(source, json ? '--json' : '--data', stdin, signal) : await streamed(source.path),
-  };
+  // --json is checked before sending, and stdin sent with its Content-Length (as curl -d @-), so both are read whole;
+  // --data @file is streamed, except for --digest, whose challenge needs the body sent twice (a stream goes once)
+  const whole = json || source?.from !== 'file' || request.auth?.scheme === 'digest';
+  const body = source && { json, content: whole ? await read(source, json ? '--json' : '--data', stdin, signal) : await streamed(source.path) };
   if (body?.json) checkJson(body.content as Buffer);
   if (source?.from !== 'stdin' && (await bodyWaiting(stdin))) {
     throw new UsageError('stdin has data that no option reads: send it with --data @- or --json @-, or give hb < /dev/null');

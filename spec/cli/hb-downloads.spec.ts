@@ -169,6 +169,23 @@ describe('--data @file is streamed', () => {
     expect(received.body.equals(BODY)).toBe(true);
   });
 
+  it('--data @file with --digest is read whole: the challenge needs the body sent twice', async () => {
+    holder.server.expect({
+      method: 'POST',
+      path: '/up',
+      respond: (req, res) =>
+        void res.writeHead(req.headers.authorization === undefined ? 401 : 200, { 'WWW-Authenticate': 'Digest realm="r", nonce="n1", qop="auth"' }).end(),
+    });
+    const file = join(freshFolder(), 'upload.bin');
+    writeFileSync(file, BODY);
+    const result = await hb(['post', url('/up'), '--digest', 'ada:secret', '--data', `@${file}`]);
+    expect([result.code, result.stderr]).toEqual([0, '']);
+    expect(holder.server.requests.map((r) => [r.headers.authorization === undefined, r.body.equals(BODY)])).toEqual([
+      [true, true],
+      [false, true],
+    ]);
+  });
+
   it('--data @missing is a usage error naming --data, nothing sent', async () => {
     const result = await hb(['post', url('/up'), '--data', `@${join(root, 'missing.bin')}`]);
     expect(result.code).toBe(2);
