@@ -12,6 +12,7 @@ import { tlsFlags, type CliTlsFlags } from './tls-args.js';
 import { TRANSPORT_OPTIONS, transportFlags, type CliTransport } from './transport-args.js';
 import { PAGE_OPTIONS, pageShape, type CliPageShape } from './page-args.js';
 import { NETRC_OPTIONS, netrcFlag, type CliNetrc } from './netrc.js';
+import { DOWNLOAD_OPTIONS, downloadFlags, type CliDownload } from './args-downloads.js';
 
 /** The verbs `hb` knows, lower case (the command line accepts any case). */
 export const VERBS = ['get', 'head', 'post', 'put', 'delete', 'patch', 'options'] as const;
@@ -63,8 +64,10 @@ export interface CliRequest {
   readonly proxy: string | undefined;
   /** `--noproxy <list>`: hosts that go direct (comma-separated, curl's rules), instead of `no_proxy`. */
   readonly noProxy: readonly string[] | undefined;
-  /** `-o <file>`: download the body to this file. */
+  /** `-o <file>` or `-O` (the URL's file name): download the body to this file (`-o -`: stdout, so `undefined`). */
   readonly output: string | undefined;
+  /** `-J` (name from Content-Disposition, with `-O`) and `-C -` (resume). */
+  readonly download: CliDownload;
   /** `--paginate` (GET): every item of every page (`Link: rel="next"`), one JSON line each. */
   readonly paginate: boolean;
   /** `--items`, `--next`, `--cursor-param`: where `--paginate` finds items and the next cursor. */
@@ -127,6 +130,7 @@ const OPTIONS = {
   session: { type: 'string', multiple: true },
   cache: { type: 'string', multiple: true },
   'write-out': { type: 'string', short: 'w', multiple: true },
+  ...DOWNLOAD_OPTIONS,
   help: { type: 'boolean', short: 'h', multiple: true },
   version: { type: 'boolean', multiple: true },
   ...TRANSPORT_OPTIONS,
@@ -176,7 +180,8 @@ export function parseCommandLine(argv: readonly string[]): Command {
   const stream = values.stream !== undefined;
   if (paginate && verb !== 'get') throw new UsageError('--paginate walks the pages of a list: use it with get');
   if (paginate && stream) throw new UsageError('--paginate and --stream cannot be combined');
-  const output = path(single(values.output, '-o'), '-o');
+  const url = parseUrl(urlText);
+  const { output, download } = downloadFlags(values, url);
   if ((paginate || stream) && output !== undefined) throw new UsageError(`${paginate ? '--paginate' : '--stream'} prints to stdout: drop -o`);
   if (paginate && values.include !== undefined) throw new UsageError('--paginate prints items, not responses: drop -i');
   const writeOut = single(values['write-out'], '-w');
@@ -188,7 +193,7 @@ export function parseCommandLine(argv: readonly string[]): Command {
     kind: 'request',
     request: {
       verb,
-      url: parseUrl(urlText),
+      url,
       headers,
       query: (values.query ?? []).map((text) => pair(text, '-q')),
       json,
@@ -218,6 +223,7 @@ export function parseCommandLine(argv: readonly string[]): Command {
       proxy: proxyUrl(single(values.proxy, '--proxy')),
       noProxy: noProxyList(single(values.noproxy, '--noproxy')),
       output,
+      download,
       paginate,
       pages: pageShape(values, paginate),
       transport: transportFlags(values),

@@ -14,8 +14,8 @@ Options:
   -q, --query name=value      add a query parameter (repeatable)
       --json '<text>'         send JSON text as the body (Content-Type: application/json);
                               --json @file and --json @- read it from a file or stdin
-      --data '<text>'         send the body as it is (@file, @- for stdin); its type from
-                              -H 'Content-Type: ...', else application/octet-stream
+      --data '<text>'         send the body as it is (@file: streamed, @- for stdin); its type
+                              from -H 'Content-Type: ...', else application/octet-stream
       --form name=value       send a form field (repeatable; urlencoded, or multipart with --file)
       --file name=@path       send a file as multipart/form-data (repeatable)
       --basic user:pass       Basic authentication (sent with the first request)
@@ -50,7 +50,10 @@ Options:
       --session <file>        keep cookies across runs in this file (created if missing)
       --cache <dir>           keep an HTTP cache across runs in this folder (created if missing):
                               fresh answers without a request, stale ones revalidated
-  -o, --output <file>         save the body to a file (progress bar on a terminal)
+  -o, --output <file>         save the body to a file (progress bar on a terminal); -o - is stdout
+  -O, --remote-name           save it to a file named after the URL's last path segment
+  -J, --remote-header-name    with -O: the name Content-Disposition gives (made safe; never overwrites)
+  -C, --continue-at -         resume the -o/-O file where it ends (Range + If-Range)
       --paginate              get every page (Link: rel="next") and print each item of the
                               pages' JSON arrays as one JSON line
       --items <json-pointer>  with --paginate: where each page's items are (e.g. /items)
@@ -85,6 +88,7 @@ Examples:
   hb put https://api.example.com/users/42 --basic ada:secret --form name=Ada
   hb post https://upload.example.com/files --file report=@./report.pdf --form note=draft
   hb get https://localhost:8443/report.csv --insecure -o report.csv
+  hb get https://example.com/big.iso -O -C -
   hb get https://intranet.example.com/api --cacert ca.pem --cert me.p12:secret --http2
   hb head https://example.com -i
   hb get https://intranet.example.com/api --digest ada:secret --backend got | jq .
