@@ -221,7 +221,7 @@ export class Call implements WireCall {
       throw this.#timed(error);
     }
     this.plan.onResponse?.(fromServer, this.record);
-    // a server's backpressure holds every call of the pool back (a response the retry loop saw is noted there)
+    // a server's backpressure holds every call of the pool back (noted again if the retry loop saw it: the later end wins)
     if (fromServer.statusCode === 429 || fromServer.statusCode === 503) notePause(response, this.last!, this);
     let body;
     try {
