@@ -1,6 +1,11 @@
+/** How far (bytes kept) the fastest reader may get ahead of the slowest before it waits for it. */
+const MAX_AHEAD = 1024 * 1024;
+
 /**
  * One response body read by several readers (`client.dedupe`): the source is read once, as fast
- * as the fastest reader asks, and each chunk kept only until the slowest reader has passed it.
+ * as the fastest reader asks, and each chunk kept only until the slowest reader has passed it;
+ * the fastest waits while more than {@link MAX_AHEAD} bytes are kept (memory stays bounded
+ * whatever a slow reader does).
  * When every reader has finished or given up, `done(whole)` is told whether the source was read
  * to its end.
  *
@@ -18,13 +23,19 @@ export function teeBody(source: AsyncIterable<Uint8Array>, readers: number, done
   let pulling: Promise<void> | undefined;
   const positions = Array.from({ length: readers }, () => 0);
   let open = readers;
+  let kept = 0;
+  /** Resolved when the slowest reader lets chunks go: a reader waiting to pull more goes on. */
+  let caughtUp: { promise: Promise<void>; resolve: () => void } | undefined;
 
   const pull = () =>
     (pulling ??= iterator.next().then(
       (next) => {
         pulling = undefined;
         if (next.done) ended = true;
-        else chunks.push(next.value);
+        else {
+          chunks.push(next.value);
+          kept += next.value.byteLength;
+        }
       },
       (error: unknown) => {
         pulling = undefined;
@@ -34,10 +45,24 @@ export function teeBody(source: AsyncIterable<Uint8Array>, readers: number, done
 
   const forget = () => {
     const slowest = Math.min(...positions);
+    let freed = false;
     while (dropped < slowest && chunks.length > 0) {
-      chunks.shift();
+      kept -= chunks.shift()!.byteLength;
       dropped++;
+      freed = true;
     }
+    if (freed && caughtUp) {
+      caughtUp.resolve();
+      caughtUp = undefined;
+    }
+  };
+
+  const behind = () => {
+    if (!caughtUp) {
+      let resolve!: () => void;
+      caughtUp = { promise: new Promise<void>((r) => (resolve = r)), resolve };
+    }
+    return caughtUp.promise;
   };
 
   const close = (reader: number) => {
@@ -63,7 +88,7 @@ export function teeBody(source: AsyncIterable<Uint8Array>, readers: number, done
             }
             if (failure) throw failure.error;
             if (ended) return;
-            await pull();
+            await (kept > MAX_AHEAD ? behind() : pull());
           }
         } finally {
           close(reader);

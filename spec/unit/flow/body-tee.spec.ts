@@ -44,4 +44,29 @@ describe('teeBody (client.dedupe)', () => {
     await expect(read(a.body)).rejects.toThrow('reset');
     await expect(read(b.body)).rejects.toThrow('reset');
   });
+
+  it('keeps at most about 1 MiB ahead of the slowest reader: the fastest waits for it', async () => {
+    let pulled = 0;
+    async function* big(): AsyncGenerator<Uint8Array> {
+      for (let i = 0; i < 100; i++) {
+        await Promise.resolve();
+        pulled++;
+        yield new Uint8Array(64 * 1024);
+      }
+    }
+    const [fast, slow] = teeBody(big(), 2, () => {});
+    const slowReader = slow.body[Symbol.asyncIterator]();
+    await slowReader.next(); // one chunk, then it dawdles
+    const fastDone = (async () => {
+      let count = 0;
+      for await (const _ of fast.body) count++;
+      return count;
+    })();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(pulled).toBeLessThanOrEqual(1 + 17 + 1); // 1 MiB is 16 chunks of 64 KiB, and one pulled past it
+    let rest = 0;
+    for (let next = await slowReader.next(); !next.done; next = await slowReader.next()) rest++;
+    expect(rest).toBe(99);
+    expect(await fastDone).toBe(100);
+  });
 });
