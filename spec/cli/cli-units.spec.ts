@@ -71,6 +71,10 @@ describe('parseCommandLine', () => {
         'phrase',
         `--pinnedpubkey=sha256//${'a'.repeat(43)}=;sha256//${'b'.repeat(43)}=`,
         '--http2',
+        'X-Item:1',
+        'n==2',
+        'g=w',
+        'User-Agent:',
       ]),
     ).toEqual({
       verb: 'post',
@@ -78,14 +82,19 @@ describe('parseCommandLine', () => {
       headers: [
         ['A', '1'],
         ['B', '2'],
+        ['X-Item', '1'],
       ],
       query: [
         ['a', '1'],
         ['a', '2'],
+        ['n', '2'],
       ],
       json: undefined,
       data: undefined,
-      form: [['f', 'v']],
+      form: [
+        ['f', 'v'],
+        ['g', 'w'],
+      ],
       files: [{ name: 'up', path: './x.txt' }],
       auth: { scheme: 'digest', user: 'u', password: 'p:w' },
       backend: 'got',
@@ -111,6 +120,8 @@ describe('parseCommandLine', () => {
         pins: { from: 'digests', digests: [`${'a'.repeat(43)}=`, `${'b'.repeat(43)}=`] },
       },
       http2: true,
+      unsetHeaders: ['User-Agent'],
+      print: { parts: 'hb', offline: false, curl: false },
     });
   });
 
