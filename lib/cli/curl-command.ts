@@ -3,6 +3,8 @@ import type { CliRequest } from './args.js';
 import type { SentRequest } from './exchange-capture.js';
 import { fileContentType } from './request.js';
 
+// the methods node sends without Content-Length when they have no body
+const NO_BODY_METHODS = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS', 'TRACE']);
 // headers the transport writes itself (curl does too): not repeated on the command line
 const TRANSPORT_HEADERS = new Set(['host', 'content-length', 'connection', 'transfer-encoding']);
 
@@ -36,11 +38,10 @@ export function curlCommand(request: CliRequest, sent: SentRequest): string {
     if (lower === 'accept-encoding') words.push('--compressed');
   }
   for (const own of ['Accept', 'User-Agent']) if (!names.includes(own.toLowerCase())) words.push('-H', `${own}:`);
-  if (!hasBody && !multipart && ['POST', 'PUT', 'PATCH'].includes(wire.method) && !names.includes('content-length')) {
-    // an empty body is still framed (Content-Length: 0), as hb frames it
-    words.push('--data-binary', '');
+  if (!hasBody && !multipart && (sent.body !== undefined || !NO_BODY_METHODS.has(wire.method))) {
+    // hb frames an empty body (Content-Length: 0, as node does for any method but these) where curl sends no length
+    words.push('-H', 'Content-Length: 0');
   }
-
   if (multipart) {
     for (const [name, value] of request.form) words.push('--form-string', `${name}=${value}`);
     for (const { name, path } of request.files) words.push('-F', `${name}=@"${path.replace(/["\\]/g, '\\$&')}";filename=${basename(path)};type=${fileContentType(path)}`);
