@@ -2,7 +2,7 @@ import { UsageError } from './failure.js';
 import { helpText } from './help-topics.js';
 import { closest } from './suggest.js';
 import { carriesData, jsonBody, parseItem, type RequestItem } from './items.js';
-import type { BodySource, Pair } from './args.js';
+import type { CliRequest } from './args.js';
 
 /**
  * The options of request items and output modes, spread into `hb`'s option table. Every one is
@@ -32,7 +32,9 @@ export interface CliPrint {
 }
 
 /** The positionals read: the method (lower case), the URL text and the request items; or a help topic. */
-export type Target = { readonly kind: 'help'; readonly topic: string | undefined } | { readonly kind: 'request'; readonly method: string | undefined; readonly url: string; readonly items: readonly RequestItem[] };
+export type Target =
+  | { readonly kind: 'help'; readonly topic: string | undefined }
+  | { readonly kind: 'request'; readonly method: string | undefined; readonly url: string; readonly items: readonly RequestItem[] };
 
 // RFC 9110 token: what a method may be made of
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -57,7 +59,8 @@ export function readTarget(positionals: readonly string[], methodOption: string 
   }
   const isVerb = verbs.includes(first.toLowerCase());
   const nearVerb = isVerb || /[.:/[]/.test(first) ? undefined : closest(first.toLowerCase(), verbs);
-  if (nearVerb !== undefined && rest.length > 0) throw new UsageError(`unknown verb '${first}' (did you mean ${nearVerb}?); a host named so needs its scheme: http://${first}`);
+  if (nearVerb !== undefined && rest.length > 0)
+    throw new UsageError(`unknown verb '${first}' (did you mean ${nearVerb}?); a host named so needs its scheme: http://${first}`);
   if (isVerb && methodOption !== undefined) throw new UsageError(`-X ${methodOption} and the verb '${first}' both name the method: give one`);
   const method = isVerb ? first.toLowerCase() : methodOption === undefined ? undefined : checkMethod(methodOption);
   const [url, ...items] = isVerb ? rest : positionals;
@@ -72,14 +75,7 @@ function checkMethod(text: string): string {
 }
 
 /** The request parts the items go into, as the options gave them. */
-export interface ItemTargets {
-  readonly headers: readonly Pair[];
-  readonly query: readonly Pair[];
-  readonly json: BodySource | undefined;
-  readonly data: BodySource | undefined;
-  readonly form: readonly Pair[];
-  readonly files: ReadonlyArray<{ readonly name: string; readonly path: string }>;
-}
+export type ItemTargets = Pick<CliRequest, 'headers' | 'query' | 'json' | 'data' | 'form' | 'files'>;
 
 /**
  * Adds the items to the options' parts: headers and query after `-H` and `-q`; fields and raw
@@ -140,10 +136,14 @@ export function takeFormSwitch(argv: readonly string[]): { readonly argv: string
  *
  * @throws {UsageError} for letters other than `HBhb`, or two modes at once.
  */
-export function readPrint(values: { print?: string[]; headers?: boolean[]; body?: boolean[]; quiet?: boolean[]; offline?: boolean[]; curl?: boolean[] }, include: boolean): CliPrint {
+export function readPrint(
+  values: { print?: string[]; headers?: boolean[]; body?: boolean[]; quiet?: boolean[]; offline?: boolean[]; curl?: boolean[] },
+  include: boolean,
+): CliPrint {
   if ((values.print?.length ?? 0) > 1) throw new UsageError('--print given more than once');
   const print = values.print?.[0];
-  if (print !== undefined && !/^[HBhb]*$/.test(print)) throw new UsageError(`--print expects letters from HBhb (H request head, B request body, h response head, b response body), got '${print}'`);
+  if (print !== undefined && !/^[HBhb]*$/.test(print))
+    throw new UsageError(`--print expects letters from HBhb (H request head, B request body, h response head, b response body), got '${print}'`);
   const modes: Array<[given: boolean, flag: string, parts: string]> = [
     [print !== undefined, '--print', print ?? ''],
     [values.headers !== undefined, '--headers', 'h'],

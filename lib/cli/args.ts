@@ -90,7 +90,8 @@ export interface CliRequest {
 }
 
 /** What the command line asks for. */
-export type Command = { readonly kind: 'help'; readonly topic?: string } | { readonly kind: 'version' } | { readonly kind: 'request'; readonly request: CliRequest };
+export type Command =
+  { readonly kind: 'help'; readonly topic?: string } | { readonly kind: 'version' } | { readonly kind: 'request'; readonly request: CliRequest };
 
 // Every option is declared `multiple` so that a repeated single-valued one is an error, not silently last-wins.
 const OPTIONS = {
@@ -165,7 +166,7 @@ export function parseCommandLine(argv: readonly string[]): Command {
     formMode,
   );
   // httpie's default: GET, or POST when there is a body
-  const verb = target.method ?? (json ?? data ?? form[0] ?? files[0] ? 'post' : 'get');
+  const verb = target.method ?? ((json ?? data ?? form[0] ?? files[0]) ? 'post' : 'get');
   if (data !== undefined && (json !== undefined || form.length > 0 || files.length > 0))
     throw new UsageError('--data cannot be combined with --json, --form or --file');
   if (json !== undefined && (form.length > 0 || files.length > 0)) throw new UsageError('--json cannot be combined with --form or --file');

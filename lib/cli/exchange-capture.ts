@@ -1,4 +1,4 @@
-import type { Backend, TransportOptions, WireBody, WireRequest, WireResponse } from '../model/backend.js';
+import { bufferedBody, type Backend, type TransportOptions, type WireRequest, type WireResponse } from '../model/backend.js';
 import { WITH_TRANSPORT, type TransportAware } from '../backends/backend-choice.js';
 import { backendFor } from '../backends/registry.js';
 import type { BackendName } from '../config/client-config.js';
@@ -43,7 +43,8 @@ class CapturingBackend implements TransportAware {
   get #connecting(): Backend {
     if (this.#backend === undefined) {
       const inner = this.inner;
-      this.#backend = typeof inner === 'object' && WITH_TRANSPORT in inner ? (inner as TransportAware)[WITH_TRANSPORT](this.transport) : backendFor(inner, this.transport);
+      this.#backend =
+        typeof inner === 'object' && WITH_TRANSPORT in inner ? (inner as TransportAware)[WITH_TRANSPORT](this.transport) : backendFor(inner, this.transport);
     }
     return this.#backend;
   }
@@ -56,7 +57,7 @@ class CapturingBackend implements TransportAware {
     const bytes = request.body === undefined ? undefined : (request.body.bytes ?? (await readWhole(request.body)));
     await this.seen({ wire: request, body: bytes });
     if (this.offline) return noContent();
-    const body: WireBody | undefined = bytes === undefined ? undefined : { length: bytes.length, bytes, [Symbol.asyncIterator]: async function* () { yield bytes; } };
+    const body = bytes === undefined ? undefined : bufferedBody(bytes);
     return this.#connecting.send({ ...request, body });
   }
 

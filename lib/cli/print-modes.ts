@@ -34,7 +34,10 @@ export function sendsNothing(request: CliRequest): boolean {
  * const wrap = exchangePrinter(request, process.stdout);
  * c.client.backend = wrap ? wrap(request.backend) : request.backend;
  */
-export function exchangePrinter(request: CliRequest, out: Writable & { readonly isTTY?: boolean }): ((inner: BackendName | Backend | undefined) => Backend) | undefined {
+export function exchangePrinter(
+  request: CliRequest,
+  out: Writable & { readonly isTTY?: boolean },
+): ((inner: BackendName | Backend | undefined) => Backend) | undefined {
   const parts = printParts(request);
   if (!sendsNothing(request) && !/[HB]/.test(parts)) return undefined;
   let printed = false;
@@ -53,6 +56,9 @@ function requestPrint(sent: SentRequest, parts: string, terminal: boolean): Buff
   const body = sent.body === undefined ? undefined : Buffer.from(sent.body);
   if (!parts.includes('B') || body === undefined || body.length === 0) return head;
   const binary = body.includes(0) || !Buffer.from(body.toString('utf8'), 'utf8').equals(body);
-  const shown = terminal && binary ? Buffer.from('+-----------------------------------------+\n| NOTE: binary data not shown in terminal |\n+-----------------------------------------+') : body;
+  const shown =
+    terminal && binary
+      ? Buffer.from('+-----------------------------------------+\n| NOTE: binary data not shown in terminal |\n+-----------------------------------------+')
+      : body;
   return Buffer.concat([head, shown, Buffer.from('\n\n')]);
 }

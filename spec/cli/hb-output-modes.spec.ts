@@ -122,7 +122,42 @@ describe('hb: help', () => {
     expect({ code: items.code, stderr: items.stderr }).toEqual({ code: 0, stderr: '' });
     expect(items.stdout.toString('utf8')).toMatch(/^Request items/);
     const all = (await hb('help', 'all')).stdout.toString('utf8') + (await hb('--help')).stdout.toString('utf8');
-    for (const option of ['header', 'query', 'json', 'data', 'form', 'file', 'basic', 'digest', 'bearer', 'backend', 'insecure', 'cacert', 'cert', 'cert-type', 'key', 'pass', 'pinnedpubkey', 'http2', 'public-only', 'proxy', 'noproxy', 'output', 'paginate', 'stream', 'include', 'verbose', 'timeout', 'retry', 'session', 'cache', 'write-out', 'help', 'version', ...Object.keys(ITEM_OPTIONS)]) {
+    for (const option of [
+      'header',
+      'query',
+      'json',
+      'data',
+      'form',
+      'file',
+      'basic',
+      'digest',
+      'bearer',
+      'backend',
+      'insecure',
+      'cacert',
+      'cert',
+      'cert-type',
+      'key',
+      'pass',
+      'pinnedpubkey',
+      'http2',
+      'public-only',
+      'proxy',
+      'noproxy',
+      'output',
+      'paginate',
+      'stream',
+      'include',
+      'verbose',
+      'timeout',
+      'retry',
+      'session',
+      'cache',
+      'write-out',
+      'help',
+      'version',
+      ...Object.keys(ITEM_OPTIONS),
+    ]) {
       expect(all).toContain(`--${option}`);
     }
   });

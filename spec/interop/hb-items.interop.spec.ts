@@ -37,7 +37,11 @@ function essence(req: RecordedRequest, headers: readonly string[]) {
   const body = type.startsWith('application/json')
     ? (JSON.parse(req.body.toString('utf8')) as unknown)
     : type.startsWith('multipart/form-data')
-      ? parseMultipart(req.body, type).parts.map((part) => ({ ...part.disposition?.params, type: part.headers['content-type'], body: part.body.toString('utf8') }))
+      ? parseMultipart(req.body, type).parts.map((part) => ({
+          ...part.disposition?.params,
+          type: part.headers['content-type'],
+          body: part.body.toString('utf8'),
+        }))
       : req.body.toString('utf8');
   return {
     method: req.method,
@@ -70,7 +74,12 @@ describe('hb and httpie send the same request for the same items', () => {
   };
   // [what, httpie's words, hb's words (the same unless httpie needs --form for a file), headers to compare]
   const cases: ReadonlyArray<[string, () => string[], (() => string[]) | undefined, string[]]> = [
-    ['JSON fields, raw JSON, queries and a header', () => ['name=Ada', 'age:=36', 'tags:=["x",{"y":null}]', 'ok:=true', 'page==2', 'page==3', 'X-Trace:on'], undefined, ['x-trace']],
+    [
+      'JSON fields, raw JSON, queries and a header',
+      () => ['name=Ada', 'age:=36', 'tags:=["x",{"y":null}]', 'ok:=true', 'page==2', 'page==3', 'X-Trace:on'],
+      undefined,
+      ['x-trace'],
+    ],
     ['no data: GET with a query and a header', () => ['q==ada lovelace', 'Accept:text/plain'], undefined, ['accept']],
     ['a repeated field, escaped separators', () => ['a=1', 'a=2', 'x\\=y=z', 'h\\:m=s'], undefined, []],
     // (httpie's `User-Agent:` is filled in again by urllib3, `Accept:` is not)
@@ -86,7 +95,9 @@ describe('hb and httpie send the same request for the same items', () => {
       const options = args.filter((w) => w.startsWith('--'));
       return exec('http', ['--ignore-stdin', ...options, ...method, url, ...args.filter((w) => !w.startsWith('--'))]);
     });
-    const byHb = await arriving('/items', (url) => runHb(cli, [...(method.length > 0 ? ['-X', ...method] : []), url, ...(hbWords ?? words)()]).then((r) => ({ code: r.code ?? -1, stderr: r.stderr })));
+    const byHb = await arriving('/items', (url) =>
+      runHb(cli, [...(method.length > 0 ? ['-X', ...method] : []), url, ...(hbWords ?? words)()]).then((r) => ({ code: r.code ?? -1, stderr: r.stderr })),
+    );
     expect(essence(byHb, headers)).toEqual(essence(byHttpie, headers));
   });
 });
@@ -99,7 +110,10 @@ describe('hb --curl prints a command that sends what hb sends', () => {
     ['an empty PUT', (url) => ['put', url]],
     ['a form', (url) => ['--form', url, 'name=Ada', 'city=Zürich']],
     ['a multipart form', (url) => [url, 'note=@not-a-file', `doc@${join(dir, 'notes.txt')}`]],
-    ['--data with its type, Basic credentials, an unset header', (url) => ['patch', url, '--data', 'a\nb', '-H', 'Content-Type: text/plain', '--basic', 'ada:s3cret', 'Accept:']],
+    [
+      '--data with its type, Basic credentials, an unset header',
+      (url) => ['patch', url, '--data', 'a\nb', '-H', 'Content-Type: text/plain', '--basic', 'ada:s3cret', 'Accept:'],
+    ],
   ];
   it.each(cases)('%s', async (_, args) => {
     writeFileSync(join(dir, 'notes.txt'), 'line one\n');
@@ -113,11 +127,16 @@ describe('hb --curl prints a command that sends what hb sends', () => {
       return exec('sh', ['-c', `${command.trimEnd()} -sS -o /dev/null`]);
     });
     // everything but what each transport adds itself (and a multipart boundary)
-    const others = (req: RecordedRequest) => Object.keys(req.headers).filter((name) => !['host', 'connection', 'content-length', 'content-type'].includes(name));
+    const others = (req: RecordedRequest) =>
+      Object.keys(req.headers).filter((name) => !['host', 'connection', 'content-length', 'content-type'].includes(name));
     expect(others(byCurl).sort()).toEqual(others(byHb).sort());
     expect(essence(byCurl, others(byHb))).toEqual(essence(byHb, others(byHb)));
     if (!String(byHb.headers['content-type']).startsWith('multipart/')) {
-      expect({ target: byCurl.target, body: byCurl.body.toString('latin1'), length: byCurl.headers['content-length'] }).toEqual({ target: byHb.target, body: byHb.body.toString('latin1'), length: byHb.headers['content-length'] });
+      expect({ target: byCurl.target, body: byCurl.body.toString('latin1'), length: byCurl.headers['content-length'] }).toEqual({
+        target: byHb.target,
+        body: byHb.body.toString('latin1'),
+        length: byHb.headers['content-length'],
+      });
     }
   });
 });
