@@ -2,7 +2,6 @@ import { UsageError } from './failure.js';
 import { helpText } from './help-topics.js';
 import { closest } from './suggest.js';
 import { carriesData, jsonBody, parseItem, type RequestItem } from './items.js';
-import type { CliRequest } from './args.js';
 
 /**
  * The options of request items and output modes, spread into `hb`'s option table. Every one is
@@ -74,8 +73,17 @@ function checkMethod(text: string): string {
   return text.toLowerCase();
 }
 
-/** The request parts the items go into, as the options gave them. */
-export type ItemTargets = Pick<CliRequest, 'headers' | 'query' | 'json' | 'data' | 'form' | 'files'>;
+type Pairs = ReadonlyArray<readonly [name: string, value: string]>;
+
+/** The request parts the items go into, as the options gave them (`S`: where a body comes from). */
+export interface ItemTargets<S> {
+  readonly headers: Pairs;
+  readonly query: Pairs;
+  readonly form: Pairs;
+  readonly files: ReadonlyArray<{ readonly name: string; readonly path: string }>;
+  readonly json: S | undefined;
+  readonly data: S | undefined;
+}
 
 /**
  * Adds the items to the options' parts: headers and query after `-H` and `-q`; fields and raw
@@ -84,7 +92,11 @@ export type ItemTargets = Pick<CliRequest, 'headers' | 'query' | 'json' | 'data'
  *
  * @throws {UsageError} for data items with `--json` or `--data`, or raw JSON in a form.
  */
-export function mergeItems(items: readonly RequestItem[], given: ItemTargets, formMode: boolean): ItemTargets & { readonly unsetHeaders: readonly string[] } {
+export function mergeItems<S>(
+  items: readonly RequestItem[],
+  given: ItemTargets<S>,
+  formMode: boolean,
+): ItemTargets<S | { readonly from: 'text'; readonly text: string }> & { readonly unsetHeaders: readonly string[] } {
   const data = items.filter(carriesData);
   if (data.length > 0 && (given.json !== undefined || given.data !== undefined)) {
     throw new UsageError(`${given.json !== undefined ? '--json' : '--data'} is the whole body: drop the data items (${describe(data[0])}) or the option`);
@@ -97,7 +109,7 @@ export function mergeItems(items: readonly RequestItem[], given: ItemTargets, fo
   return {
     headers: [...given.headers, ...headerItems],
     query: [...given.query, ...pairs('query')],
-    json: !asForm && data.length > 0 ? { from: 'text', text: jsonBody(items) } : given.json,
+    json: !asForm && data.length > 0 ? { from: 'text' as const, text: jsonBody(items) } : given.json,
     data: given.data,
     form: asForm ? [...given.form, ...pairs('field')] : given.form,
     files: [...given.files, ...items.flatMap((it) => (it.kind === 'file' ? [{ name: it.name, path: it.path }] : []))],
