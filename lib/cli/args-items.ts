@@ -57,14 +57,23 @@ export function readTarget(positionals: readonly string[], methodOption: string 
     return { kind: 'help', topic: rest[0] };
   }
   const isVerb = verbs.includes(first.toLowerCase());
-  const nearVerb = isVerb || /[.:/[]/.test(first) ? undefined : closest(first.toLowerCase(), verbs);
-  if (nearVerb !== undefined && rest.length > 0)
-    throw new UsageError(`unknown verb '${first}' (did you mean ${nearVerb}?); a host named so needs its scheme: http://${first}`);
+  // a bare word before something that looks like a URL, or close to a verb, was meant as a verb
+  const bare = !isVerb && /^[A-Za-z]+$/.test(first) && rest.length > 0;
+  const nearVerb = bare ? closest(first.toLowerCase(), verbs) : undefined;
+  if (bare && (nearVerb !== undefined || looksLikeUrl(rest[0]))) {
+    const hint = nearVerb === undefined ? `use ${verbs.join(', ')}, or -X ${first.toUpperCase()}` : `did you mean ${nearVerb}?`;
+    throw new UsageError(`unknown verb '${first}' (${hint}); a host named so needs its scheme: http://${first}`);
+  }
   if (isVerb && methodOption !== undefined) throw new UsageError(`-X ${methodOption} and the verb '${first}' both name the method: give one`);
   const method = isVerb ? first.toLowerCase() : methodOption === undefined ? undefined : checkMethod(methodOption);
   const [url, ...items] = isVerb ? rest : positionals;
   if (url === undefined) throw new UsageError('missing the URL');
   return { kind: 'request', method, url, items: items.map(parseItem) };
+}
+
+/** `http://...`, `example.com/...`, `localhost:8080`: a URL rather than a request item. */
+function looksLikeUrl(text: string): boolean {
+  return /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(text) || /^(localhost|[\w-]+(\.[\w-]+)+|\[[\d:a-fA-F.]+\])(:\d+)?(\/\S*)?$/.test(text);
 }
 
 function checkMethod(text: string): string {
