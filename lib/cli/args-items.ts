@@ -50,7 +50,7 @@ const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
  */
 export function readTarget(positionals: readonly string[], methodOption: string | undefined, verbs: readonly string[]): Target {
   const [first, ...rest] = positionals;
-  if (first === undefined) throw new UsageError('missing the URL (hb <url> [items], hb <verb> <url> or hb -X <METHOD> <url>)');
+  if (first === undefined) throw new UsageError('missing the verb and the URL: hb <verb> <url>, hb <url> [items] or hb -X <METHOD> <url>');
   if (first.toLowerCase() === 'help' && methodOption === undefined) {
     if (rest.length > 1) throw new UsageError(`unexpected argument '${rest[1]}' (hb help <topic>)`);
     if (rest[0] !== undefined) helpText(rest[0]); // an unknown topic is bad input
@@ -73,7 +73,7 @@ export function readTarget(positionals: readonly string[], methodOption: string 
 
 /** `http://...`, `example.com/...`, `localhost:8080`: a URL rather than a request item. */
 function looksLikeUrl(text: string): boolean {
-  return /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(text) || /^(localhost|[\w-]+(\.[\w-]+)+|\[[\d:a-fA-F.]+\])(:\d+)?(\/\S*)?$/.test(text);
+  return /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(text) || /^(localhost|[\w-]+(\.[\w-]+)+|\[[\d:a-fA-F.]+\])(:\d+)?([/?]\S*)?$/.test(text);
 }
 
 function checkMethod(text: string): string {
@@ -132,10 +132,10 @@ function describe(item: RequestItem): string {
 
 /**
  * `--form` without a value, as httpie's switch (`hb --form POST url a=1`): taken out of `argv`
- * when the next word is not a `name=value` field (a verb, a URL, another option). `--form
- * name=value` keeps its first-edition meaning.
+ * when the next word is a verb, a URL, another option or nothing. Otherwise `--form` takes it
+ * as its first-edition `name=value`.
  */
-export function takeFormSwitch(argv: readonly string[]): { readonly argv: string[]; readonly formMode: boolean } {
+export function takeFormSwitch(argv: readonly string[], verbs: readonly string[]): { readonly argv: string[]; readonly formMode: boolean } {
   const out: string[] = [];
   let formMode = false;
   for (let i = 0; i < argv.length; i++) {
@@ -144,7 +144,7 @@ export function takeFormSwitch(argv: readonly string[]): { readonly argv: string
       break;
     }
     const next = argv[i + 1];
-    if (argv[i] === '--form' && (next === undefined || next.startsWith('-') || !/^[^=/:]+=/.test(next))) formMode = true;
+    if (argv[i] === '--form' && (next === undefined || next.startsWith('-') || verbs.includes(next.toLowerCase()) || looksLikeUrl(next))) formMode = true;
     else out.push(argv[i]);
   }
   return { argv: out, formMode };

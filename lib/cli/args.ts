@@ -146,7 +146,7 @@ const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
  * // → { kind: 'request', request: { verb: 'get', url: URL('http://localhost:8080/users'), query: [['page', '2']], ... } }
  */
 export function parseCommandLine(argv: readonly string[]): Command {
-  const { argv: args, formMode } = takeFormSwitch(argv);
+  const { argv: args, formMode } = takeFormSwitch(argv, VERBS);
   const { values, positionals } = readOptions(args);
   if (values.help) return { kind: 'help' };
   if (values.version) return { kind: 'version' };

@@ -14,8 +14,9 @@ export const HELP_TOPICS: Readonly<Record<string, string>> = {
   Header:          leave out a header hb would send (User-Agent:, Accept:)
   Header;          send the header with an empty value
   name@path        a file part: the request becomes multipart/form-data
-Fields and raw JSON make one JSON object (Content-Type: application/json); a repeated name
-keeps its last value. A '\\' before a separator keeps it in the name: 'a\\=b=c'.
+Fields and raw JSON make one JSON object (Content-Type: application/json); a name given again
+keeps its last value. Nested names as httpie 3: user[name]=Ada, tags[]=x (append), l[2]=z,
+[]=x (an array body). A '\\' before a separator keeps it in the name: 'a\\=b=c'.
 Without a verb the method is GET, or POST when there is a body; -X <METHOD> names any method.
 A host named like a verb or 'help' needs its scheme: hb http://get/.
   hb localhost:8080/users name=Ada age:=36 X-Trace:on

@@ -1,4 +1,5 @@
 import { UsageError } from './failure.js';
+import { pathOf, setPath } from './nested-json.js';
 
 /**
  * One httpie request item, as written after the URL. `kind` is named by its separator:
@@ -81,15 +82,19 @@ export function carriesData(item: RequestItem): boolean {
 }
 
 /**
- * The JSON object body of `field` and `json` items, in order; a repeated name keeps its last
- * value (as httpie 3.2 does).
+ * The JSON body of `field` and `json` items, in order, with httpie 3's nested names
+ * (`user[name]=Ada`, `tags[]=x`, `[]=x` for an array body); a name set again keeps its last value.
  *
+ * @throws {UsageError} for a nested name that is malformed or does not fit an earlier item.
  * @example
- * jsonBody([parseItem('name=Ada'), parseItem('age:=36')]); // → '{"name":"Ada","age":36}'
+ * jsonBody([parseItem('name=Ada'), parseItem('age:=36'), parseItem('tags[]=x')]); // → '{"name":"Ada","age":36,"tags":["x"]}'
  */
 export function jsonBody(items: readonly RequestItem[]): string {
-  const fields = new Map<string, unknown>();
-  for (const it of items) if (it.kind === 'field' || it.kind === 'json') fields.set(it.name, it.value);
-  // a Map plus fromEntries keeps a name such as __proto__ an ordinary key
-  return JSON.stringify(Object.fromEntries(fields));
+  let body: unknown;
+  for (const it of items) if (it.kind === 'field' || it.kind === 'json') body = setPath(body, pathOf(it.name, describe(it)), it.value, describe(it));
+  return JSON.stringify(body ?? {});
+}
+
+function describe(item: RequestItem & { kind: 'field' | 'json' }): string {
+  return `${item.name}${item.kind === 'json' ? ':=' : '='}${item.kind === 'json' ? JSON.stringify(item.value) : item.value}`;
 }

@@ -35,6 +35,25 @@ describe('parseItem', () => {
   });
 });
 
+describe('nested JSON names, as httpie 3', () => {
+  const body = (...items: string[]) => jsonBody(items.map(parseItem));
+
+  it('keys, indexes and appends build objects and arrays; [] alone an array body', () => {
+    expect(body('a[b]=1', 'a[c]:=2', 'l[]=x', 'l[]=y', 'i[2]=z')).toBe('{"a":{"b":"1","c":2},"l":["x","y"],"i":[null,null,"z"]}');
+    expect(body('[]=1', '[]:=2')).toBe('["1",2]');
+    expect(body('a[b]=1', 'a=2')).toBe('{"a":"2"}');
+    expect(body('__proto__[x]=1')).toBe('{"__proto__":{"x":"1"}}');
+    expect(body()).toBe('{}');
+  });
+
+  it('a step that does not fit what an earlier item set, or a malformed name: a usage error naming the item', () => {
+    expect(() => body('a=1', 'a[b]=2')).toThrow("request item 'a[b]=2': the key 'b' does not fit a string set by an earlier item");
+    expect(() => body('a[b]=1', 'a[]=2')).toThrow("request item 'a[]=2': appending ([]) does not fit an object set by an earlier item");
+    expect(() => body('x[y]z=1')).toThrow("request item 'x[y]z=1': a nested name is name[key][index][]");
+    expect(() => body('i[100001]=1')).toThrow('index 100001 is over 100000');
+  });
+});
+
 describe('positionals', () => {
   const request = (argv: string[]) => {
     const command = parseCommandLine(argv);
@@ -62,6 +81,25 @@ describe('positionals', () => {
     expect(() => parseCommandLine(['fetch', 'https://h/'])).toThrow("unknown verb 'fetch' (did you mean patch?)");
     expect(() => parseCommandLine(['send', 'localhost:8080/x'])).toThrow("unknown verb 'send' (use get, head, post, put, delete, patch, options, or -X SEND)");
     expect(request(['localhost', 'name=Ada']).url.href).toBe('http://localhost/');
+  });
+});
+
+describe('--form as a switch', () => {
+  const form = (argv: string[]) => {
+    const command = parseCommandLine(argv);
+    if (command.kind !== 'request') throw new Error(command.kind);
+    return command.request.form;
+  };
+
+  it('before a verb, a URL or an option it makes the fields form fields; before a field it takes it', () => {
+    expect(form(['--form', 'POST', 'h', 'a=1'])).toEqual([['a', '1']]);
+    expect(form(['--form', 'example.com/x?y=1', 'a=1'])).toEqual([['a', '1']]);
+    expect(form(['h', 'a=1', '--form'])).toEqual([['a', '1']]);
+    expect(form(['post', 'h', '--form', 'b=2', 'a=1'])).toEqual([
+      ['b', '2'],
+      ['a', '1'],
+    ]);
+    expect(() => parseCommandLine(['post', 'h', '--form', 'x'])).toThrow("--form expects name=value, got 'x'");
   });
 });
 

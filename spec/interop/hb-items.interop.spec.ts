@@ -81,6 +81,8 @@ describe('hb and httpie send the same request for the same items', () => {
       ['x-trace'],
     ],
     ['no data: GET with a query and a header', () => ['q==ada lovelace', 'Accept:text/plain'], undefined, ['accept']],
+    ['nested names: keys, appends, an index', () => ['user[name]=Ada', 'user[age]:=36', 'user[tags][]=x', 'user[tags][]=y', 'slots[2]=z'], undefined, []],
+    ['an array body', () => ['[]=1', '[]:=2'], undefined, []],
     ['a repeated field, escaped separators', () => ['a=1', 'a=2', 'x\\=y=z', 'h\\:m=s'], undefined, []],
     // (httpie's `User-Agent:` is filled in again by urllib3, `Accept:` is not)
     ['an unset and an empty header', () => ['Accept:', 'X-Empty;'], undefined, ['accept', 'x-empty']],
