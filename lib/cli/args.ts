@@ -189,6 +189,9 @@ export function parseCommandLine(argv: readonly string[]): Command {
   const http2 = values.http2 !== undefined;
   if (http2 && chosenBackend === 'axios') throw new UsageError('--http2: the axios backend cannot speak HTTP/2 (use native, undici, got or fetch)');
   if (paginate && writeOut !== undefined) throw new UsageError('--paginate prints items, not responses: drop -w');
+  const print = readPrint(values, values.include !== undefined);
+  if (paginate && print.parts !== undefined && !print.offline)
+    throw new UsageError('--paginate prints items, not responses: drop --print, --headers, -b or --quiet');
   return {
     kind: 'request',
     request: {
@@ -233,7 +236,7 @@ export function parseCommandLine(argv: readonly string[]): Command {
       cache: path(single(values.cache, '--cache'), '--cache'),
       writeOut: writeOut === undefined ? undefined : checkWriteOut(writeOut),
       unsetHeaders,
-      print: readPrint(values, values.include !== undefined),
+      print,
     },
   };
 }

@@ -121,6 +121,13 @@ describe('print modes', () => {
     expect(print('--offline', '--print', 'H')).toEqual({ parts: 'H', offline: true, curl: false });
     expect(print('--curl')).toEqual({ parts: undefined, offline: false, curl: true });
   });
+
+  it('--paginate prints items: no print mode with it, but --offline', () => {
+    expect(() => parseCommandLine(['get', 'h', '--paginate', '--headers'])).toThrow(
+      '--paginate prints items, not responses: drop --print, --headers, -b or --quiet',
+    );
+    expect(parseCommandLine(['get', 'h', '--paginate', '--offline'])).toMatchObject({ request: { print: { parts: 'HB', offline: true } } });
+  });
 });
 
 describe('suggestions', () => {
