@@ -53,7 +53,8 @@ export async function gotHttp2Agent(pins?: ReadonlySet<string>): Promise<GotHttp
     // each session's connection timed, for the attempts that waited for it; with pins, handed
     // over only once it passed them
     override createConnection(origin: URL, options: SecureClientSessionOptions): Promise<tls.TLSSocket> {
-      const made = timedConnection(() => super.createConnection(origin, options));
+      // with pins, no resumed session: it shows no certificate to check them against
+      const made = timedConnection(() => super.createConnection(origin, pins ? { ...options, session: undefined } : options));
       return pins ? made.then((socket: tls.TLSSocket) => securedAndPinned(socket, pins, options.servername || origin.hostname)) : made;
     }
 
@@ -164,7 +165,7 @@ function prepared<R extends Http2Request>(req: R, authority: string, body: boole
 /** http2-wrapper's ALPN probe connection: `secured` is told only once the pins passed (it hands the socket to a session or a request). */
 function probe(options: tls.ConnectionOptions, secured: () => void, pins: ReadonlySet<string> | undefined): tls.TLSSocket {
   if (!pins) return tls.connect(options, secured);
-  const socket = tls.connect(options, () => {
+  const socket = tls.connect({ ...options, session: undefined }, () => {
     const failure = pinFailure(socket, pins, options.servername || options.host || 'localhost');
     if (failure)
       socket.destroy(failure); // the probe rejects with its 'error'

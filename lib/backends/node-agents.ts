@@ -6,7 +6,7 @@ import { DEFAULT_IDLE_MS, type ConnectionOptions, type TransportOptions } from '
 import { AGENT_OPTIONS } from './node-limits.js';
 import { answeringAll } from './lookup.js';
 import { nodeTls } from './node-tls.js';
-import { guardPins, pinsOf } from './tls-pins.js';
+import { guardPins, pinsOf, unresumed } from './tls-pins.js';
 import { timeAgent } from './node-timings.js';
 
 export { DEFAULT_IDLE_MS } from '../model/backend.js';
@@ -26,7 +26,7 @@ export function nodeAgents(options: TransportOptions): { http: http.Agent; https
   const idleMs = connection.idleTimeout ?? DEFAULT_IDLE_MS;
   return {
     http: keepingLimits(new http.Agent(agentOptions), idleMs),
-    https: keepingLimits(pinning(new https.Agent({ ...agentOptions, ...nodeTls(options.tls) }), pinsOf(options.tls)), idleMs),
+    https: keepingLimits(pinning(new https.Agent({ ...agentOptions, ...nodeTls(options.tls), ...unresumed(options.tls) }), pinsOf(options.tls)), idleMs),
   };
 }
 

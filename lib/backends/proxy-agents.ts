@@ -5,7 +5,7 @@ import type { TLSSocket } from 'node:tls';
 import type { ConnectionOptions, TlsOptions, WireRequest } from '../model/backend.js';
 import { absoluteForm, targetAuthority, type ProxyRoute } from '../model/proxy-route.js';
 import { nodeTls } from './node-tls.js';
-import { guardPins, pinsOf } from './tls-pins.js';
+import { guardPins, pinsOf, unresumed } from './tls-pins.js';
 import { DEFAULT_IDLE_MS, keepingLimits, nodeAgentOptions } from './node-agents.js';
 import { openTunnel, proxyTls, unbracketed } from './proxy-tunnel.js';
 
@@ -125,7 +125,7 @@ class TunnelAgent extends https.Agent {
   readonly #destroyed = new AbortController();
 
   constructor(route: ProxyRoute, tls: TlsOptions | undefined, options: http.AgentOptions) {
-    super({ ...options, ...nodeTls(tls) });
+    super({ ...options, ...nodeTls(tls), ...unresumed(tls) });
     this.#route = route;
     this.#tls = tls;
     this.#pins = pinsOf(tls);

@@ -11,6 +11,15 @@ export function pinsOf(settings: TlsOptions | undefined): ReadonlySet<string> | 
 }
 
 /**
+ * No TLS session cache for a pinned client: a resumed session shows no certificate to check the
+ * pins against (node gives none then), and may come from a handshake that failed them. As
+ * options of an https Agent or undici's `buildConnector`.
+ */
+export function unresumed(settings: TlsOptions | undefined): { maxCachedSessions?: 0 } {
+  return settings?.pins ? { maxCachedSessions: 0 } : {};
+}
+
+/**
  * The SHA-256 digest of a certificate's SubjectPublicKeyInfo, base64: what `execution.tls.pins`
  * lists (curl's `--pinnedpubkey sha256//...` value, without the prefix). From the DER
  * certificate (`raw`): node's `pubkey` is the SPKI for an RSA key but the bare point for an EC one.
@@ -20,15 +29,30 @@ export function pinsOf(settings: TlsOptions | undefined): ReadonlySet<string> | 
  * spkiPin(socket.getPeerCertificate().raw); // 'n3qR...='
  */
 export function spkiPin(certificate: Uint8Array): string {
-  const spki = new X509Certificate(certificate).publicKey.export({ type: 'spki', format: 'der' });
-  return createHash('sha256').update(spki).digest('base64');
+  return spkiOf(new X509Certificate(certificate));
 }
 
-/** Every certificate of the chain the server sent, leaf first (node links them by `issuerCertificate`, a root to itself). */
-function chainOf(leaf: PeerCertificate): PeerCertificate[] {
-  const chain: PeerCertificate[] = [];
-  for (let cert: PeerCertificate | undefined = leaf; cert?.raw !== undefined && !chain.includes(cert);) {
-    chain.push(cert);
+function spkiOf(certificate: X509Certificate): string {
+  return createHash('sha256')
+    .update(certificate.publicKey.export({ type: 'spki', format: 'der' }))
+    .digest('base64');
+}
+
+/**
+ * The certificates of the chain the server sent that may count for a pin, leaf first: the leaf,
+ * then each issuer node links (by `issuerCertificate`) only while every link so far is a real
+ * signature. Node links them by name and key id alone, so a leaf of an impostor could otherwise
+ * claim the (public) pinned certificate as its issuer, with the chain checks off.
+ */
+function chainOf(leaf: PeerCertificate): X509Certificate[] {
+  const chain: X509Certificate[] = [];
+  const seen = new Set<PeerCertificate>();
+  for (let cert: PeerCertificate | undefined = leaf; cert?.raw !== undefined && !seen.has(cert);) {
+    seen.add(cert);
+    const x509 = new X509Certificate(cert.raw);
+    const child = chain.at(-1);
+    if (child !== undefined && !child.verify(x509.publicKey)) break;
+    chain.push(x509);
     cert = (cert as PeerCertificate & { issuerCertificate?: PeerCertificate }).issuerCertificate;
   }
   return chain;
@@ -37,13 +61,11 @@ function chainOf(leaf: PeerCertificate): PeerCertificate[] {
 /**
  * Why a just-secured connection fails the pins (none of them matches a certificate of the chain
  * the server sent, leaf or intermediate), or undefined when one matches. Made for the moment of
- * `secureConnect`, before a byte of the request is written. A resumed session is let through: it
- * was pinned when it was made, only its server can resume it, and it carries no chain (node
- * skips its own identity check then too).
+ * `secureConnect`, before a byte of the request is written; on every connection, a resumed
+ * session's too (its session may come from a handshake that failed them).
  */
 export function pinFailure(socket: TLSSocket, pins: ReadonlySet<string>, host: string): Error | undefined {
-  if (socket.isSessionReused()) return undefined;
-  const seen = chainOf(socket.getPeerCertificate(true)).map((cert) => spkiPin(cert.raw));
+  const seen = chainOf(socket.getPeerCertificate(true)).map(spkiOf);
   if (seen.some((pin) => pins.has(pin))) return undefined;
   const chain = seen.map((pin) => `sha256//${pin}`).join(', ') || 'no certificate';
   return Object.assign(new Error(`the certificate of ${host} matches none of execution.tls.pins (its chain: ${chain})`), { code: PIN_MISMATCH });

@@ -2,7 +2,7 @@ import type { TLSSocket } from 'node:tls';
 import { DEFAULT_IDLE_MS, type TlsOptions, type TransportOptions, type WireRequest } from '../model/backend.js';
 import { answeringAll } from './lookup.js';
 import { nodeTls } from './node-tls.js';
-import { pinFailure, pinsOf } from './tls-pins.js';
+import { pinFailure, pinsOf, unresumed } from './tls-pins.js';
 import { timedConnector, type Connector } from './undici-timings.js';
 import { keyOf } from './origin-key.js';
 
@@ -81,7 +81,8 @@ export function withConnector(
   versions: Versions | undefined,
 ): Record<string, unknown> {
   // each connection's instants stamped, for the requests written on it first (undici-timings.ts)
-  const connector = pinnedConnector(timedConnector(buildConnector({ ...(agentOptions.connect as object), ...(versions && { allowH2: true }) })), pinsOf(tls));
+  const built = buildConnector({ ...(agentOptions.connect as object), ...unresumed(tls), ...(versions && { allowH2: true }) });
+  const connector = pinnedConnector(timedConnector(built), pinsOf(tls));
   const connect = (options: { protocol: string; hostname: string; port: string }, callback: (error: Error | null, socket: unknown) => void) =>
     connector(options, (error, made) => {
       const socket = made as ConnectedSocket | null;

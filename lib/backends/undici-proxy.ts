@@ -2,7 +2,7 @@ import type * as Undici from 'undici';
 import type { ConnectionOptions, TlsOptions, WireRequest } from '../model/backend.js';
 import { pinnedConnector, transportLimits, undiciAgentOptions } from './undici-limits.js';
 import { nodeTls } from './node-tls.js';
-import { pinsOf } from './tls-pins.js';
+import { pinsOf, unresumed } from './tls-pins.js';
 import { absoluteForm, type ProxyRoute } from '../model/proxy-route.js';
 import { ProxyChallenge } from './proxy-challenge.js';
 import { openTunnel, proxyTls, unbracketed } from './proxy-tunnel.js';
@@ -62,7 +62,7 @@ export class UndiciProxies {
     const timeout = limits.connectTimeout;
     // undici's own connector runs TLS to the target over the socket it is given (httpSocket)
     // as the fetch backend's own Agents: Uint8Array works where undici's types say Buffer
-    const toTarget = pinnedConnector(this.#undici.buildConnector({ ...nodeTls(this.#tls), timeout }), pinsOf(this.#tls));
+    const toTarget = pinnedConnector(this.#undici.buildConnector({ ...nodeTls(this.#tls), ...unresumed(this.#tls), timeout }), pinsOf(this.#tls));
     const tls = this.#tls;
     const signal = this.#destroyed.signal;
     const connect: Connector = (options, callback) => {

@@ -11,6 +11,9 @@ import { checkToken } from '../config/auth-config.js';
 import { tlsFlags, type CliTlsFlags } from './tls-args.js';
 import { didYouMean } from './suggest.js';
 import { ITEM_OPTIONS, mergeItems, readPrint, readTarget, takeFormSwitch, type CliPrint } from './args-items.js';
+import { TRANSPORT_OPTIONS, transportFlags, type CliTransport } from './transport-args.js';
+import { PAGE_OPTIONS, pageShape, type CliPageShape } from './page-args.js';
+import { NETRC_OPTIONS, netrcFlag, type CliNetrc } from './netrc.js';
 
 /** The verbs `hb` knows, lower case (the command line accepts any case). */
 export const VERBS = ['get', 'head', 'post', 'put', 'delete', 'patch', 'options'] as const;
@@ -67,6 +70,12 @@ export interface CliRequest {
   readonly output: string | undefined;
   /** `--paginate` (GET): every item of every page (`Link: rel="next"`), one JSON line each. */
   readonly paginate: boolean;
+  /** `--items`, `--next`, `--cursor-param`: where `--paginate` finds items and the next cursor. */
+  readonly pages: CliPageShape;
+  /** `--unix-socket`, `--resolve`, `-4`/`-6`, `--no-follow`, `--max-redirs`, `--connect-timeout`, as curl reads them. */
+  readonly transport: CliTransport;
+  /** `--netrc` / `--netrc-file <path>`: Basic credentials for the URL's host from a `.netrc` file. */
+  readonly netrc: CliNetrc | undefined;
   /** `--stream`: the body's lines, or its server-sent events as JSON lines, printed as they arrive. */
   readonly stream: boolean;
   /** `-i`: print the status line and the response headers before the body. */
@@ -129,6 +138,9 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h', multiple: true },
   version: { type: 'boolean', multiple: true },
   ...ITEM_OPTIONS,
+  ...TRANSPORT_OPTIONS,
+  ...PAGE_OPTIONS,
+  ...NETRC_OPTIONS,
 } as const;
 
 const SHORTS = Object.values(OPTIONS).flatMap((option) => ('short' in option ? [option.short] : []));
@@ -227,6 +239,9 @@ export function parseCommandLine(argv: readonly string[]): Command {
       noProxy: noProxyList(single(values.noproxy, '--noproxy')),
       output,
       paginate,
+      pages: pageShape(values, paginate),
+      transport: transportFlags(values),
+      netrc: netrcFlag(values),
       stream,
       include: values.include !== undefined,
       verbose: values.verbose !== undefined,

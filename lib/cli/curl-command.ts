@@ -12,8 +12,8 @@ const TRANSPORT_HEADERS = new Set(['host', 'content-length', 'connection', 'tran
  * The curl command that sends the request hb would send (`--curl`): the method, the URL, every
  * header hb hands the transport (curl's own `Accept` and `User-Agent` removed when hb sends
  * none), the body (`--data-binary`, or `--form-string`/`-F` parts for a multipart form, so
- * curl chooses the boundary), `-L` as hb follows redirects, and the TLS, proxy and time flags
- * that have a curl spelling. Each word is quoted for a POSIX shell.
+ * curl chooses the boundary), `-L` unless `--no-follow`, and the TLS, proxy, connection and
+ * time flags that have a curl spelling. Each word is quoted for a POSIX shell.
  *
  * @example
  * curlCommand(request, sent);
@@ -21,7 +21,7 @@ const TRANSPORT_HEADERS = new Set(['host', 'content-length', 'connection', 'tran
  */
 export function curlCommand(request: CliRequest, sent: SentRequest): string {
   const { wire } = sent;
-  const words = ['curl', '-L'];
+  const words = request.transport.follow ? ['curl', '-L'] : ['curl'];
   const multipart = request.files.length > 0 && request.data === undefined && request.json === undefined;
   const hasBody = sent.body !== undefined && sent.body.length > 0;
   if (wire.method === 'HEAD') words.push('-I');
@@ -69,6 +69,13 @@ function transportFlags(request: CliRequest): string[] {
   if (tls.passphrase !== undefined) flags.push('--pass', tls.passphrase);
   if (tls.pins !== undefined) flags.push('--pinnedpubkey', tls.pins.from === 'file' ? tls.pins.path : tls.pins.digests.map((d) => `sha256//${d}`).join(';'));
   if (request.http2) flags.push('--http2');
+  const { transport } = request;
+  if (transport.unixSocket !== undefined) flags.push('--unix-socket', transport.unixSocket);
+  for (const { host, port, addresses } of transport.resolve)
+    flags.push('--resolve', `${host}:${port}:${addresses.map((a) => (a.includes(':') ? `[${a}]` : a)).join(',')}`);
+  if (transport.family !== undefined) flags.push(`-${transport.family}`);
+  if (transport.maxRedirs !== undefined) flags.push('--max-redirs', String(transport.maxRedirs));
+  if (transport.connectTimeout !== undefined) flags.push('--connect-timeout', String(transport.connectTimeout / 1000));
   if (request.proxy !== undefined) flags.push('--proxy', request.proxy);
   if (request.noProxy !== undefined) flags.push('--noproxy', request.noProxy.join(','));
   if (request.timeout !== undefined) flags.push('--max-time', String(request.timeout / 1000));

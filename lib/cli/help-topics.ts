@@ -33,7 +33,8 @@ A host named like a verb or 'help' needs its scheme: hb http://get/.
   --curl            print only the equivalent curl command, without sending
   -v, --verbose     each request and response head on stderr (credentials as ***)
 JSON is pretty-printed and coloured on a terminal (NO_COLOR turns colours off) and written
-byte for byte when piped; other bodies are written as received. Redirects are followed.
+byte for byte when piped; other bodies are written as received. Redirects are followed
+(10 at most).
   hb get localhost:8080/users --print Hh
   hb post localhost:8080/users name=Ada --curl | sh
 `,
@@ -51,6 +52,8 @@ A body piped on stdin is sent only with --data @- or --json @-; otherwise hb ref
   --digest user:pass      Digest authentication (answers the server's challenge)
   --bearer <token>        send Authorization: Bearer <token>
   http://user:pass@host   credentials in the URL are sent as Basic
+  --netrc                 Basic credentials for the host from ~/.netrc
+  --netrc-file <path>     the same from this file
 Passwords and tokens never appear in hb's messages.
 `,
   tls: `TLS:
@@ -71,9 +74,16 @@ Passwords and tokens never appear in hb's messages.
   --proxy <url>           send requests through this proxy: http://[user:pass@]host:port
                           (default: https_proxy / http_proxy from the environment, as curl)
   --noproxy <list>        hosts that go direct, comma-separated (instead of no_proxy)
+  --unix-socket <path>    connect to this Unix domain socket (the URL gives Host and path)
+  --resolve host:port:addr  connect to addr for host on port, without DNS (repeatable)
+  -4, -6                  resolve names to IPv4 / IPv6 addresses only
+  --no-follow             do not follow redirects: the 3xx is the answer (exit 0)
+  --max-redirs <n>        follow at most n redirects (default 10); one more is exit 1
+  --connect-timeout <ms>  limit for each connection's set-up, TCP and TLS
   --timeout <ms>          give up after this long, retries and redirects included
   --retry <n>             retry up to n times: idempotent methods, on network errors and
                           408, 413, 429, 500, 502, 503, 504 (Retry-After honoured)
+  hb get http://docker/v1.43/containers/json --unix-socket /var/run/docker.sock
 `,
   state: `Kept across runs:
   --session <file>        keep cookies in this file (created if missing)
@@ -86,9 +96,13 @@ Passwords and tokens never appear in hb's messages.
   paginate: `Lists and streams:
   --paginate              get every page (Link: rel="next") and print each item of the
                           pages' JSON arrays as one JSON line
+  --items <json-pointer>  with --paginate: where each page's items are (e.g. /items)
+  --next <json-pointer>   with --paginate: where the next page's cursor is, sent as
+                          ?cursor=<value> (--cursor-param <name> for another name)
   --stream                print the body line by line as it arrives; server-sent events
                           (text/event-stream) as one JSON line each
   hb get https://api.github.com/repos/nodejs/node/issues --paginate | jq -r .title
+  hb get https://api.github.com/search/issues -q q=label:bug --paginate --items /items
 `,
   'write-out': `-w, --write-out <format>: curl's variables written to stdout after the body:
   %{http_code}, %{url_effective}, %{num_redirects}, %{size_download}, %{http_version},

@@ -28,6 +28,10 @@ Options (hb help <topic> for all of them):
   -k, --insecure              do not verify the server's certificate (hb help tls)
       --timeout <ms>          give up after this long (hb help transport)
       --retry <n>             retry up to n times
+      --unix-socket, --resolve, -4, -6, --no-follow, --max-redirs, --connect-timeout:
+                              how to connect (hb help transport)
+      --netrc, --netrc-file   credentials from a .netrc file (hb help auth)
+      --items, --next, --cursor-param: with --paginate (hb help paginate)
       --session <file>        keep cookies across runs in this file
   -o, --output <file>         save the body to a file
   -i, --include               print the response head before the body

@@ -13,6 +13,7 @@ import { ConfigError } from '../core/errors.js';
 import type { CacheOptions } from '../config/cache-options.js';
 import type { Backend, TlsOptions } from '../model/backend.js';
 import type { BackendName } from '../config/client-config.js';
+import { applyTransport } from './transport-config.js';
 
 /** Content types for `--file` parts, by file extension; anything else is `application/octet-stream`. */
 const FILE_TYPES: Readonly<Record<string, string>> = {
@@ -41,8 +42,9 @@ export function fileContentType(path: string): string {
  * The client for one command line: the URL (credentials in it become Basic credentials, as
  * the library does), `--backend`, `--http2`, the TLS options (`tls`, from `loadTls`), `--proxy` and `--noproxy` (with `-v`, each exchange's heads go to
  * `trace`), `--timeout` for the whole call, `--retry` with the library's default methods and
- * statuses, the `--session` jar and the `--cache` folder's cache (`openFileCache`); `wrap`, when
- * given, wraps the backend (the print modes' `exchangePrinter`). The caller closes it.
+ * statuses, the `--session` jar, the `--cache` folder's cache (`openFileCache`) and the transport
+ * flags (`applyTransport`); `wrap`, when given, wraps the backend (the print modes'
+ * `exchangePrinter`). The caller closes it.
  */
 export function createClient(
   request: CliRequest,
@@ -67,6 +69,7 @@ export function createClient(
     if (request.retry !== undefined) c.execution.retry = { limit: request.retry };
     if (jar !== undefined) c.client.cookies = jar;
     if (cache !== undefined) c.client.cache = cache;
+    applyTransport(c, request.transport);
   });
 }
 

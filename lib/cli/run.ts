@@ -21,6 +21,8 @@ import { loadTls } from './tls-files.js';
 import { inFlagTerms } from './flag-hints.js';
 import { exchangePrinter, printParts, sendsNothing } from './print-modes.js';
 import { helpText } from './help-topics.js';
+import { withNetrc } from './netrc.js';
+import { applyPageShape } from './page-args.js';
 
 /** The process around `hb`: its streams, environment and Ctrl-C. */
 export interface CliIo {
@@ -49,10 +51,12 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   }
   if (command.kind === 'help') return (await writeText(io.stdout, command.topic === undefined ? HELP_TEXT : helpText(command.topic)), EXIT.OK);
   if (command.kind === 'version') return (await writeText(io.stdout, VERSION_TEXT), EXIT.OK);
-  const { request } = command;
+  let { request } = command;
   const secrets = secretsOf(request);
   let http: HttpBuilder | undefined;
   try {
+    request = await withNetrc(request, io.env);
+    secrets.push(...secretsOf(request)); // the .netrc password too
     await checkFiles(request);
     checkTargets(request);
     const tls = await loadTls(request.tls, request.insecure);
@@ -165,6 +169,7 @@ function isVerb(method: string): method is CliVerb {
 async function paginate(http: HttpBuilder, request: CliRequest, body: CliBody | undefined, io: CliIo, secrets: readonly string[]): Promise<number> {
   const block = (c: HttpConfig) => {
     applyRequest(c, request, body);
+    applyPageShape(c, request.pages);
     if (io.signal !== undefined) c.execution.signal = io.signal;
   };
   try {

@@ -1,27 +1,18 @@
 import type { WireRequest, WireResponse } from '../model/backend.js';
 import { teeBody } from './body-tee.js';
-import type { Send, WireCall } from './plan.js';
-
-/** An exchange other calls may join until its response head is in. */
-interface Shared {
-  readonly leader: WireCall;
-  readonly joined: Array<{ call: WireCall; resolve: (response: WireResponse) => void; reject: (error: unknown) => void }>;
-}
-
-/** Per pool: the GETs in flight that identical ones may join, by key. */
-export type DedupeTable = Map<string, Shared>;
+import type { SharedExchange as Shared, Send, WireCall } from './plan.js';
 
 /**
  * The dedupe stage (`client.dedupe`), outermost: a GET without a body identical to one in flight
  * (same URL, same headers, same credentials) joins it instead of going out, until the first
- * one's response head is in; each call then reads the body through its own reader of one shared
+ * one's response head is in (unless what it sends may be decided per call: {@link perCall}); each call then reads the body through its own reader of one shared
  * read (body-tee.ts) and converts it for itself. Redirects, retries and authentication happen
  * once, for all of them.
  */
 export function dedupe(next: Send): Send {
   return function sendDeduped(wire: WireRequest, call: WireCall): Promise<WireResponse> {
     const table = call.plan.pool.dedupe;
-    if (table === undefined || wire.method !== 'GET' || wire.body !== undefined) return next(wire, call);
+    if (table === undefined || wire.method !== 'GET' || wire.body !== undefined || perCall(call)) return next(wire, call);
     const key = keyOf(wire, call);
     const shared = table.get(key);
     if (shared) return joining(shared, call);
@@ -83,20 +74,39 @@ function share(response: WireResponse, { leader, joined }: Shared): WireResponse
   return replica(0);
 }
 
-// one number per credentials object: calls with other credentials never share
+/**
+ * Whether a call must have an exchange of its own: what it sends may be decided per call below
+ * this stage, where its key cannot see it (a bearer token function serving many users,
+ * `beforeAttempt` hooks: a signature, a user's header), or it has an abort signal of its own
+ * (the shared exchange runs under the first caller's control: another's abort could not stop it).
+ */
+function perCall(call: WireCall): boolean {
+  const { credentials, execution } = call.plan;
+  if (execution.signal !== undefined) return true;
+  return (credentials?.scheme === 'bearer' && typeof credentials.token === 'function') || (execution.hooks?.beforeAttempt.length ?? 0) > 0;
+}
+
+// one number per object (credentials, cookie jar, timeouts): calls with others never share
 const ids = new WeakMap<object, number>();
 let nextId = 0;
 
+function idOf(value: object | undefined): number {
+  if (value === undefined) return 0;
+  let id = ids.get(value);
+  if (id === undefined) ids.set(value, (id = ++nextId));
+  return id;
+}
+
+/**
+ * What identical calls have alike: the URL, the headers as sent from here, and what adds to them
+ * or bounds them below: the credentials, the cookie jar (its `Cookie` comes later: two users'
+ * jars must not share), and the timeouts (the joiners live under the first caller's).
+ */
 function keyOf(wire: WireRequest, call: WireCall): string {
-  const credentials = call.plan.credentials;
-  let id = 0;
-  if (credentials !== undefined) {
-    id = ids.get(credentials) ?? ++nextId;
-    ids.set(credentials, id);
-  }
+  const { credentials, jar, execution } = call.plan;
   const headers = Object.entries(wire.headers)
     .map(([name, value]) => `${name.toLowerCase()}:${value}`)
     .sort()
     .join('\n');
-  return `${id}\n${wire.url}\n${headers}`;
+  return `${idOf(credentials)} ${idOf(jar)} ${JSON.stringify(execution.timeout)}\n${wire.url}\n${headers}`;
 }

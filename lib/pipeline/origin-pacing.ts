@@ -1,5 +1,8 @@
 import type { RateLimitOptions } from '../config/flow-options.js';
 
+/** Turns taken between two sweeps of the origins that are over. */
+const SWEEP_EVERY = 1024;
+
 /** One attempt under `client.rateLimit`: it counts from `at`, known once it settled (`settled` pending till then). */
 export interface Turn {
   at: number;
@@ -23,6 +26,8 @@ export class OriginPacing {
   readonly #paused = new Map<string, number>();
   /** With a rate limit: per origin, the last `requests` turns, oldest first. */
   readonly #turns: Map<string, Turn[]> | undefined;
+  /** Turns taken, for {@link #sweep}. */
+  #taken = 0;
 
   constructor(readonly rateLimit: RateLimitOptions | undefined) {
     this.#turns = rateLimit && new Map();
@@ -35,8 +40,11 @@ export class OriginPacing {
 
   /** A server asked for `ms` of quiet on `origin`: no new attempt goes there until then. */
   pause(origin: string, ms: number): void {
-    const until = performance.now() + ms;
+    const now = performance.now();
+    const until = now + ms;
     if (until > (this.#paused.get(origin) ?? 0)) this.#paused.set(origin, until);
+    // pauses of origins never asked again would stay: forget the ones over once there are many
+    if (this.#paused.size > SWEEP_EVERY) for (const [other, end] of this.#paused) if (end < now) this.#paused.delete(other);
   }
 
   /**
@@ -74,6 +82,17 @@ export class OriginPacing {
     };
     turns.push(turn);
     if (turns.length > this.rateLimit!.requests) turns.shift();
+    if (++this.#taken % SWEEP_EVERY === 0) this.#sweep();
     return turn;
+  }
+
+  /** Forgets the origins whose turns and pauses are all over: a client that visits many origins keeps no state for the old ones. */
+  #sweep(): void {
+    const now = performance.now();
+    const interval = this.rateLimit!.interval;
+    for (const [origin, turns] of this.#turns!) {
+      if (turns.every((turn) => turn.settled === undefined && turn.at + interval < now)) this.#turns!.delete(origin);
+    }
+    for (const [origin, until] of this.#paused) if (until < now) this.#paused.delete(origin);
   }
 }

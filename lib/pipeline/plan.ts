@@ -20,7 +20,6 @@ import type { Telemetry } from '../config/telemetry.js';
 import type { Observed } from './observed.js';
 import type { OriginPacing } from './origin-pacing.js';
 import type { CallSlots } from './call-slots.js';
-import type { DedupeTable } from './dedupe-stage.js';
 
 /** What the pipeline needs besides the record: resolved once per request, never shown to interceptors. */
 export interface Plan {
@@ -65,8 +64,14 @@ export interface PoolState {
   readonly pacing: OriginPacing;
   /** `client.concurrency`: the calls in flight; `undefined` when unlimited. */
   readonly slots: CallSlots | undefined;
-  /** `client.dedupe`: the GETs in flight identical ones may join; `undefined` when off. */
-  readonly dedupe: DedupeTable | undefined;
+  /** `client.dedupe`: the GETs in flight identical ones may join, by key (dedupe-stage.ts); `undefined` when off. */
+  readonly dedupe: Map<string, SharedExchange> | undefined;
+}
+
+/** A GET in flight that identical ones may join until its response head is in (`client.dedupe`). */
+export interface SharedExchange {
+  readonly leader: WireCall;
+  readonly joined: Array<{ readonly call: WireCall; readonly resolve: (response: WireResponse) => void; readonly reject: (error: unknown) => void }>;
 }
 
 /** What a wire stage knows of the call it serves. */

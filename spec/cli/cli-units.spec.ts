@@ -75,6 +75,18 @@ describe('parseCommandLine', () => {
         'n==2',
         'g=w',
         'User-Agent:',
+        '--unix-socket',
+        '/run/api.sock',
+        '--resolve',
+        'api.test:8080:127.0.0.1',
+        '--resolve=API.test:443:[::1],10.0.0.1',
+        '-6',
+        '--max-redirs',
+        '3',
+        '--connect-timeout',
+        '1500',
+        '--netrc-file',
+        'my.netrc',
       ]),
     ).toEqual({
       verb: 'post',
@@ -122,6 +134,19 @@ describe('parseCommandLine', () => {
       http2: true,
       unsetHeaders: ['User-Agent'],
       print: { parts: 'hb', offline: false, curl: false },
+      pages: { items: undefined, next: undefined, cursorParam: 'cursor' },
+      transport: {
+        unixSocket: '/run/api.sock',
+        resolve: [
+          { host: 'api.test', port: 8080, addresses: ['127.0.0.1'] },
+          { host: 'api.test', port: 443, addresses: ['::1', '10.0.0.1'] },
+        ],
+        family: 6,
+        follow: true,
+        maxRedirs: 3,
+        connectTimeout: 1500,
+      },
+      netrc: { file: 'my.netrc' },
     });
   });
 
@@ -147,6 +172,9 @@ describe('parseCommandLine', () => {
       cache: undefined,
       json: undefined,
       data: undefined,
+      pages: { items: undefined, next: undefined, cursorParam: 'cursor' },
+      transport: { unixSocket: undefined, resolve: [], family: undefined, follow: true, maxRedirs: undefined, connectTimeout: undefined },
+      netrc: undefined,
     });
   });
 

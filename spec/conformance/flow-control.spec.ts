@@ -1,13 +1,21 @@
 // Flow control (client.concurrency, client.rateLimit, servers' Retry-After, idempotency keys) on
 // every backend, measured where it counts: the server's own counts and arrival times.
-import { expect, it } from '@jest/globals';
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import type { ServerResponse } from 'node:http';
 import { AbortError, TimeoutError, type HttpConfig } from '../../lib/index.js';
 import { Stream } from '../../lib/stream.js';
 import type { RecordedRequest } from '../support/recorded-request.js';
+import { ProxyServer } from '../support/proxy-server.js';
+import { CookieJar } from 'tough-cookie';
 import { conformance, type Kit } from './kit.js';
 
 const TEXT = { 'Content-Type': 'text/plain' };
+
+let proxy: ProxyServer;
+beforeAll(async () => {
+  proxy = await ProxyServer.start({});
+});
+afterAll(() => proxy.close());
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A route that answers after `ms`, counting the requests in flight at the server; `seen` holds each arrival (query n, time). */
@@ -225,16 +233,64 @@ conformance('client.dedupe', (kit) => {
     expect(kit.server.requests).toHaveLength(4);
   });
 
-  it('a caller that gives up while it waits leaves the others their result', async () => {
+  it('calls whose credentials come from a token function, or whose hooks may change them, never share', async () => {
+    sharedRoute('/per-user');
+    const users = ['alice', 'bob'];
+    let next = 0;
+    const byFunction = kit.client((c) => {
+      c.client.dedupe = true;
+      c.request.auth.bearer(() => `token-${users[next++ % 2]}`);
+    });
+    const byHook = kit.client((c) => {
+      c.client.dedupe = true;
+      c.execution.hooks = { beforeAttempt: (attempt) => void (attempt.headers['X-User'] = users[next++ % 2]) };
+    });
+    await Promise.all([0, 1].map(() => byFunction.get((c) => void (c.request.uri.path = '/per-user'))));
+    await Promise.all([0, 1].map(() => byHook.get((c) => void (c.request.uri.path = '/per-user'))));
+    expect(kit.server.requests).toHaveLength(4);
+    expect(
+      kit.server.requests
+        .slice(0, 2)
+        .map((r) => r.headers.authorization)
+        .sort(),
+    ).toEqual(['Bearer token-alice', 'Bearer token-bob']);
+  });
+
+  it("derived clients with their own cookie jars never share (each user's Cookie goes out), nor a call with its own signal", async () => {
+    sharedRoute('/me');
+    const origin = kit.server.url(kit.secure);
+    const [alice, bob] = [new CookieJar(), new CookieJar()];
+    alice.setCookieSync('session=alice; Path=/', origin);
+    bob.setCookieSync('session=bob; Path=/', origin);
+    const base = kit.client((c) => void (c.client.dedupe = true));
+    const asAlice = base.configure((c) => void (c.client.cookies = alice));
+    const asBob = base.configure((c) => void (c.client.cookies = bob));
+    await Promise.all([asAlice, asBob].map((client) => client.get((c) => void (c.request.uri.path = '/me'))));
+    expect(kit.server.requests.map((r) => r.cookies.session).sort()).toEqual(['alice', 'bob']);
+    const signalled = new AbortController();
+    await Promise.all([
+      base.get((c) => void (c.request.uri.path = '/me')),
+      base.get((c) => void ((c.request.uri.path = '/me'), (c.execution.signal = signalled.signal))),
+    ]);
+    expect(kit.server.requests).toHaveLength(4);
+  });
+
+  it('a caller with a shorter total timeout has its exchange of its own: giving up leaves the others theirs', async () => {
     sharedRoute('/slowly');
+    kit.server.expect({ method: 'GET', path: '/warm', respond: { headers: TEXT, body: 'warm' } });
     const client = kit.client((c) => void (c.client.dedupe = true));
+    // the connection first: a stream cancelled while native's HTTP/2 session is still being set up can take its sibling with it
+    await client.get((c) => void (c.request.uri.path = '/warm'));
+    kit.server.requests.length = 0;
     const first = client.get((c) => void (c.request.uri.path = '/slowly'));
-    const quitter = client.get((c) => void ((c.request.uri.path = '/slowly'), (c.execution.signal = AbortSignal.timeout(10))));
+    const quitter = client.get((c) => void ((c.request.uri.path = '/slowly'), (c.execution.timeout = { total: 10 })));
     const third = client.get((c) => void (c.request.uri.path = '/slowly'));
-    await expect(quitter).rejects.toBeInstanceOf(AbortError);
+    await expect(quitter).rejects.toBeInstanceOf(TimeoutError);
     expect(await first).toMatchObject({ items: [1, 2, 3] });
     expect(await third).toMatchObject({ items: [1, 2, 3] });
-    expect(kit.server.requests).toHaveLength(1);
+    // the two without a timeout shared one request; the quitter's own may or may not have arrived before it gave up
+    expect(kit.server.requests.length).toBeGreaterThanOrEqual(1);
+    expect(kit.server.requests.length).toBeLessThanOrEqual(2);
   });
 });
 
@@ -263,6 +319,20 @@ conformance('flow control and the rest of the client', (kit) => {
     for (let i = 0; i < 3; i++) expect(await client.get((c) => void (c.request.uri.path = '/cached'))).toBe('kept');
     expect(performance.now() - started).toBeLessThan(2000);
     expect(kit.server.requests).toHaveLength(1);
+  });
+
+  it('through a proxy, the limits are the target origin’s', async () => {
+    const state = slowRoute(kit, '/proxied', 30);
+    const client = kit.client((c) => {
+      c.client.proxy = proxy.url;
+      c.client.concurrency = { perOrigin: 1 };
+      c.client.rateLimit = { requests: 2, interval: 150 };
+    });
+    await Promise.all([1, 2, 3].map((n) => client.get((c) => void ((c.request.uri.path = '/proxied'), (c.request.uri.query = { n })))));
+    expect(state.most).toBe(1);
+    const times = state.seen.map((s) => s.at);
+    expect(times[2] - times[0]).toBeGreaterThanOrEqual(140);
+    expect(proxy.seen.length).toBeGreaterThan(0);
   });
 
   it('hooks see an attempt when it goes, after its wait', async () => {

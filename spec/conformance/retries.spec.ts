@@ -127,11 +127,12 @@ conformance('retries', (kit) => {
   });
 
   it('by default a Retry-After beyond 60 s (seconds or an HTTP date) is not retried: HttpException 503', async () => {
-    const http = kit.client((c) => {
-      c.execution.retry = { limit: 2, backoff: () => 1 };
-      c.execution.timeout = { total: 3000 }; // a call that waited would fail with TimeoutError instead
-    });
     for (const retryAfter of ['61', new Date(Date.now() + 120_000).toUTCString()]) {
+      // a client each: a 503 with Retry-After pauses its origin for the client's next calls
+      const http = kit.client((c) => {
+        c.execution.retry = { limit: 2, backoff: () => 1 };
+        c.execution.timeout = { total: 3000 }; // a call that waited would fail with TimeoutError instead
+      });
       kit.server.reset();
       const route = flaky('GET', 1, 503, { 'Retry-After': retryAfter });
       await expect(http.get((c) => void (c.request.uri.path = '/flaky'))).rejects.toMatchObject({ name: 'HttpException', statusCode: 503 });

@@ -99,6 +99,15 @@ conformance('execution.tls: pins, client certificates, versions, ciphers', (kit)
     expect(answered).toEqual([]);
   });
 
+  it('every new connection is pinned: a second one (no resumed TLS session, which shows no certificate) passes too', async () => {
+    const client = kit.client((c) => {
+      c.request.uri = open.url;
+      c.execution.tls = { ca: chain.root, pins: [pinOf(chain.intermediate)] };
+      c.client.connection = { keepAlive: false };
+    });
+    for (let i = 0; i < 3; i++) expect(await client.get()).toMatch(/anonymous/);
+  });
+
   it('a pin failure names the host of an IP URL too', async () => {
     const byIp = open.url.replace('localhost', '127.0.0.1');
     await expect(client(kit, byIp, { ca: chain.root, pins: [NOWHERE] }).get()).rejects.toThrow(

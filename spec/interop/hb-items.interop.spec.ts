@@ -109,6 +109,13 @@ describe('hb --curl prints a command that sends what hb sends', () => {
     ['JSON items with a query and a header', (url) => [url, 'name=Ada', 'age:=36', 'page==2', 'X-Trace:on']],
     ['GET without a body', (url) => ['get', url, '-q', 'a=1 2', '-H', "X-Quote: it's"]],
     ['-X PROPFIND', (url) => ['-X', 'PROPFIND', url, 'Depth:1']],
+    [
+      '--resolve, --max-redirs, --connect-timeout',
+      (url) => {
+        const { port, pathname } = new URL(url);
+        return ['get', `http://api.test:${port}${pathname}`, '--resolve', `api.test:${port}:127.0.0.1`, '--max-redirs', '2', '--connect-timeout', '5000'];
+      },
+    ],
     ['an empty PUT', (url) => ['put', url]],
     ['a form', (url) => ['--form', url, 'name=Ada', 'city=Zürich']],
     ['a multipart form', (url) => [url, 'note=@not-a-file', `doc@${join(dir, 'notes.txt')}`]],

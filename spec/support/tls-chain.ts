@@ -89,3 +89,42 @@ export function tlsChain(): TlsChain {
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/**
+ * An impostor's leaf for localhost: signed by a key of the attacker's own under a CA named as the
+ * chain's intermediate, without key identifiers, so that node links it (by name) to the genuine
+ * intermediate the impostor sends after it. What a pin check that trusted node's links would let through.
+ */
+export function forgedLeaf(): { readonly cert: string; readonly key: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'hb-forged-'));
+  const run = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  try {
+    for (const name of ['fake-ca', 'impostor']) run('ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', `${name}.key`);
+    run('req', '-x509', '-new', '-key', 'fake-ca.key', '-subj', '/CN=Test Intermediate', '-days', '2', '-out', 'fake-ca.pem');
+    writeFileSync(
+      join(dir, 'impostor.ext'),
+      'basicConstraints=CA:false\nsubjectAltName=DNS:localhost,IP:127.0.0.1\nauthorityKeyIdentifier=none\nsubjectKeyIdentifier=none\n',
+    );
+    run('req', '-new', '-key', 'impostor.key', '-subj', '/CN=localhost', '-out', 'impostor.csr');
+    run(
+      'x509',
+      '-req',
+      '-in',
+      'impostor.csr',
+      '-CA',
+      'fake-ca.pem',
+      '-CAkey',
+      'fake-ca.key',
+      '-CAcreateserial',
+      '-days',
+      '2',
+      '-extfile',
+      'impostor.ext',
+      '-out',
+      'impostor.pem',
+    );
+    return { cert: readFileSync(join(dir, 'impostor.pem'), 'utf8'), key: readFileSync(join(dir, 'impostor.key'), 'utf8') };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

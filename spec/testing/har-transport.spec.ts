@@ -1,6 +1,7 @@
 // MockBackend.record sends exactly as the client would without it: the client's execution.tls
 // (a private CA), client.connection (a Unix socket) and client.http2 reach the backend it
 // records through, on every backend; what it cannot honour is a ConfigError.
+import { rootCertificates } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { readFile } from 'node:fs/promises';
 import * as http from 'node:http';
@@ -116,11 +117,11 @@ describe('MockBackend.record: one recorder, several clients', () => {
   });
 
   it("options.tls with the client's execution.tls is a ConfigError when the client is made, before anything is sent", () => {
-    const recorder = MockBackend.record(harFile(), 'native', { tls: { ca: 'one CA' } });
+    const recorder = MockBackend.record(harFile(), 'native', { tls: { ca: rootCertificates[1] } });
     const make = () =>
       HttpBuilder.configure((c) => {
         c.client.backend = recorder;
-        c.execution.tls = { ca: 'another CA' };
+        c.execution.tls = { ca: rootCertificates[0] };
       });
     expect(make).toThrow(ConfigError);
     expect(make).toThrow(/MockBackend\.record: options\.tls and the client's execution\.tls are both set/);

@@ -123,9 +123,9 @@ describe('the web build: proxies, cache and cookies', () => {
     expect(() => checkWebClient({ cache: undefined, cookieJar: false })).not.toThrow();
   });
 
-  it('keeps the node stages in their places on Node: proxies after authorization, the cache between cookies and the observation stage', () => {
+  it('keeps the node stages in their places on Node: proxies after authorization, the cache between cookies and the pacing stage', () => {
     const names = wireStages().map((stage) => stage.name);
-    expect(names).toEqual(['redirects', 'retries', 'authorization', 'proxies', 'cookies', 'caching', 'observing', 'hooks', 'logging']);
+    expect(names).toEqual(['dedupe', 'redirects', 'retries', 'authorization', 'proxies', 'cookies', 'caching', 'pacing', 'observing', 'hooks', 'logging']);
   });
 });
 

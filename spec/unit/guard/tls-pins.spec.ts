@@ -8,7 +8,7 @@ import tls from 'node:tls';
 import { X509Certificate as X509 } from 'node:crypto';
 import { PIN_MISMATCH, guardPins, spkiPin } from '../../../lib/backends/tls-pins.js';
 import { selfSignedCertificate, type TlsCertificate } from '../../support/tls-certificate.js';
-import { tlsChain } from '../../support/tls-chain.js';
+import { forgedLeaf, pinOf, tlsChain } from '../../support/tls-chain.js';
 
 let certificate: TlsCertificate;
 let server: tls.Server;
@@ -68,5 +68,23 @@ describe('execution.tls.pins: SPKI SHA-256 pins', () => {
     const right = spkiPin(new X509(certificate.cert).raw);
     await expect(connect(['bm9uZQ=='], false)).resolves.toMatch(new RegExp(`^${PIN_MISMATCH}: `));
     await expect(connect([right], false)).resolves.toBe('connected');
+  });
+
+  it("refuses an impostor's leaf that claims the pinned intermediate as its issuer (node links by name: the signature decides)", async () => {
+    const chain = tlsChain();
+    const impostor = forgedLeaf();
+    const forged = tls.createServer({ key: impostor.key, cert: impostor.cert + chain.intermediate }, (socket) => socket.end());
+    await new Promise<void>((resolve) => forged.listen(0, '127.0.0.1', resolve));
+    try {
+      const outcome = await new Promise<string>((resolve) => {
+        const options = { host: '127.0.0.1', port: (forged.address() as AddressInfo).port, servername: 'localhost', rejectUnauthorized: false };
+        const socket = guardPins(tls.connect(options), new Set([pinOf(chain.intermediate)]), 'localhost');
+        socket.once('secureConnect', () => socket.destroyed || (socket.destroy(), resolve('connected')));
+        socket.once('error', (error: Error & { code?: string }) => resolve(`${error.code}: ${error.message}`));
+      });
+      expect(outcome).toMatch(new RegExp(`^${PIN_MISMATCH}: `));
+    } finally {
+      await new Promise((resolve) => forged.close(resolve));
+    }
   });
 });
