@@ -1,8 +1,8 @@
 // a node entry: node's transports, decoders and streams, whichever entry is imported first
 import './node-platform.js';
 import { randomUUID } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { chmod, realpath, rename, rm, stat } from 'node:fs/promises';
+import { createWriteStream, statSync } from 'node:fs';
+import { chmod, open, realpath, rename, rm, stat, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
@@ -12,10 +12,24 @@ import type { HttpConfig } from './config/http-config.js';
 import { parseMediaType } from './core/media-type.js';
 import { defaultParser, DOWNLOADS, READS_EMPTY_BODIES, type Parser } from './content/parsers.js';
 import { describeValue } from './core/describe-value.js';
-import { ConfigError } from './core/errors.js';
+import { ConfigError, ParseError } from './core/errors.js';
 import { checkDownloadTarget } from './download-target.js';
+import type { FromServer } from './model/from-server.js';
 
-type Sink = (body: Readable) => Promise<unknown>;
+type Sink = (body: Readable, fromServer: FromServer) => Promise<unknown>;
+
+/** The third argument of {@link Download.toFile} as options (a string there is the content type). */
+export interface ToFileOptions {
+  /** Only responses of this type are downloaded; others are parsed as usual and nothing is written. */
+  readonly contentType?: string;
+  /**
+   * Continue the bytes already at the target (as `curl -C -`): `Range: bytes=N-` and `If-Range`
+   * with the file's modification time. A 206 is appended, a 200 (range ignored, or the
+   * resource changed) rewrites the file from its start; a download cut short keeps its bytes
+   * at the target, so a rerun resumes. Off by default.
+   */
+  readonly resume?: boolean;
+}
 
 /**
  * Registers a parser that streams 2xx bodies into `sink`, for `contentType` or for every type.
@@ -29,7 +43,7 @@ function download(config: HttpConfig, contentType: string | undefined, sink: Sin
   if (!/^[^\s/]+\/[^\s/]+$/.test(type)) throw new ConfigError(`Download: '${contentType}' is not a 'type/subtype' content type`);
   const parser: Parser = (fromServer, request) => {
     if (fromServer.statusCode < 200 || fromServer.statusCode > 299) return defaultParser(fromServer.contentType)(fromServer, request);
-    return sink(fromServer.stream());
+    return sink(fromServer.stream(), fromServer);
   };
   // an empty 2xx (a 204 too) is downloaded as an empty file, as curl -o does
   config.response.parser(type, Object.assign(parser, { [READS_EMPTY_BODIES]: true, [DOWNLOADS]: true }));
@@ -60,7 +74,7 @@ async function writeFile(body: Readable, file: string): Promise<string> {
  * untouched (truncating it first would lose it on a failure). Only the temporary file is ever
  * removed. Resolves to `file`.
  */
-async function replaceFile(body: Readable, file: string): Promise<string> {
+async function replaceFile(body: Readable, file: string, modified: Date | undefined): Promise<string> {
   // a symbolic link is written through, as writing to it in place would: the linked file is replaced
   const target = await realpath(file).catch(() => file);
   // /dev/null, a FIFO, a terminal: nothing to keep or replace, and no folder of ours to write beside it
@@ -70,6 +84,7 @@ async function replaceFile(body: Readable, file: string): Promise<string> {
   await writeFile(body, temp);
   try {
     await keepMode(temp, target);
+    if (modified !== undefined) await utimes(temp, new Date(), modified);
     await rename(temp, target);
   } catch (error) {
     await rm(temp, { force: true });
@@ -93,13 +108,85 @@ async function keepMode(temp: string, target: string): Promise<void> {
   await chmod(temp, previous?.isFile() === true ? previous.mode & 0o777 : 0o666 & ~process.umask());
 }
 
+/** `toFile`'s third argument: a content type string (as before) or {@link ToFileOptions}. */
+function toFileOptions(options: string | ToFileOptions | undefined): ToFileOptions {
+  if (options === undefined || typeof options === 'string') return { contentType: options };
+  if (typeof options !== 'object' || options === null)
+    throw new ConfigError(`Download.toFile(): the third argument must be a content type or { contentType, resume }, not ${describeValue(options)}`);
+  if (options.resume !== undefined && typeof options.resume !== 'boolean')
+    throw new ConfigError(`Download.toFile(): resume must be true or false, not ${describeValue(options.resume)}`);
+  return options;
+}
+
+/** The response's `Last-Modified`, when it is a valid date: every file toFile writes gets it as its mtime (as `curl -R`). */
+function lastModified(fromServer: FromServer): Date | undefined {
+  const header = fromServer.headers.get('last-modified');
+  const date = header === null ? undefined : new Date(header);
+  return date === undefined || Number.isNaN(date.getTime()) ? undefined : date;
+}
+
+/**
+ * `toFile(c, file, { resume: true })`: asks for the bytes after those already at `file`, valid
+ * only for the version the file's mtime names (`If-Range`), and writes the answer in place: a
+ * 206 appended, a 200 from the start (never spliced). The body is asked for unencoded, so the
+ * bytes on disk are the ones a range counts.
+ */
+function resumeInto(config: HttpConfig, file: string, contentType: string | undefined): void {
+  const info = statSync(file, { throwIfNoEntry: false });
+  const have = info?.isFile() === true ? info.size : 0;
+  if (have > 0 && info !== undefined) {
+    config.request.headers.Range = `bytes=${have}-`;
+    config.request.headers['If-Range'] = info.mtime.toUTCString();
+  }
+  if (!Object.keys(config.request.headers).some((name) => name.toLowerCase() === 'accept-encoding')) config.request.headers['Accept-Encoding'] = 'identity';
+  download(config, contentType, async (body, fromServer) => {
+    const partial = fromServer.statusCode === 206;
+    if (partial) await checkContinues(fromServer, file, have, body);
+    await writeKeeping(body, file, partial ? 'a' : 'w', lastModified(fromServer));
+    return file;
+  });
+}
+
+/** A 206 must start where the file ends (`Content-Range: bytes N-`), the file unchanged since the request went out: else appending would splice. */
+async function checkContinues(fromServer: FromServer, file: string, have: number, body: Readable): Promise<void> {
+  const range = fromServer.headers.get('content-range') ?? '';
+  const start = /^bytes\s+(\d+)-/i.exec(range)?.[1];
+  const size = (await stat(file).catch(() => undefined))?.size ?? 0;
+  if (have > 0 && start !== undefined && Number(start) === have && size === have) return;
+  body.destroy();
+  const why =
+    have === 0 ? 'no range was asked for' : size !== have ? `the file changed size (${have} to ${size} bytes) meanwhile` : `${have} bytes are already there`;
+  throw new ParseError(`Download.toFile(): a 206 with Content-Range '${range}' cannot continue '${file}': ${why}`, {
+    statusCode: 206,
+    contentType: fromServer.contentType,
+    text: '',
+  });
+}
+
+/** Streams `body` into `file` in place (`a`: appended, `w`: from the start); the bytes written stay, even on a failure, with `modified` as the mtime. */
+async function writeKeeping(body: Readable, file: string, flags: 'a' | 'w', modified: Date | undefined): Promise<void> {
+  // each chunk written before the next is read (not a pipeline, whose failure drops the writes still queued): what arrived stays
+  const handle = await open(file, flags).catch((error: unknown) => {
+    body.destroy();
+    throw error;
+  });
+  try {
+    for await (const chunk of body as AsyncIterable<Uint8Array>) {
+      for (let done = 0; done < chunk.length;) done += (await handle.write(chunk, done)).bytesWritten;
+    }
+  } finally {
+    await handle.close();
+    if (modified !== undefined) await utimes(file, new Date(), modified).catch(() => undefined);
+  }
+}
+
 /**
  * The download module (`httpbuilder-ts/download`): streams a response body to a file, a stream
  * or a temporary file, never holding it in memory. Call it inside a request block; the request
  * resolves, once every byte is written, to the path or the stream. Only 2xx responses are
  * downloaded (others go to the failure handlers as usual); with a `contentType`, only responses
  * of that type are (others are parsed as usual and nothing is written). A failed download
- * leaves no partial file, and an existing file it was to replace untouched. A target that can
+ * leaves no partial file (unless `toFile` resumes), and an existing file it was to replace untouched. A target that can
  * never be written is a ConfigError when `Download.*` is called, before anything is sent.
  *
  * @example
@@ -112,13 +199,22 @@ export const Download = Object.freeze({
    * same folder, renamed over `file` once complete: if the download fails, an existing `file`
    * is left as it was and nothing is left behind.
    *
+   * The file gets the response's `Last-Modified` as its modification time (as `curl -R`).
+   * With `{ resume: true }` the download continues the bytes already at `file` instead (see
+   * {@link ToFileOptions.resume}); a failure then keeps what was written.
+   *
+   * @example
+   * await http.get((c) => { c.request.uri.path = '/big.iso'; Download.toFile(c, './big.iso', { resume: true }); });
+   *
    * @throws {ConfigError} at once, before anything is sent, when `file` is not a non-empty
    *   string path (a `file:` URL is refused: pass `fileURLToPath(url)`), contains a NUL byte, is
    *   or names a directory, or its folder does not exist.
    */
-  toFile(config: HttpConfig, file: string, contentType?: string): void {
+  toFile(config: HttpConfig, file: string, options?: string | ToFileOptions): void {
     checkDownloadTarget(file, 'Download.toFile()');
-    download(config, contentType, (body) => replaceFile(body, file));
+    const { contentType, resume } = toFileOptions(options);
+    if (resume === true) resumeInto(config, file, contentType);
+    else download(config, contentType, (body, fromServer) => replaceFile(body, file, lastModified(fromServer)));
   },
 
   /**

@@ -42,6 +42,8 @@ interface Pool extends PoolState {
   /** the jar, made when a client first turns `client.cookies` on; shared by every client derived from it, whatever its pool */
   readonly cookies: { jar?: ClientCookieJar };
   closed: boolean;
+  /** aborted by close(): what its calls wait for (a slot, a turn, a shared exchange) stops waiting */
+  readonly stop: AbortController;
 }
 
 /**
@@ -85,7 +87,9 @@ export class HttpBuilder {
 
   /**
    * A new client with this one's settings plus the block's. It shares this client's pool unless
-   * the block picks another backend, TLS settings, proxy or connection settings.
+   * the block picks another backend, TLS settings, proxy, connection settings, `http2`,
+   * `publicOnly` or flow settings; a new pool still shares the cookie jar, and the
+   * `concurrency` slots and `rateLimit` turns unless the block changed those.
    *
    * @example
    * const v2 = http.configure((c) => { c.request.uri.path = 'v2'; });
@@ -102,7 +106,8 @@ export class HttpBuilder {
       settings.publicOnly === mine.publicOnly &&
       settings.flow === mine.flow;
     // another pool for another transport, but the same cookies: derived clients share the jar
-    return samePool ? new HttpBuilder(settings, this.#pool, false) : new HttpBuilder(settings, newPool(settings, this.#pool.cookies), true);
+    if (samePool) return new HttpBuilder(settings, this.#pool, false);
+    return new HttpBuilder(settings, newPool(settings, this.#pool.cookies, { settings: mine, pool: this.#pool }), true);
   }
 
   /**
@@ -117,6 +122,7 @@ export class HttpBuilder {
   close(): Promise<void> {
     if (!this.#ownsPool) return Promise.resolve();
     this.#pool.closed = true;
+    this.#pool.stop.abort(clientClosed());
     return this.#pool.backend.close();
   }
 
@@ -324,15 +330,24 @@ function applyClientBlock(base: Settings, block: ConfigBlock | undefined): Setti
   return mergeSettings(base, layer);
 }
 
-function newPool(settings: Settings, cookies: Pool['cookies']): Pool {
+/**
+ * A client's pool. A derived client's (`parent`) keeps its parent's cookies, and its flow state
+ * when it did not change those settings: the calls in flight (`concurrency`) and the origins'
+ * turns and pauses (`rateLimit`, servers' `Retry-After`) count across the clients derived from
+ * one, whatever transport each has.
+ */
+function newPool(settings: Settings, cookies: Pool['cookies'], parent?: { readonly settings: Settings; readonly pool: Pool }): Pool {
   const transport = { tls: settings.tls, connection: settings.connection, http2: settings.http2, publicOnly: settings.publicOnly };
   const backend = chosenBackend(settings.backend, transport);
   // a bad proxy URL or no_proxy entry fails here, when the client is made
   const router = proxyRouterOf(settings.proxy, backend, settings.connection);
   const { concurrency, rateLimit, dedupe } = settings.flow ?? {};
-  const slots = concurrency && new CallSlots(concurrency);
+  const inherited = parent?.settings.flow;
+  const slots = parent && concurrency === inherited?.concurrency ? parent.pool.slots : concurrency && new CallSlots(concurrency);
+  const pacing = parent && rateLimit === inherited?.rateLimit ? parent.pool.pacing : new OriginPacing(rateLimit);
   const shared = dedupe ? new Map() : undefined;
-  return { backend, send: wirePipeline(), auth: {}, router, cookies, closed: false, pacing: new OriginPacing(rateLimit), slots, dedupe: shared };
+  const stop = new AbortController();
+  return { backend, send: wirePipeline(), auth: {}, router, cookies, closed: false, stop, stopped: stop.signal, pacing, slots, dedupe: shared };
 }
 
 /** What takes the body itself, when a level registered a Download or a Stream: the result is its own. */

@@ -14,6 +14,7 @@ import { ITEM_OPTIONS, mergeItems, readPrint, readTarget, takeFormSwitch, type C
 import { TRANSPORT_OPTIONS, transportFlags, type CliTransport } from './transport-args.js';
 import { PAGE_OPTIONS, pageShape, type CliPageShape } from './page-args.js';
 import { NETRC_OPTIONS, netrcFlag, type CliNetrc } from './netrc.js';
+import { DOWNLOAD_OPTIONS, downloadFlags, type CliDownload } from './args-downloads.js';
 
 /** The verbs `hb` knows, lower case (the command line accepts any case). */
 export const VERBS = ['get', 'head', 'post', 'put', 'delete', 'patch', 'options'] as const;
@@ -66,8 +67,10 @@ export interface CliRequest {
   readonly proxy: string | undefined;
   /** `--noproxy <list>`: hosts that go direct (comma-separated, curl's rules), instead of `no_proxy`. */
   readonly noProxy: readonly string[] | undefined;
-  /** `-o <file>`: download the body to this file. */
+  /** `-o <file>` or `-O` (the URL's file name): download the body to this file (`-o -`: stdout, so `undefined`). */
   readonly output: string | undefined;
+  /** `-J` (name from Content-Disposition, with `-O`) and `-C -` (resume). */
+  readonly download: CliDownload;
   /** `--paginate` (GET): every item of every page (`Link: rel="next"`), one JSON line each. */
   readonly paginate: boolean;
   /** `--items`, `--next`, `--cursor-param`: where `--paginate` finds items and the next cursor. */
@@ -135,6 +138,7 @@ const OPTIONS = {
   session: { type: 'string', multiple: true },
   cache: { type: 'string', multiple: true },
   'write-out': { type: 'string', short: 'w', multiple: true },
+  ...DOWNLOAD_OPTIONS,
   help: { type: 'boolean', short: 'h', multiple: true },
   version: { type: 'boolean', multiple: true },
   ...ITEM_OPTIONS,
@@ -193,7 +197,8 @@ export function parseCommandLine(argv: readonly string[]): Command {
   const stream = values.stream !== undefined;
   if (paginate && verb !== 'get') throw new UsageError('--paginate walks the pages of a list: use it with get');
   if (paginate && stream) throw new UsageError('--paginate and --stream cannot be combined');
-  const output = path(single(values.output, '-o'), '-o');
+  const url = parseUrl(target.url);
+  const { output, download } = downloadFlags(values, url);
   if ((paginate || stream) && output !== undefined) throw new UsageError(`${paginate ? '--paginate' : '--stream'} prints to stdout: drop -o`);
   if (paginate && values.include !== undefined) throw new UsageError('--paginate prints items, not responses: drop -i');
   const writeOut = single(values['write-out'], '-w');
@@ -208,7 +213,7 @@ export function parseCommandLine(argv: readonly string[]): Command {
     kind: 'request',
     request: {
       verb,
-      url: parseUrl(target.url),
+      url,
       headers,
       query,
       json,
@@ -238,6 +243,7 @@ export function parseCommandLine(argv: readonly string[]): Command {
       proxy: proxyUrl(single(values.proxy, '--proxy')),
       noProxy: noProxyList(single(values.noproxy, '--noproxy')),
       output,
+      download,
       paginate,
       pages: pageShape(values, paginate),
       transport: transportFlags(values),

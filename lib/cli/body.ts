@@ -1,4 +1,6 @@
-import { readFile } from 'node:fs/promises';
+import { constants as fsConstants, createReadStream, openAsBlob } from 'node:fs';
+import { access, readFile, stat } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
 import type { BodySource, CliRequest } from './args.js';
 import { errorCode, UsageError } from './failure.js';
 import { bodyWaiting, readAll, type Stdin } from './stdin.js';
@@ -7,7 +9,11 @@ import { bodyWaiting, readAll, type Stdin } from './stdin.js';
 export interface CliBody {
   /** `true` for `--json` (checked to be JSON), `false` for `--data`. */
   readonly json: boolean;
-  readonly bytes: Buffer;
+  /**
+   * The bytes; for `--data @file` the file as a Blob (streamed as it is sent, with its
+   * `Content-Length`; a FIFO or a device as a stream).
+   */
+  readonly content: Buffer | Blob | Readable;
 }
 
 /**
@@ -22,8 +28,11 @@ export interface CliBody {
 export async function loadBody(request: CliRequest, stdin: Stdin, signal?: AbortSignal): Promise<CliBody | undefined> {
   const json = request.json !== undefined;
   const source = request.json ?? request.data;
-  const body = source && { json, bytes: await read(source, json ? '--json' : '--data', stdin, signal) };
-  if (body?.json) checkJson(body.bytes);
+  // --json is checked before sending, and stdin sent with its Content-Length (as curl -d @-), so both are read whole;
+  // --data @file is streamed, except for --digest, whose challenge needs the body sent twice (a stream goes once)
+  const whole = json || source?.from !== 'file' || request.auth?.scheme === 'digest';
+  const body = source && { json, content: whole ? await read(source, json ? '--json' : '--data', stdin, signal) : await streamed(source.path) };
+  if (body?.json) checkJson(body.content as Buffer);
   if (source?.from !== 'stdin' && (await bodyWaiting(stdin))) {
     throw new UsageError('stdin has data that no option reads: send it with --data @- or --json @-, or give hb < /dev/null');
   }
@@ -36,6 +45,18 @@ async function read(source: BodySource, option: string, stdin: Stdin, signal: Ab
   return readFile(source.path).catch((error: unknown) => {
     throw new UsageError(`${option}: cannot read '${source.path}' (${errorCode(error)})`);
   });
+}
+
+/** `--data @file`, streamed from the file (never read whole: a 200 MiB upload stays out of memory). */
+async function streamed(path: string): Promise<Blob | Readable> {
+  const cannotRead = (error: unknown): never => {
+    throw new UsageError(`--data: cannot read '${path}' (${errorCode(error)})`);
+  };
+  const info = await stat(path).catch(cannotRead);
+  if (info.isDirectory()) throw new UsageError(`--data: '${path}' is a directory`);
+  await access(path, fsConstants.R_OK).catch(cannotRead);
+  // a regular file has a size, so a Content-Length as curl sends; a FIFO or a device is streamed chunked
+  return info.isFile() ? openAsBlob(path) : createReadStream(path);
 }
 
 function checkJson(bytes: Buffer): void {

@@ -40,7 +40,7 @@ byte for byte when piped; other bodies are written as received. Redirects are fo
 `,
   body: `Request bodies (or use request items: hb help items):
   --json '<text>'         send JSON text (Content-Type: application/json); @file, @- (stdin)
-  --data '<text>'         send the body as it is (@file, @- for stdin); its type from
+  --data '<text>'         send the body as it is (@file: streamed, @- for stdin); its type from
                           -H 'Content-Type: ...', else application/octet-stream
   --form name=value       send a form field (repeatable; urlencoded, or multipart with --file);
                           --form before the URL (no value): items become form fields
@@ -91,7 +91,11 @@ Passwords and tokens never appear in hb's messages.
                           fresh answers without a request, stale ones revalidated
 `,
   downloads: `Downloads:
-  -o, --output <file>     save the body to a file (progress bar on a terminal)
+  -o, --output <file>         save the body to a file (progress bar on a terminal); -o - is stdout
+  -O, --remote-name           save it to a file named after the URL's last path segment
+  -J, --remote-header-name    with -O: the name Content-Disposition gives (made safe; never overwrites)
+  -C, --continue-at -         resume the -o/-O file where it ends (Range + If-Range)
+  hb get https://example.com/big.iso -O -C -
 `,
   paginate: `Lists and streams:
   --paginate              get every page (Link: rel="next") and print each item of the

@@ -33,7 +33,8 @@ Options (hb help <topic> for all of them):
       --netrc, --netrc-file   credentials from a .netrc file (hb help auth)
       --items, --next, --cursor-param: with --paginate (hb help paginate)
       --session <file>        keep cookies across runs in this file
-  -o, --output <file>         save the body to a file
+  -o, --output <file>         save the body to a file (-o - for stdout)
+  -O, -J, -C -                name from the URL or the server, resume (hb help downloads)
   -i, --include               print the response head before the body
       --print, --headers, -b, --quiet, --offline, --curl: what to print (hb help output)
   -v, --verbose               show each request and response head on stderr

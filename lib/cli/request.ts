@@ -132,7 +132,7 @@ export function applyRequest(c: HttpConfig, request: CliRequest, body: CliBody |
 
   if (body !== undefined) {
     c.request.contentType = contentType?.[1] ?? (body.json ? 'application/json' : 'application/octet-stream');
-    c.request.body = body.bytes;
+    c.request.body = body.content;
     if (body.json && !headers.has('accept')) c.request.headers.Accept = 'application/json';
   } else if (request.files.length > 0) {
     c.request.contentType = 'multipart/form-data';

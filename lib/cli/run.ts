@@ -23,6 +23,8 @@ import { exchangePrinter, printParts, sendsNothing } from './print-modes.js';
 import { helpText } from './help-topics.js';
 import { withNetrc } from './netrc.js';
 import { applyPageShape } from './page-args.js';
+import { toHeaderNamedFile } from './header-named-file.js';
+import { alreadyComplete } from './args-downloads.js';
 
 /** The process around `hb`: its streams, environment and Ctrl-C. */
 export interface CliIo {
@@ -119,7 +121,8 @@ async function send(http: HttpBuilder, request: CliRequest, body: CliBody | unde
       };
     }
     if (request.output !== undefined) {
-      Download.toFile(c, request.output);
+      if (request.download.headerName) toHeaderNamedFile(c, request.output);
+      else Download.toFile(c, request.output, { resume: request.download.resume });
     } else {
       // every content type: the body goes to stdout as it arrives (JSON pretty on a terminal; with --stream, line by line)
       c.response.parser('*/*', async (fromServer) => {
@@ -150,7 +153,7 @@ async function send(http: HttpBuilder, request: CliRequest, body: CliBody | unde
   }
   if (response === undefined) throw new Error('no response was handled');
   await writeOut({ statusCode: response.statusCode, httpVersion: response.httpVersion, url: displayUrl(new URL(response.uri)), timings: response.timings });
-  if (response.statusCode < 400) return EXIT.OK;
+  if (response.statusCode < 400 || (await alreadyComplete(request, response))) return EXIT.OK;
   return failStatus(io, response, response.uri, request, secrets);
 }
 

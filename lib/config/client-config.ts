@@ -190,7 +190,9 @@ export class ClientConfig {
    * At most this many calls in flight at once, in all (`total`) and per origin (`perOrigin`): a
    * call counts from its first attempt until its body is read (a `Stream` until it is closed);
    * further calls wait in order, and the wait counts in `execution.timeout.total`. Shared by the
-   * clients derived from this one. `client.connection.maxSockets` bounds connections instead.
+   * clients derived from this one that do not set their own. `client.connection.maxSockets`
+   * bounds connections instead. A call that makes another call through the same client while it
+   * holds its slot (a token function, a handler) waits for a slot it may never get: mind the limit.
    * See docs/flow-control.md.
    *
    * @example

@@ -27,8 +27,7 @@ const PIN = /^[A-Za-z0-9+/]{43}=$/;
  * `execution.tls` checked when it is set: each transport reads these options its own way, and
  * a wrong type failed on one as a TypeError when the client was made, on another as a
  * NetworkError on every request (and a misspelled option was ignored). Whether node can use the
- * certificates, key and ciphers is checked where they are used, at the first request
- * (backends/node-tls.ts), before anything is sent.
+ * certificates, key and ciphers is checked right after, by node's TLS (backends/node-tls-checks.ts).
  */
 /** @internal (node-checks.ts plugs it in: platform-checks.ts) */
 export function checkTls(tls: TlsOptions): TlsOptions {

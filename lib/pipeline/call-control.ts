@@ -153,3 +153,29 @@ export function untilSignal<T>(pending: PromiseLike<T>, signal: AbortSignal, rea
 export function underControl<T>(pending: PromiseLike<T>, control: CallControl | undefined): Promise<T> {
   return control ? untilSignal(pending, control.signal, () => control.reason) : Promise.resolve(pending);
 }
+
+/**
+ * Listens for what stops a call that waits (a `client.concurrency` slot, a rate-limit turn, a
+ * shared exchange): its control (abort, total timeout) and the close() of its pool. `onStop`
+ * runs at most once, at once when either has stopped already; the function returned stops
+ * listening.
+ *
+ * @example
+ * const unlink = onStopped(call.control, call.plan.pool.stopped, reject);
+ */
+export function onStopped(control: CallControl | undefined, pool: AbortSignal, onStop: (reason: unknown) => void): () => void {
+  const stoppedAlready = control?.reason ?? (pool.aborted ? (pool.reason as unknown) : undefined);
+  if (stoppedAlready !== undefined) {
+    onStop(stoppedAlready);
+    return () => {};
+  }
+  const byCall = () => (unlink(), onStop(control!.reason));
+  const byPool = () => (unlink(), onStop(pool.reason));
+  const unlink = () => {
+    control?.signal.removeEventListener('abort', byCall);
+    pool.removeEventListener('abort', byPool);
+  };
+  control?.signal.addEventListener('abort', byCall, { once: true });
+  pool.addEventListener('abort', byPool, { once: true });
+  return unlink;
+}

@@ -1,5 +1,5 @@
 import type { ConcurrencyOptions } from '../config/flow-options.js';
-import type { CallControl } from './call-control.js';
+import { onStopped, type CallControl } from './call-control.js';
 
 /** A call waiting for its slot. */
 interface Waiter {
@@ -12,11 +12,11 @@ interface Waiter {
  * slot before its first attempt and gives it back once its body is read; one that finds none
  * free waits in order (FIFO: a freed slot goes to the first waiter it can serve, so a call to a
  * busy origin does not hold back one to another). A waiting call can be stopped by its
- * control (abort, total timeout), which takes it out of the line.
+ * control (abort, total timeout) or its pool's close(), which takes it out of the line.
  *
  * @example
  * const slots = new CallSlots({ total: 2 });
- * await slots.take('https://api.example.com', control);
+ * await slots.take('https://api.example.com', control, pool.stopped);
  * try { ... } finally { slots.give('https://api.example.com'); }
  */
 export class CallSlots {
@@ -31,31 +31,32 @@ export class CallSlots {
     this.#perOrigin = perOrigin ?? Infinity;
   }
 
-  /** Takes a slot for a call to `origin`: at once (undefined) when one is free, else a promise of it (rejected with the control's reason if stopped meanwhile). */
-  take(origin: string, control: CallControl | undefined): Promise<void> | undefined {
+  /**
+   * Takes a slot for a call to `origin`: at once (undefined) when one is free, else a promise of
+   * it, rejected with the reason if the call is stopped meanwhile (its control, its pool's close()).
+   */
+  take(origin: string, control: CallControl | undefined, stopped: AbortSignal): Promise<void> | undefined {
     // whoever waits is held by the total or by their own origin (give() serves the others at once)
     if (this.#free(origin)) {
       this.#count(origin, 1);
       return undefined;
     }
     return new Promise((resolve, reject) => {
-      const onStop = () => {
-        const at = this.#waiting.indexOf(waiter);
-        if (at >= 0) this.#waiting.splice(at, 1);
-        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the call's typed reason, as it is
-        reject(control!.reason);
-      };
       const waiter: Waiter = {
         origin,
         take: () => {
-          control?.signal.removeEventListener('abort', onStop);
+          unlink();
           this.#count(origin, 1);
           resolve();
         },
       };
-      if (control?.reason) return onStop();
-      control?.signal.addEventListener('abort', onStop, { once: true });
       this.#waiting.push(waiter);
+      const unlink = onStopped(control, stopped, (reason) => {
+        const at = this.#waiting.indexOf(waiter);
+        if (at >= 0) this.#waiting.splice(at, 1);
+        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the call's typed reason, as it is
+        reject(reason);
+      });
     });
   }
 

@@ -155,10 +155,10 @@ export class Call implements WireCall {
   async runInSlot(slots: CallSlots): Promise<unknown> {
     const origin = originOf(urlParts(this.record.url));
     try {
-      await slots.take(origin, this.control);
+      await slots.take(origin, this.control, this.plan.pool.stopped);
     } catch (error) {
       this.control?.dispose();
-      throw error;
+      throw this.#timed(this.#closedUnder(error) ?? error);
     }
     try {
       return await (this.control ? this.runControlled(this.control) : this.run());
@@ -221,7 +221,7 @@ export class Call implements WireCall {
       throw this.#timed(error);
     }
     this.plan.onResponse?.(fromServer, this.record);
-    // a server's backpressure holds every call of the pool back (a response the retry loop saw is noted there)
+    // a server's backpressure holds every call of the pool back (noted again if the retry loop saw it: the later end wins)
     if (fromServer.statusCode === 429 || fromServer.statusCode === 503) notePause(response, this.last!, this);
     let body;
     try {

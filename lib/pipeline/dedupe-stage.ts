@@ -1,5 +1,6 @@
 import type { WireRequest, WireResponse } from '../model/backend.js';
 import { teeBody } from './body-tee.js';
+import { onStopped } from './call-control.js';
 import type { SharedExchange as Shared, Send, WireCall } from './plan.js';
 
 /**
@@ -32,25 +33,21 @@ export function dedupe(next: Send): Send {
   };
 }
 
-/** A call waiting for the response of the one it joined; stopped (abort, total timeout), it leaves the line. */
+/** A call waiting for the response of the one it joined; stopped (its control, its pool's close()), it leaves the line. */
 function joining(shared: Shared, call: WireCall): Promise<WireResponse> {
   return new Promise((resolve, reject) => {
-    const control = call.control;
-    const onStop = () => {
-      shared.joined.splice(shared.joined.indexOf(entry), 1);
-      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the call's typed reason, as it is
-      reject(control!.reason);
-    };
-    const unlink = () => control?.signal.removeEventListener('abort', onStop);
     const entry = {
       call,
       resolve: (response: WireResponse) => (unlink(), resolve(response)),
       // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the leader's failure, as it is
       reject: (error: unknown) => (unlink(), reject(error)),
     };
-    if (control?.reason) return onStop();
-    control?.signal.addEventListener('abort', onStop, { once: true });
     shared.joined.push(entry);
+    const unlink = onStopped(call.control, call.plan.pool.stopped, (reason) => {
+      shared.joined.splice(shared.joined.indexOf(entry), 1);
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the call's typed reason, as it is
+      reject(reason);
+    });
   });
 }
 

@@ -28,14 +28,19 @@ export class OriginPacing {
   readonly #turns: Map<string, Turn[]> | undefined;
   /** Turns taken, for {@link #sweep}. */
   #taken = 0;
+  /** When the pause that ends last ends. */
+  #lastPauseEnds = 0;
 
   constructor(readonly rateLimit: RateLimitOptions | undefined) {
     this.#turns = rateLimit && new Map();
   }
 
-  /** Nothing to wait for ever (no pause noted, no rate limit): the fast path. */
+  /** Nothing to wait for (no pause going on, no rate limit): the fast path. */
   get idle(): boolean {
-    return this.#paused.size === 0 && this.#turns === undefined;
+    if (this.#turns !== undefined) return false;
+    // once the last pause is over, every one is: back to the fast path
+    if (this.#paused.size > 0 && performance.now() >= this.#lastPauseEnds) this.#paused.clear();
+    return this.#paused.size === 0;
   }
 
   /** A server asked for `ms` of quiet on `origin`: no new attempt goes there until then. */
@@ -43,6 +48,7 @@ export class OriginPacing {
     const now = performance.now();
     const until = now + ms;
     if (until > (this.#paused.get(origin) ?? 0)) this.#paused.set(origin, until);
+    this.#lastPauseEnds = Math.max(this.#lastPauseEnds, until);
     // pauses of origins never asked again would stay: forget the ones over once there are many
     if (this.#paused.size > SWEEP_EVERY) for (const [other, end] of this.#paused) if (end < now) this.#paused.delete(other);
   }

@@ -1,6 +1,7 @@
 import type { WireRequest, WireResponse } from '../model/backend.js';
 import { firstHeader } from '../model/response-headers.js';
-import { sleep, underControl } from './call-control.js';
+import { onStopped } from './call-control.js';
+import { MAX_TIMER_MS } from '../config/execution-options.js';
 import { retryAfterDelay } from './retry-after.js';
 import type { OriginPacing } from './origin-pacing.js';
 import type { Send, WireCall } from './plan.js';
@@ -20,10 +21,8 @@ export function pacing(next: Send): Send {
 }
 
 async function paced(next: Send, wire: WireRequest, call: WireCall, pacing: OriginPacing, origin: string): Promise<WireResponse> {
-  for (let wait = pacing.wait(origin); typeof wait !== 'number' || wait > performance.now(); wait = pacing.wait(origin)) {
-    // a turn in flight (under the call's control), or a time (a timer may fire a little early by this clock: asked again)
-    await (typeof wait === 'number' ? sleep(Math.ceil(wait - performance.now()), call.control) : underControl(wait, call.control));
-  }
+  // a time (a timer may fire a little early by this clock: asked again), or a turn still in flight
+  for (let wait = pacing.wait(origin); typeof wait !== 'number' || wait > performance.now(); wait = pacing.wait(origin)) await waitFor(wait, call);
   const turn = pacing.take(origin);
   if (turn === undefined) return next(wire, call);
   try {
@@ -32,6 +31,24 @@ async function paced(next: Send, wire: WireRequest, call: WireCall, pacing: Orig
     // counted from when its response came (or it failed): after the server saw it, whatever the transit or the handshake
     turn.settle(performance.now());
   }
+}
+
+/** Waits until `until` (performance.now() time) or until a turn settles; rejects when the call is stopped meanwhile (its control, its pool's close()). */
+function waitFor(until: number | Promise<void>, call: WireCall): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let stopped = false;
+    const unlink = onStopped(call.control, call.plan.pool.stopped, (reason) => {
+      stopped = true;
+      clearTimeout(timer);
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the call's typed reason, as it is
+      reject(reason);
+    });
+    if (stopped) return;
+    const done = () => (unlink(), resolve());
+    if (typeof until === 'number') timer = setTimeout(done, Math.min(Math.max(0, Math.ceil(until - performance.now())), MAX_TIMER_MS));
+    else void until.then(done);
+  });
 }
 
 /** The statuses whose `Retry-After` pauses the origin for every call. */

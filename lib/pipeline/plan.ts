@@ -60,6 +60,8 @@ export interface PoolState {
   readonly router: ProxyRouter | undefined;
   /** Set by close() of the client that made the pool: nothing more is sent, calls in flight are AbortErrors. */
   readonly closed: boolean;
+  /** Aborted by that close(): a call waiting for a slot, a turn or a shared exchange stops waiting. */
+  readonly stopped: AbortSignal;
   /** When attempts may go to each origin: servers' `Retry-After` pauses, `client.rateLimit`. */
   readonly pacing: OriginPacing;
   /** `client.concurrency`: the calls in flight; `undefined` when unlimited. */

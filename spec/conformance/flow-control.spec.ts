@@ -295,14 +295,16 @@ conformance('client.dedupe', (kit) => {
 });
 
 conformance('flow control and the rest of the client', (kit) => {
-  it('derived clients share their parent’s slots (the pool); one with other flow settings has its own', async () => {
+  it('derived clients share their parent’s slots, a new pool too (another setting); one with its own concurrency has its own', async () => {
     const state = slowRoute(kit, '/slow', 40);
     const parent = kit.client((c) => void (c.client.concurrency = { total: 1 }));
     const child = parent.configure((c) => void (c.request.headers['X-Child'] = '1'));
+    const poolOfItsOwn = parent.configure((c) => void (c.client.dedupe = true));
     const other = parent.configure((c) => void (c.client.concurrency = { total: 5 }));
     const query = (n: string) => (c: HttpConfig) => void ((c.request.uri.path = '/slow'), (c.request.uri.query = { n }));
-    await Promise.all([parent.get(query('p')), child.get(query('c'))]);
+    await Promise.all([parent.get(query('p')), child.get(query('c')), poolOfItsOwn.get(query('d'))]);
     expect(state.most).toBe(1);
+    await poolOfItsOwn.close();
     state.most = 0;
     await Promise.all([other.get(query('o1')), other.get(query('o2')), other.get(query('o3'))]);
     expect(state.most).toBeGreaterThan(1);
@@ -333,6 +335,22 @@ conformance('flow control and the rest of the client', (kit) => {
     const times = state.seen.map((s) => s.at);
     expect(times[2] - times[0]).toBeGreaterThanOrEqual(140);
     expect(proxy.seen.length).toBeGreaterThan(0);
+  });
+
+  it('close() ends the waits at once: a call waiting for a slot or for its turn rejects with AbortError', async () => {
+    slowRoute(kit, '/slow', 200);
+    const client = kit.client((c) => {
+      c.client.concurrency = { total: 1 };
+      c.client.rateLimit = { requests: 1, interval: 60_000 };
+    });
+    const first = client.get((c) => void (c.request.uri.path = '/slow')).catch((e: unknown) => e);
+    const waiting = client.get((c) => void (c.request.uri.path = '/slow')).catch((e: unknown) => e);
+    await pause(20);
+    const closedAt = performance.now();
+    await client.close();
+    expect(await waiting).toBeInstanceOf(AbortError);
+    expect(performance.now() - closedAt).toBeLessThan(1000);
+    await first;
   });
 
   it('hooks see an attempt when it goes, after its wait', async () => {

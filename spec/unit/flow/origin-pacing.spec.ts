@@ -24,4 +24,12 @@ describe('OriginPacing', () => {
     await third;
     expect(pacing.wait(A)).toBe(settledAt + 100);
   });
+
+  it('is idle again once every pause is over (the fast path comes back)', async () => {
+    const pacing = new OriginPacing(undefined);
+    pacing.pause(A, 10);
+    expect(pacing.idle).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(pacing.idle).toBe(true);
+  });
 });
