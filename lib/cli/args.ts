@@ -9,6 +9,8 @@ import { redactUserInfo } from '../core/redact.js';
 import { MAX_TIMER_MS } from '../config/execution-options.js';
 import { checkToken } from '../config/auth-config.js';
 import { tlsFlags, type CliTlsFlags } from './tls-args.js';
+import { didYouMean } from './suggest.js';
+import { ITEM_OPTIONS, mergeItems, readPrint, readTarget, takeFormSwitch, type CliPrint } from './args-items.js';
 import { TRANSPORT_OPTIONS, transportFlags, type CliTransport } from './transport-args.js';
 import { PAGE_OPTIONS, pageShape, type CliPageShape } from './page-args.js';
 import { NETRC_OPTIONS, netrcFlag, type CliNetrc } from './netrc.js';
@@ -31,7 +33,8 @@ export type BodySource = { readonly from: 'text'; readonly text: string } | { re
 
 /** The request the command line describes; every field has been checked (a `--json` body once it is read). */
 export interface CliRequest {
-  readonly verb: CliVerb;
+  /** The method, lower case: one of {@link VERBS}, or any token given with `-X` (`propfind`). */
+  readonly verb: CliVerb | (string & {});
   /** Absolute http(s) URL; `http://` is assumed when the command line gave no scheme. */
   readonly url: URL;
   /** `-H 'Name: value'`, in order. */
@@ -92,10 +95,15 @@ export interface CliRequest {
   readonly cache: string | undefined;
   /** `-w <format>` (`--write-out`): curl's variables (`%{http_code}`, `%{time_total}`, ...) written to stdout after the body. */
   readonly writeOut: string | undefined;
+  /** `Name:` request items: headers hb would send that are left out (httpie's unsetting). */
+  readonly unsetHeaders: readonly string[];
+  /** `--print`, `--headers`, `-b`, `--quiet`, `--offline`, `--curl`. */
+  readonly print: CliPrint;
 }
 
 /** What the command line asks for. */
-export type Command = { readonly kind: 'help' } | { readonly kind: 'version' } | { readonly kind: 'request'; readonly request: CliRequest };
+export type Command =
+  { readonly kind: 'help'; readonly topic?: string } | { readonly kind: 'version' } | { readonly kind: 'request'; readonly request: CliRequest };
 
 // Every option is declared `multiple` so that a repeated single-valued one is an error, not silently last-wins.
 const OPTIONS = {
@@ -133,10 +141,13 @@ const OPTIONS = {
   ...DOWNLOAD_OPTIONS,
   help: { type: 'boolean', short: 'h', multiple: true },
   version: { type: 'boolean', multiple: true },
+  ...ITEM_OPTIONS,
   ...TRANSPORT_OPTIONS,
   ...PAGE_OPTIONS,
   ...NETRC_OPTIONS,
 } as const;
+
+const SHORTS = Object.values(OPTIONS).flatMap((option) => ('short' in option ? [option.short] : []));
 
 // RFC 9110 token: what a header or form name may be made of
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -151,20 +162,27 @@ const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
  * // → { kind: 'request', request: { verb: 'get', url: URL('http://localhost:8080/users'), query: [['page', '2']], ... } }
  */
 export function parseCommandLine(argv: readonly string[]): Command {
-  const { values, positionals } = readOptions(argv);
+  const { argv: args, formMode } = takeFormSwitch(argv, VERBS);
+  const { values, positionals } = readOptions(args);
   if (values.help) return { kind: 'help' };
   if (values.version) return { kind: 'version' };
-  if (positionals.length === 0) throw new UsageError('missing the verb and the URL');
-  const [verbText, urlText, ...extra] = positionals;
-  const verb = verbText.toLowerCase();
-  if (!isVerb(verb)) throw new UsageError(`unknown verb '${verbText}' (use ${VERBS.join(', ')})`);
-  if (urlText === undefined) throw new UsageError('missing the URL');
-  if (extra.length > 0) throw new UsageError(`unexpected argument '${extra[0]}'`);
+  const target = readTarget(positionals, single(values.method, '-X'), VERBS);
+  if (target.kind === 'help') return target.topic === undefined ? { kind: 'help' } : { kind: 'help', topic: target.topic };
 
-  const json = bodySource(single(values.json, '--json'), '--json');
-  const data = bodySource(single(values.data, '--data'), '--data');
-  const form = (values.form ?? []).map((text) => pair(text, '--form'));
-  const files = (values.file ?? []).map(filePair);
+  const { json, data, form, files, headers, query, unsetHeaders } = mergeItems(
+    target.items,
+    {
+      json: bodySource(single(values.json, '--json'), '--json'),
+      data: bodySource(single(values.data, '--data'), '--data'),
+      form: (values.form ?? []).map((text) => pair(text, '--form')),
+      files: (values.file ?? []).map(filePair),
+      headers: (values.header ?? []).map(header),
+      query: (values.query ?? []).map((text) => pair(text, '-q')),
+    },
+    formMode,
+  );
+  // httpie's default: GET, or POST when there is a body
+  const verb = target.method ?? ((json ?? data ?? form[0] ?? files[0]) ? 'post' : 'get');
   if (data !== undefined && (json !== undefined || form.length > 0 || files.length > 0))
     throw new UsageError('--data cannot be combined with --json, --form or --file');
   if (json !== undefined && (form.length > 0 || files.length > 0)) throw new UsageError('--json cannot be combined with --form or --file');
@@ -172,7 +190,6 @@ export function parseCommandLine(argv: readonly string[]): Command {
   const digest = single(values.digest, '--digest');
   const bearer = single(values.bearer, '--bearer');
   if ([basic, digest, bearer].filter((given) => given !== undefined).length > 1) throw new UsageError('--basic, --digest and --bearer cannot be combined');
-  const headers = (values.header ?? []).map(header);
   if ((form.length > 0 || files.length > 0) && headers.some(([name]) => name.toLowerCase() === 'content-type')) {
     throw new UsageError('--form and --file set the Content-Type themselves: drop -H Content-Type');
   }
@@ -180,7 +197,7 @@ export function parseCommandLine(argv: readonly string[]): Command {
   const stream = values.stream !== undefined;
   if (paginate && verb !== 'get') throw new UsageError('--paginate walks the pages of a list: use it with get');
   if (paginate && stream) throw new UsageError('--paginate and --stream cannot be combined');
-  const url = parseUrl(urlText);
+  const url = parseUrl(target.url);
   const { output, download } = downloadFlags(values, url);
   if ((paginate || stream) && output !== undefined) throw new UsageError(`${paginate ? '--paginate' : '--stream'} prints to stdout: drop -o`);
   if (paginate && values.include !== undefined) throw new UsageError('--paginate prints items, not responses: drop -i');
@@ -189,13 +206,16 @@ export function parseCommandLine(argv: readonly string[]): Command {
   const http2 = values.http2 !== undefined;
   if (http2 && chosenBackend === 'axios') throw new UsageError('--http2: the axios backend cannot speak HTTP/2 (use native, undici, got or fetch)');
   if (paginate && writeOut !== undefined) throw new UsageError('--paginate prints items, not responses: drop -w');
+  const print = readPrint(values, values.include !== undefined);
+  if (paginate && print.parts !== undefined && !print.offline)
+    throw new UsageError('--paginate prints items, not responses: drop --print, --headers, -b or --quiet');
   return {
     kind: 'request',
     request: {
       verb,
       url,
       headers,
-      query: (values.query ?? []).map((text) => pair(text, '-q')),
+      query,
       json,
       data,
       form,
@@ -236,6 +256,8 @@ export function parseCommandLine(argv: readonly string[]): Command {
       session: path(single(values.session, '--session'), '--session'),
       cache: path(single(values.cache, '--cache'), '--cache'),
       writeOut: writeOut === undefined ? undefined : checkWriteOut(writeOut),
+      unsetHeaders,
+      print,
     },
   };
 }
@@ -248,16 +270,12 @@ function readOptions(argv: readonly string[]) {
     const message = error instanceof Error ? error.message : String(error);
     const code = (error as { code?: unknown }).code;
     const option = /'(-[^']*)'/.exec(message)?.[1] ?? '';
-    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') throw new UsageError(`unknown option '${option}'`);
+    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') throw new UsageError(`unknown option '${option}'${didYouMean(option, Object.keys(OPTIONS), SHORTS)}`);
     if (/argument missing/.test(message)) throw new UsageError(`option ${option} needs a value`);
     if (/ambiguous/.test(message)) throw new UsageError(`option ${option} needs a value (to pass one starting with '-', write ${option}=-...)`);
     if (/does not take an argument/.test(message)) throw new UsageError(`option ${option} takes no value`);
     throw new UsageError(message.split('\n')[0]);
   }
-}
-
-function isVerb(text: string): text is CliVerb {
-  return (VERBS as readonly string[]).includes(text);
 }
 
 function single(values: readonly string[] | undefined, option: string): string | undefined {

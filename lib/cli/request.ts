@@ -11,7 +11,8 @@ import { verbose } from './verbose.js';
 import { checkDownloadTarget } from '../download-target.js';
 import { ConfigError } from '../core/errors.js';
 import type { CacheOptions } from '../config/cache-options.js';
-import type { TlsOptions } from '../model/backend.js';
+import type { Backend, TlsOptions } from '../model/backend.js';
+import type { BackendName } from '../config/client-config.js';
 import { applyTransport } from './transport-config.js';
 
 /** Content types for `--file` parts, by file extension; anything else is `application/octet-stream`. */
@@ -42,7 +43,8 @@ export function fileContentType(path: string): string {
  * the library does), `--backend`, `--http2`, the TLS options (`tls`, from `loadTls`), `--proxy` and `--noproxy` (with `-v`, each exchange's heads go to
  * `trace`), `--timeout` for the whole call, `--retry` with the library's default methods and
  * statuses, the `--session` jar, the `--cache` folder's cache (`openFileCache`) and the transport
- * flags (`applyTransport`). The caller closes it.
+ * flags (`applyTransport`); `wrap`, when given, wraps the backend (the print modes'
+ * `exchangePrinter`). The caller closes it.
  */
 export function createClient(
   request: CliRequest,
@@ -50,12 +52,14 @@ export function createClient(
   jar: CookieJar | undefined,
   trace: { write(text: string): unknown },
   cache: CacheOptions | undefined,
+  wrap?: (inner: BackendName | Backend | undefined) => Backend,
 ): HttpBuilder {
   return HttpBuilder.configure((c) => {
     c.request.uri = request.url;
     // -v wraps the backend the client makes with the settings below; the cache counts them in its connection identity too
-    if (request.verbose) c.client.backend = verbose(request.backend, trace);
-    else if (request.backend !== undefined) c.client.backend = request.backend;
+    const backend = request.verbose ? verbose(request.backend, trace) : request.backend;
+    if (wrap !== undefined) c.client.backend = wrap(backend);
+    else if (backend !== undefined) c.client.backend = backend;
     if (tls !== undefined) c.execution.tls = tls;
     if (request.http2) c.client.http2 = true;
     if (request.publicOnly) c.client.publicOnly = true;
@@ -144,6 +148,8 @@ export function applyRequest(c: HttpConfig, request: CliRequest, body: CliBody |
   if (request.auth?.scheme === 'basic') c.request.auth.basic(request.auth.user, request.auth.password, { preemptive: true });
   if (request.auth?.scheme === 'digest') c.request.auth.digest(request.auth.user, request.auth.password);
   if (request.auth?.scheme === 'bearer') c.request.auth.bearer(request.auth.token);
+  // `Name:` items: a header hb would send (its defaults too) left out, as httpie does
+  for (const name of request.unsetHeaders) c.request.headers[name] = null;
 }
 
 /** Header pairs by lower-cased name: the name as first written, and the values joined with `, `. */

@@ -3,7 +3,7 @@ import type { HttpConfig } from '../config/http-config.js';
 import { Download } from '../download.js';
 import type { HttpBuilder } from '../http-builder.js';
 import type { FromServer } from '../model/from-server.js';
-import { parseCommandLine, type CliRequest, type Command } from './args.js';
+import { parseCommandLine, VERBS, type CliRequest, type CliVerb, type Command } from './args.js';
 import { describeError, EXIT, exitCodeForStatus, oneLine, UsageError } from './failure.js';
 import { HELP_TEXT, VERSION_TEXT } from './help.js';
 import { ProgressBar } from './progress-bar.js';
@@ -19,6 +19,8 @@ import type { Timings } from '../core/timings.js';
 import { formatWriteOut, type WriteOutFacts } from './write-out.js';
 import { loadTls } from './tls-files.js';
 import { inFlagTerms } from './flag-hints.js';
+import { exchangePrinter, printParts, sendsNothing } from './print-modes.js';
+import { helpText } from './help-topics.js';
 import { withNetrc } from './netrc.js';
 import { applyPageShape } from './page-args.js';
 import { toHeaderNamedFile } from './header-named-file.js';
@@ -49,7 +51,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   } catch (error) {
     return fail(io, error, [], EXIT.USAGE);
   }
-  if (command.kind === 'help') return (await writeText(io.stdout, HELP_TEXT), EXIT.OK);
+  if (command.kind === 'help') return (await writeText(io.stdout, command.topic === undefined ? HELP_TEXT : helpText(command.topic)), EXIT.OK);
   if (command.kind === 'version') return (await writeText(io.stdout, VERSION_TEXT), EXIT.OK);
   let { request } = command;
   const secrets = secretsOf(request);
@@ -63,13 +65,15 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     const body = await loadBody(request, io.stdin ?? processStdin(), io.signal);
     const session = request.session === undefined ? undefined : { file: request.session, jar: await loadSession(request.session) };
     // a folder it cannot trust warns on stderr, and the run goes on without a cache
-    const cache = request.cache === undefined ? undefined : await openFileCache(request.cache, io.stderr);
-    http = createClient(request, tls, session?.jar, io.stderr, cache);
+    const offline = sendsNothing(request);
+    const cache = request.cache === undefined || offline ? undefined : await openFileCache(request.cache, io.stderr);
+    http = createClient(request, tls, session?.jar, io.stderr, cache, exchangePrinter(request, io.stdout));
     try {
+      if (offline) return await printOnly(http, request, body);
       return await (request.paginate ? paginate(http, request, body, io, secrets) : send(http, request, body, io, secrets));
     } finally {
       // what the server set before a failure is kept too, as a browser keeps it
-      if (session !== undefined) await saveSession(session.file, session.jar);
+      if (session !== undefined && !offline) await saveSession(session.file, session.jar);
     }
   } catch (error) {
     // the reader of stdout went away (`hb get ... | head`): stop quietly, as other commands do
@@ -89,10 +93,11 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
 async function send(http: HttpBuilder, request: CliRequest, body: CliBody | undefined, io: CliIo, secrets: readonly string[]): Promise<number> {
   const style = outputStyle(io.stdout.isTTY, io.env);
   const bar = request.output !== undefined && io.stderr.isTTY === true ? new ProgressBar(io.stderr) : undefined;
+  const parts = printParts(request);
   let response: FromServer | undefined;
   let headWritten = false;
   const writeHead = async (fromServer: FromServer) => {
-    if (!request.include || headWritten) return;
+    if (!parts.includes('h') || headWritten) return;
     headWritten = true;
     await writeText(io.stdout, formatHead(fromServer, style.colour));
   };
@@ -122,6 +127,7 @@ async function send(http: HttpBuilder, request: CliRequest, body: CliBody | unde
       // every content type: the body goes to stdout as it arrives (JSON pretty on a terminal; with --stream, line by line)
       c.response.parser('*/*', async (fromServer) => {
         await writeHead(fromServer);
+        if (!parts.includes('b')) return null;
         if (request.stream && fromServer.statusCode < 300) await writeStreamed(fromServer, io.stdout);
         else await writeBody(fromServer, io.stdout, style);
         return null;
@@ -136,7 +142,7 @@ async function send(http: HttpBuilder, request: CliRequest, body: CliBody | unde
   };
   try {
     // every status reaches the handlers above (never an HttpException): what throws got no response
-    await http[request.verb](block);
+    await (isVerb(request.verb) ? http[request.verb](block) : http.request(request.verb, block));
   } catch (error) {
     // as curl: -w is written after a failure too, with http_code 000
     const timings = (error as { timings?: Timings } | null)?.timings;
@@ -149,6 +155,17 @@ async function send(http: HttpBuilder, request: CliRequest, body: CliBody | unde
   await writeOut({ statusCode: response.statusCode, httpVersion: response.httpVersion, url: displayUrl(new URL(response.uri)), timings: response.timings });
   if (response.statusCode < 400 || (await alreadyComplete(request, response))) return EXIT.OK;
   return failStatus(io, response, response.uri, request, secrets);
+}
+
+/** `--offline`, `--curl`: the request goes through the client (headers, body, auth) to a backend that prints it instead of sending. */
+async function printOnly(http: HttpBuilder, request: CliRequest, body: CliBody | undefined): Promise<number> {
+  const block = (c: HttpConfig) => applyRequest(c, request, body);
+  await (isVerb(request.verb) ? http[request.verb](block) : http.request(request.verb, block));
+  return EXIT.OK;
+}
+
+function isVerb(method: string): method is CliVerb {
+  return (VERBS as readonly string[]).includes(method);
 }
 
 /** `--paginate`: every item of every page as one JSON line; a failing page ends it as a failing status does. */
