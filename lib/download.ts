@@ -18,7 +18,7 @@ import type { FromServer } from './model/from-server.js';
 
 type Sink = (body: Readable, fromServer: FromServer) => Promise<unknown>;
 
-/** The third argument of {@link Download.toFile} as options (a string there is the content type). */
+/** The third argument of `Download.toFile` as options (a string there is the content type). */
 export interface ToFileOptions {
   /** Only responses of this type are downloaded; others are parsed as usual and nothing is written. */
   readonly contentType?: string;

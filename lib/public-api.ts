@@ -43,6 +43,7 @@ export { FromServer } from './model/from-server.js';
 export type { Timings, TimingPhases, TimingsRecorder } from './core/timings.js';
 export type { Telemetry, TelemetryAttempt, AttemptTelemetry, AttemptOutcome } from './config/telemetry.js';
 export type { PublicOnlyChoice } from './config/public-only.js';
+export type { ConcurrencyOptions, RateLimitOptions } from './config/flow-options.js';
 export type { CallMessage, AttemptMessage } from './pipeline/observed.js';
 export { ResponseHeaders } from './model/response-headers.js';
 export type { ResponseCookie } from './model/set-cookie.js';
@@ -59,6 +60,7 @@ export type {
   WireResponse,
   WireBody,
   TlsOptions,
+  TlsVersion,
   ConnectionOptions,
   LookupFunction,
   TransportOptions,
