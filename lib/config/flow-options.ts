@@ -29,14 +29,14 @@ export interface RateLimitOptions {
   readonly interval: number;
 }
 
-/** @internal The flow settings of a client, as merged over its parent's (`undefined`: none of them). */
+/** The flow settings of a client, as merged over its parent's (`undefined`: none of them). */
 export interface FlowSettings {
   readonly concurrency: ConcurrencyOptions | undefined;
   readonly rateLimit: RateLimitOptions | undefined;
   readonly dedupe: boolean;
 }
 
-/** @internal What one block set: a value, or `false` to turn a parent's off. */
+/** What one block of `c.client` set of them: a value, or `false` to turn a parent's off. */
 export interface FlowLayer {
   concurrency?: ConcurrencyOptions | false;
   rateLimit?: RateLimitOptions | false;
