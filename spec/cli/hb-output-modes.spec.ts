@@ -1,20 +1,12 @@
 // What the `hb` binary prints: --print HBhb, --headers, -b, --quiet, --offline and --curl (the
 // last two send nothing), and help: one screen for --help, the rest in `hb help <topic>`.
-import { beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { ITEM_OPTIONS } from '../../lib/cli/args-items.js';
 import { useTestServer } from '../support/use-test-server.js';
-import { builtCli } from './support/built-cli.js';
-import { runHb, type HbResult } from './support/run-hb.js';
+import { useBuiltHb } from './support/use-built-hb.js';
 
 const holder = useTestServer();
-let cli = '';
-beforeAll(async () => {
-  cli = await builtCli();
-}, 180_000);
-
-function hb(...args: string[]): Promise<HbResult> {
-  return runHb(cli, args);
-}
+const { hb } = useBuiltHb();
 
 function created(): string {
   holder.server.expect({ method: 'POST', path: '/users', respond: { status: 201, headers: { 'Content-Type': 'text/plain', 'X-Id': '7' }, body: 'made' } });
