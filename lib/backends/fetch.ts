@@ -16,7 +16,7 @@ import type { ProxyRoute } from '../model/proxy-route.js';
 import { challengeResponse, ProxyChallenge } from './proxy-challenge.js';
 import { rejectTransportError, transportError, wireResponse } from './fetch-response.js';
 import { timedFetch } from './fetch-timeouts.js';
-import { originKey } from './origin-key.js';
+import { originKey } from '../model/origin-key.js';
 import { globalFetchTransport, type Dispatcher, type FetchTransport, type UndiciTransportLoader } from './fetch-transport.js';
 import '../config/shared-chunk.js'; // loads with the client's modules in one chunk
 

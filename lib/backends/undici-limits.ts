@@ -4,9 +4,9 @@ import { answeringAll } from './lookup.js';
 import { nodeTls } from './node-tls.js';
 import { pinFailure, pinsOf, unresumed } from './tls-pins.js';
 import { timedConnector, type Connector } from './undici-timings.js';
-import { keyOf } from './origin-key.js';
+import { keyOf } from '../model/origin-key.js';
 
-export { originKey } from './origin-key.js';
+export { originKey } from '../model/origin-key.js';
 
 /**
  * A request's timeouts as undici's Agent options (it takes them per Agent, not per fetch), and

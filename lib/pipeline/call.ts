@@ -23,7 +23,9 @@ import type { Plan, WireCall } from './plan.js';
 import { countedBody, countedUpload, listenerThrown, reportSent } from './progress.js';
 import type { ProgressListener } from '../config/execution-config.js';
 import { toWireRequest } from './wire-request.js';
-import { notePause, originOf } from './pacing-stage.js';
+import { targetOfUrl } from './build-url.js';
+import { notePause } from './pacing-stage.js';
+import { originKey } from '../model/origin-key.js';
 import type { CallSlots } from './call-slots.js';
 import './deferred-stage.js'; // plugs in the loaders of the XML, CSV and multipart codecs and of the conversion, used below
 import type { Attempt } from '../config/hooks.js';
@@ -153,7 +155,8 @@ export class Call implements WireCall {
    * the call ends the wait), given back once the body is read (a Stream's when its reader is done).
    */
   async runInSlot(slots: CallSlots): Promise<unknown> {
-    const origin = originOf(urlParts(this.record.url));
+    const { secure, hostname, port } = this.#origin();
+    const origin = originKey(secure, hostname, port);
     try {
       await slots.take(origin, this.control, this.plan.pool.stopped);
     } catch (error) {
@@ -165,6 +168,12 @@ export class Call implements WireCall {
     } finally {
       this.#afterBody(slots.give.bind(slots, origin));
     }
+  }
+
+  /** The configured target, or the URL an interceptor moved the request to (one it broke is refused later, when the request is made: the configured one stands in). */
+  #origin(): { secure: boolean; hostname: string; port: number } {
+    if (this.record.url === this.plan.target.url || !URL.canParse(this.record.url)) return this.plan.target;
+    return targetOfUrl(new URL(this.record.url));
   }
 
   /** Runs `done` once the response's body is read: now, or when the reader of a Stream's body is done with it. */
@@ -381,11 +390,4 @@ function countedResponse(response: WireResponse, listener: ProgressListener): Wi
   const total = length === undefined || decodedLength || !/^\d+$/.test(length) ? undefined : Number(length);
   // discard() by hand: a backend's response may have it on its prototype, where a spread does not look
   return { ...response, body: countedBody(response.body, total, listener), readAll: undefined, discard: response.discard.bind(response) };
-}
-
-/** The origin parts of a call's URL, as a WireRequest has them (an IPv6 host in brackets, the default port filled in). */
-function urlParts(url: string): { secure: boolean; hostname: string; port: number } {
-  const parsed = new URL(url);
-  const secure = parsed.protocol === 'https:';
-  return { secure, hostname: parsed.hostname, port: Number(parsed.port) || (secure ? 443 : 80) };
 }

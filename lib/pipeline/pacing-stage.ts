@@ -1,5 +1,6 @@
 import type { WireRequest, WireResponse } from '../model/backend.js';
 import { firstHeader } from '../model/response-headers.js';
+import { originKey } from '../model/origin-key.js';
 import { onStopped } from './call-control.js';
 import { MAX_TIMER_MS } from '../config/execution-options.js';
 import { retryAfterDelay } from './retry-after.js';
@@ -16,7 +17,7 @@ export function pacing(next: Send): Send {
   return function sendPaced(wire: WireRequest, call: WireCall): Promise<WireResponse> {
     const pacing = call.plan.pool.pacing;
     if (pacing.idle) return next(wire, call);
-    return paced(next, wire, call, pacing, originOf(wire));
+    return paced(next, wire, call, pacing, originKey(wire.secure, wire.hostname, wire.port));
   };
 }
 
@@ -62,10 +63,6 @@ const BACKPRESSURE = new Set([429, 503]);
 export function notePause(response: Pick<WireResponse, 'statusCode' | 'headers'>, wire: WireRequest, call: WireCall): void {
   if (!BACKPRESSURE.has(response.statusCode)) return;
   const ms = retryAfterDelay(firstHeader(response.headers, 'retry-after'));
-  if (ms !== undefined && ms > 0) call.plan.pool.pacing.pause(originOf(wire), Math.min(ms, call.plan.execution.retry.maxRetryAfter));
-}
-
-/** The origin of a request, as the pacing and the slots key it. */
-export function originOf(wire: Pick<WireRequest, 'secure' | 'hostname' | 'port'>): string {
-  return `${wire.secure ? 'https' : 'http'}://${wire.hostname.toLowerCase()}:${wire.port}`;
+  if (ms !== undefined && ms > 0)
+    call.plan.pool.pacing.pause(originKey(wire.secure, wire.hostname, wire.port), Math.min(ms, call.plan.execution.retry.maxRetryAfter));
 }
