@@ -141,18 +141,27 @@ function resumeInto(config: HttpConfig, file: string, contentType: string | unde
   if (!Object.keys(config.request.headers).some((name) => name.toLowerCase() === 'accept-encoding')) config.request.headers['Accept-Encoding'] = 'identity';
   download(config, contentType, async (body, fromServer) => {
     const partial = fromServer.statusCode === 206;
-    if (partial) await checkContinues(fromServer, file, have, body);
-    await writeKeeping(body, file, partial ? 'a' : 'w', lastModified(fromServer));
+    const announced = partial ? await checkContinues(fromServer, file, have, body) : undefined;
+    await writeKeeping(
+      body,
+      file,
+      partial ? 'a' : 'w',
+      lastModified(fromServer),
+      announced === undefined ? undefined : { bytes: announced, contentType: fromServer.contentType },
+    );
     return file;
   });
 }
 
-/** A 206 must start where the file ends (`Content-Range: bytes N-`), the file unchanged since the request went out: else appending would splice. */
-async function checkContinues(fromServer: FromServer, file: string, have: number, body: Readable): Promise<void> {
+/**
+ * A 206 must start where the file ends (`Content-Range: bytes N-M`), the file unchanged since the
+ * request went out: else appending would splice. Gives the bytes its range announces (`M - N + 1`).
+ */
+async function checkContinues(fromServer: FromServer, file: string, have: number, body: Readable): Promise<number | undefined> {
   const range = fromServer.headers.get('content-range') ?? '';
-  const start = /^bytes\s+(\d+)-/i.exec(range)?.[1];
+  const [, start, end] = /^bytes\s+(\d+)-(\d+)?/i.exec(range) ?? [];
   const size = (await stat(file).catch(() => undefined))?.size ?? 0;
-  if (have > 0 && start !== undefined && Number(start) === have && size === have) return;
+  if (have > 0 && start !== undefined && Number(start) === have && size === have) return end === undefined ? undefined : Number(end) - have + 1;
   body.destroy();
   const why =
     have === 0 ? 'no range was asked for' : size !== have ? `the file changed size (${have} to ${size} bytes) meanwhile` : `${have} bytes are already there`;
@@ -163,16 +172,37 @@ async function checkContinues(fromServer: FromServer, file: string, have: number
   });
 }
 
-/** Streams `body` into `file` in place (`a`: appended, `w`: from the start); the bytes written stay, even on a failure, with `modified` as the mtime. */
-async function writeKeeping(body: Readable, file: string, flags: 'a' | 'w', modified: Date | undefined): Promise<void> {
+/**
+ * Streams `body` into `file` in place (`a`: appended, `w`: from the start); the bytes written stay,
+ * even on a failure, with `modified` as the mtime. At most `limit` bytes (a 206's range): a server
+ * that sends more fails the download after what it announced, instead of growing the file.
+ */
+async function writeKeeping(
+  body: Readable,
+  file: string,
+  flags: 'a' | 'w',
+  modified: Date | undefined,
+  limit?: { readonly bytes: number; readonly contentType: string },
+): Promise<void> {
   // each chunk written before the next is read (not a pipeline, whose failure drops the writes still queued): what arrived stays
   const handle = await open(file, flags).catch((error: unknown) => {
     body.destroy();
     throw error;
   });
   try {
-    for await (const chunk of body as AsyncIterable<Uint8Array>) {
+    let left = limit?.bytes ?? Infinity;
+    for await (const whole of body as AsyncIterable<Uint8Array>) {
+      const chunk = whole.length > left ? whole.subarray(0, left) : whole;
       for (let done = 0; done < chunk.length;) done += (await handle.write(chunk, done)).bytesWritten;
+      left -= chunk.length;
+      if (chunk !== whole) {
+        body.destroy();
+        throw new ParseError(`Download.toFile(): the 206 for '${file}' sent more than the ${limit!.bytes} bytes its Content-Range announces`, {
+          statusCode: 206,
+          contentType: limit!.contentType,
+          text: '',
+        });
+      }
     }
   } finally {
     await handle.close();

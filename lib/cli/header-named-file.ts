@@ -58,10 +58,12 @@ export function safeDispositionName(header: string | null): string | undefined {
   const raw = match[1] ?? match[2];
   const name = raw
     .slice(Math.max(raw.lastIndexOf('/'), raw.lastIndexOf('\\')) + 1)
-    // eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
-    .replace(/[\u0000-\u001f\u007f]/g, '')
-    .replace(/^\.+/, '')
-    .trim();
+    // eslint-disable-next-line no-control-regex -- control characters (C0 and C1) are exactly what is removed
+    .replace(/[\u0000-\u001f\u007f-\u009f]/g, '')
+    // dots and whitespace together (' .npmrc' is a dot file once trimmed), and at the end (Windows drops them);
+    // no ':' (a drive on Windows, an NTFS stream)
+    .replace(/^[\s.]+|[\s.]+$/g, '')
+    .replace(/:/g, '_');
   return name === '' ? undefined : name;
 }
 

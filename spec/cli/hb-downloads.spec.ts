@@ -54,6 +54,21 @@ describe('-O and -J -O', () => {
     expect(existsSync(join(root, 'evilname.txt'))).toBe(false);
   });
 
+  it('-J -O makes no dot file of a name that starts with whitespace, nor keeps a drive colon', async () => {
+    for (const [given, made] of [
+      [' .npmrc', 'npmrc'],
+      ['\t .bashrc', 'bashrc'],
+      ['C:evil.txt', 'C_evil.txt'],
+      ['report. . ', 'report'],
+    ]) {
+      holder.server.reset();
+      holder.server.expect({ method: 'GET', path: '/dl', respond: { headers: { 'Content-Disposition': `attachment; filename="${given}"` }, body: 'x' } });
+      const cwd = freshFolder();
+      expect((await hb(['get', url('/dl'), '-O', '-J'], { cwd })).code).toBe(0);
+      expect(readdirSync(cwd)).toEqual([made]);
+    }
+  });
+
   it("-J -O without a usable Content-Disposition falls back to the URL's name", async () => {
     holder.server.expect({ method: 'GET', path: '/plain.txt', respond: { headers: { 'Content-Disposition': 'attachment; filename="..."' }, body: 'x' } });
     const cwd = freshFolder();

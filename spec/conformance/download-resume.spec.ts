@@ -95,6 +95,20 @@ conformance('Download.toFile resume', (kit) => {
     expect(readFileSync(file).equals(BODY.subarray(0, 4))).toBe(true);
   });
 
+  it('a 206 that sends more than its Content-Range announces fails after the announced bytes: the file does not grow past them', async () => {
+    kit.server.expect({
+      method: 'GET',
+      path: '/file.bin',
+      // announces bytes 4-19, then keeps sending (chunked)
+      respond: (_req, res) => void res.writeHead(206, { 'Content-Range': `bytes 4-19/${BODY.length}` }).end(BODY.subarray(4, 4000)),
+    });
+    const file = partialFile(BODY.subarray(0, 4), VERSION_1);
+    const error = await download(file).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ParseError);
+    expect((error as Error).message).toMatch(/sent more than the 16 bytes its Content-Range announces/);
+    expect(readFileSync(file).equals(BODY.subarray(0, 20))).toBe(true);
+  });
+
   it('a file already complete gets a 416: HttpException, the file left as it was', async () => {
     kit.server.expect({ method: 'GET', path: '/file.bin', respond: serveRange({ body: BODY, lastModified: VERSION_1 }) });
     const file = partialFile(BODY, VERSION_1);
