@@ -15,6 +15,7 @@ type Answer = { text: string; reset?: boolean } | { status: number } | { error: 
 const encoder = new TextEncoder();
 
 async function* bodyOf(text: string, reset = false): AsyncGenerator<Uint8Array> {
+  await Promise.resolve(); // a real body awaits the network
   yield encoder.encode(text);
   if (reset) throw new NetworkError('the connection was reset', 'reset');
 }
