@@ -5,6 +5,7 @@ import { expect, it } from '@jest/globals';
 import type { ServerResponse } from 'node:http';
 import { AbortError, ConfigError, HttpException, type HttpBuilder, type HttpConfig } from '../../lib/index.js';
 import { Stream, type ServerSentEvent } from '../../lib/stream.js';
+import { untilFailure } from '../support/chunk-sources.js';
 import type { RecordedRequest } from '../support/recorded-request.js';
 import { conformance, type Kit } from './kit.js';
 
@@ -51,17 +52,6 @@ async function reconnecting(client: HttpBuilder, block?: (c: HttpConfig) => void
   });
 }
 
-/** Every event until the loop ends, and what it failed with, if it did. */
-async function untilEnd(events: AsyncIterable<ServerSentEvent>): Promise<{ seen: ServerSentEvent[]; error: unknown }> {
-  const seen: ServerSentEvent[] = [];
-  try {
-    for await (const event of events) seen.push(event);
-  } catch (error) {
-    return { seen, error };
-  }
-  return { seen, error: undefined };
-}
-
 /** An iterator whose loop is waiting to reconnect: its first event read, its stream over, the next one asked for. */
 async function waiting(events: AsyncIterable<ServerSentEvent>, kit: Kit) {
   const iterator = events[Symbol.asyncIterator]();
@@ -80,7 +70,7 @@ conformance('Stream.events(c, { reconnect: true })', (kit) => {
       { events: 'data: four\n\n', then: 'end' },
       { status: 204 },
     ]);
-    const { seen: events, error } = await untilEnd(await reconnecting(kit.client()));
+    const { seen: events, error } = await untilFailure(await reconnecting(kit.client()));
     expect(error).toBeUndefined();
     expect(events).toEqual([
       { event: 'message', data: 'one', id: '1', retry: 20 },
@@ -101,7 +91,7 @@ conformance('Stream.events(c, { reconnect: true })', (kit) => {
       { status: 204 },
     ]);
     const client = kit.client((c) => void (c.execution.timeout = { read: 150 }));
-    const { seen: events, error } = await untilEnd(await reconnecting(client));
+    const { seen: events, error } = await untilFailure(await reconnecting(client));
     expect(error).toBeUndefined();
     expect(events.map((e) => [e.data, e.id])).toEqual([
       ['one', undefined],
@@ -122,7 +112,7 @@ conformance('Stream.events(c, { reconnect: true })', (kit) => {
       { events: 'id: 2\ndata: two\n\n', then: 'end' },
       { status: 204 },
     ]);
-    const { seen: events, error } = await untilEnd(await reconnecting(kit.client()));
+    const { seen: events, error } = await untilFailure(await reconnecting(kit.client()));
     expect(error).toBeUndefined();
     expect(events.map((e) => e.data)).toEqual(['one', 'two']);
     expect(seen.map((s) => s.lastEventId)).toEqual([undefined, '1', '1', '2']);
@@ -133,7 +123,7 @@ conformance('Stream.events(c, { reconnect: true })', (kit) => {
 
   it('a 500 on reconnection ends the loop with HttpException after the events; on the first call it rejects the call, as without reconnect', async () => {
     feed(kit, [{ events: 'retry: 20\ndata: one\n\n', then: 'end' }, { status: 500 }]);
-    const { seen: events, error } = await untilEnd(await reconnecting(kit.client()));
+    const { seen: events, error } = await untilFailure(await reconnecting(kit.client()));
     expect(events.map((e) => e.data)).toEqual(['one']);
     expect(error).toBeInstanceOf(HttpException);
     expect(error).toMatchObject({ statusCode: 500, body: 'status 500' });
@@ -160,7 +150,7 @@ conformance('Stream.events(c, { reconnect: true })', (kit) => {
       },
     });
     const moved = feed(kit, [{ events: 'data: two\n\n', then: 'end' }, { status: 204 }], '/moved');
-    const { seen: events, error } = await untilEnd(await reconnecting(kit.client()));
+    const { seen: events, error } = await untilFailure(await reconnecting(kit.client()));
     expect(error).toBeUndefined();
     expect(events.map((e) => e.data)).toEqual(['one', 'two']);
     expect(moved.map((s) => s.lastEventId)).toEqual(['5', '5']);
