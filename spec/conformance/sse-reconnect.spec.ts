@@ -12,26 +12,26 @@ import { conformance, type Kit } from './kit.js';
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** What one connection gets: the events to write, then how it ends; or a status with no stream. */
-type Answer = { events: string; then: 'end' | 'reset' | 'silence' } | { status: number };
+type Answer = { events: string; then: 'end' | 'reset' | 'silence'; headers?: Record<string, string> } | { status: number };
 
 /**
  * A `/feed` route answering its n-th request with `answers[n]` (the last one again after them),
- * noting each request's `Last-Event-ID` and arrival time.
+ * noting each request's `Last-Event-ID`, headers and arrival time.
  */
 function feed(kit: Kit, answers: Answer[], path = '/feed') {
-  const seen: Array<{ lastEventId: string | undefined; at: number }> = [];
+  const seen: Array<{ lastEventId: string | undefined; headers: RecordedRequest['headers']; at: number }> = [];
   kit.server.expect({
     method: 'GET',
     path,
     respond: async (req: RecordedRequest, res: ServerResponse) => {
-      seen.push({ lastEventId: req.headers['last-event-id'] as string | undefined, at: performance.now() });
+      seen.push({ lastEventId: req.headers['last-event-id'] as string | undefined, headers: req.headers, at: performance.now() });
       const answer = answers[Math.min(seen.length, answers.length) - 1];
       if ('status' in answer) {
         res.writeHead(answer.status, { 'Content-Type': 'text/plain' });
         res.end(answer.status === 204 ? undefined : `status ${answer.status}`);
         return;
       }
-      res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+      res.writeHead(200, { 'Content-Type': 'text/event-stream', ...answer.headers });
       res.flushHeaders();
       res.write(answer.events);
       await pause(20); // the events reach the client before the end
@@ -65,13 +65,27 @@ async function waiting(events: AsyncIterable<ServerSentEvent>, kit: Kit) {
 conformance('Stream.events(c, { reconnect: true })', (kit) => {
   it('reconnects after a clean end and after a reset, sending Last-Event-ID; a 204 ends the loop; one series of events', async () => {
     const seen = feed(kit, [
-      { events: 'retry: 20\nid: 1\ndata: one\n\nid: 2\ndata: two\n\n', then: 'end' },
+      { events: 'retry: 20\nid: 1\ndata: one\n\nid: 2\ndata: two\n\n', then: 'end', headers: { 'Set-Cookie': 'session=s1' } },
       { events: 'id: 3\ndata: three\n\nid: 4\ndata: cut', then: 'reset' },
       { events: 'data: four\n\n', then: 'end' },
       { status: 204 },
     ]);
-    const { seen: events, error } = await untilFailure(await reconnecting(kit.client()));
+    let attempts = 0;
+    // the same client each time: its cookies, credentials, hooks and its one concurrency slot (given back by each stream that ends)
+    const client = kit.client((c) => {
+      c.client.cookies = true;
+      c.client.concurrency = { total: 1 };
+      c.request.auth.basic('alice', 'wonderland', { preemptive: true });
+      c.execution.hooks = { beforeAttempt: (attempt) => void (attempt.headers['X-Attempt'] = String(++attempts)) };
+    });
+    const { seen: events, error } = await untilFailure(await reconnecting(client));
     expect(error).toBeUndefined();
+    expect(seen.map((s) => [s.headers.cookie, s.headers.authorization, s.headers['x-attempt']])).toEqual([
+      [undefined, `Basic ${btoa('alice:wonderland')}`, '1'],
+      ['session=s1', `Basic ${btoa('alice:wonderland')}`, '2'],
+      ['session=s1', `Basic ${btoa('alice:wonderland')}`, '3'],
+      ['session=s1', `Basic ${btoa('alice:wonderland')}`, '4'],
+    ]);
     expect(events).toEqual([
       { event: 'message', data: 'one', id: '1', retry: 20 },
       { event: 'message', data: 'two', id: '2', retry: 20 },
@@ -134,7 +148,7 @@ conformance('Stream.events(c, { reconnect: true })', (kit) => {
     expect(kit.server.requests).toHaveLength(1);
   });
 
-  it('a redirect on reconnection is followed as on the first call, Last-Event-ID along', async () => {
+  it("a redirect on reconnection is followed as on the first call, Last-Event-ID along; an interceptor's changes go again, it runs once", async () => {
     let count = 0;
     kit.server.expect({
       method: 'GET',
@@ -150,10 +164,18 @@ conformance('Stream.events(c, { reconnect: true })', (kit) => {
       },
     });
     const moved = feed(kit, [{ events: 'data: two\n\n', then: 'end' }, { status: 204 }], '/moved');
-    const { seen: events, error } = await untilFailure(await reconnecting(kit.client()));
+    let intercepted = 0;
+    const client = kit.client((c) =>
+      c.execution.interceptor('GET', (request, next) => (intercepted++, next({ ...request, headers: { ...request.headers, 'X-Trace': 't1' } }))),
+    );
+    const { seen: events, error } = await untilFailure(await reconnecting(client));
     expect(error).toBeUndefined();
     expect(events.map((e) => e.data)).toEqual(['one', 'two']);
-    expect(moved.map((s) => s.lastEventId)).toEqual(['5', '5']);
+    expect(moved.map((s) => [s.lastEventId, s.headers['x-trace']])).toEqual([
+      ['5', 't1'],
+      ['5', 't1'],
+    ]);
+    expect(intercepted).toBe(1);
   });
 
   it('break during a wait ends it at once: no request more', async () => {
