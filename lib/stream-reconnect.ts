@@ -20,7 +20,10 @@ interface Connection {
 /** The connection being read: its events, and whether a reconnection may follow it. */
 interface Reading {
   readonly events: AsyncIterator<ServerSentEvent>;
+  readonly fromServer: FromServer;
   readonly last: boolean;
+  /** Whether its events were asked for: until then, closing them would not close the body. */
+  started: boolean;
 }
 
 const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined });
@@ -86,7 +89,8 @@ export class ReconnectingEvents implements AsyncIterableIterator<ServerSentEvent
     this.#take()?.fromServer.discard();
     const reading = this.#reading;
     this.#reading = undefined;
-    await reading?.events.return?.();
+    if (reading?.started) await reading.events.return?.();
+    else reading?.fromServer.discard();
     return DONE;
   }
 
@@ -109,13 +113,14 @@ export class ReconnectingEvents implements AsyncIterableIterator<ServerSentEvent
     this.#delivered = false;
     const events = this.#read(connection.body, connection.fromServer, this.#state)[Symbol.asyncIterator]();
     // the first response may be no stream to go on from (a 204, an unfollowed redirect): read as it is, then the end
-    return (this.#reading = { events, last: !streamsEvents(connection.fromServer, this.#request.method) });
+    return (this.#reading = { events, fromServer: connection.fromServer, last: !streamsEvents(connection.fromServer, this.#request.method), started: false });
   }
 
   /** The next event of the connection; `undefined` once it is over and a reconnect is to follow. */
   async #readFrom(reading: Reading): Promise<ServerSentEvent | undefined> {
     let step: IteratorResult<ServerSentEvent>;
     try {
+      reading.started = true;
       step = await reading.events.next();
     } catch (error) {
       this.#reading = undefined;
