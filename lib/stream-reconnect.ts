@@ -1,7 +1,5 @@
 import type { EventStreamState, ServerSentEvent } from './content/event-stream.js';
 import { isMultipart } from './content/multipart-brand.js';
-import { isRawUpload } from './content/raw-upload.js';
-import { isBlob } from './content/stream-source.js';
 import { AbortError, ConfigError, HttpException, NetworkError, TimeoutError } from './core/errors.js';
 import { urlForMessage } from './core/redact.js';
 import type { CallAgain, FromServer } from './model/from-server.js';
@@ -244,8 +242,10 @@ function checkSendable(request: RequestRecord): void {
   }
 }
 
+/** A node `Readable` or a web `ReadableStream` (duck-typed, as the encoders see them); bytes and Blobs can be read again. */
 function streams(body: unknown): boolean {
-  return isRawUpload(body) && !ArrayBuffer.isView(body) && !(body instanceof ArrayBuffer) && !isBlob(body);
+  const source = body as { pipe?: unknown; getReader?: unknown } | null;
+  return typeof body === 'object' && body !== null && (typeof source?.pipe === 'function' || typeof source?.getReader === 'function');
 }
 
 function aborted(url: string, signal: AbortSignal): AbortError {
