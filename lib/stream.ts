@@ -1,14 +1,17 @@
 import type { HttpConfig } from './config/http-config.js';
-import { events, type ServerSentEvent } from './content/event-stream.js';
+import { events, type EventStreamState, type ServerSentEvent } from './content/event-stream.js';
 import { lines, MAX_ITEM_BYTES, MAX_ITEM_TEXT } from './content/line-stream.js';
 import { defaultParser, READS_EMPTY_BODIES, STREAMS, takesBodyUnread, type Parser } from './content/parsers.js';
-import { ParseError, ResponseTooLargeError } from './core/errors.js';
+import { describeValue } from './core/describe-value.js';
+import { ConfigError, ParseError, ResponseTooLargeError } from './core/errors.js';
 import { urlForMessage } from './core/redact.js';
+import { escape } from './core/text.js';
 import type { FromServer } from './model/from-server.js';
 import type { RequestRecord } from './model/request-record.js';
 import { convertResult } from './result/convert.js';
 import { MAPPER_ID, type Mapper, type ResultOf, type ResultType } from './result/result-type.js';
 import { StreamOf } from './result/stream-of.js';
+import { ReconnectingEvents } from './stream-reconnect.js';
 import { resultType } from './verb-arguments.js';
 
 export { StreamOf } from './result/stream-of.js';
@@ -16,6 +19,8 @@ export type { ServerSentEvent } from './content/event-stream.js';
 
 /** Turns a body, read as it comes, into the stream's items; `limit` bounds each line or event. */
 type Reader<T> = (body: AsyncIterable<Uint8Array>, fromServer: FromServer, request: RequestRecord, limit: Limit) => AsyncIterable<T>;
+
+type Item = 'a line' | 'an event';
 
 interface Limit {
   readonly max: number;
@@ -27,16 +32,23 @@ interface Limit {
  * call resolves once the response head is in, and the body is read as the loop asks. A failure
  * (>= 400) is parsed as usual, so the failure handlers see the error body.
  */
-function streamWith<T>(config: HttpConfig, item: 'a line' | 'an event', read: Reader<T>): StreamOf<T> {
+function streamWith<T>(config: HttpConfig, item: Item, read: Reader<T>): StreamOf<T> {
   const parser: Parser = (fromServer, request) => {
     if (!takesBodyUnread(parser, fromServer.statusCode)) return defaultParser(fromServer.contentType)(fromServer, request);
-    const limit = itemLimit(fromServer.maxSize);
-    const tooLarge = () => new ResponseTooLargeError(`${item} of the response of ${urlForMessage(fromServer.uri)} is larger than ${limit.name}`);
-    return read(fromServer.detach(), fromServer, request, { max: limit.max, tooLarge });
+    return read(fromServer.detach(), fromServer, request, limitOf(item, fromServer));
   };
   // a response without a body (a 204, a HEAD) is an empty stream, not `null`
   config.response.parser('*/*', Object.assign(parser, { [READS_EMPTY_BODIES]: true, [STREAMS]: true }));
   return new StreamOf<T>();
+}
+
+/** The bound of each line or event of `fromServer`'s body, and the error for one past it. */
+function limitOf(item: Item, fromServer: FromServer): Limit {
+  const limit = itemLimit(fromServer.maxSize);
+  return {
+    max: limit.max,
+    tooLarge: () => new ResponseTooLargeError(`${item} of the response of ${urlForMessage(fromServer.uri)} is larger than ${limit.name}`),
+  };
 }
 
 /** The bound of each line or event: `execution.maxResponseSize` when set and smaller than 16 MiB, else 16 MiB, named for the message. */
@@ -52,6 +64,33 @@ function readLines(body: AsyncIterable<Uint8Array>, _fromServer: FromServer, _re
 
 function readEvents(body: AsyncIterable<Uint8Array>, _fromServer: FromServer, _request: RequestRecord, limit: Limit): AsyncIterable<ServerSentEvent> {
   return events(body, { maxEventBytes: limit.max, tooLarge: limit.tooLarge });
+}
+
+/** The events of every connection, one series (`reconnect: true`). */
+function readReconnecting(body: AsyncIterable<Uint8Array>, fromServer: FromServer, request: RequestRecord): AsyncIterable<ServerSentEvent> {
+  return new ReconnectingEvents(body, fromServer, request, readConnection);
+}
+
+/** One connection's events, bounded as any Stream's, going on from `state`. */
+function readConnection(body: AsyncIterable<Uint8Array>, fromServer: FromServer, state: EventStreamState): AsyncIterable<ServerSentEvent> {
+  const { max, tooLarge } = limitOf('an event', fromServer);
+  return events(body, { maxEventBytes: max, tooLarge, state });
+}
+
+/** Whether `options` asks for reconnection: `undefined` or `{ reconnect?: boolean }`, else a ConfigError naming what is wrong. */
+function reconnects(options: unknown): boolean {
+  if (options === undefined) return false;
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw new ConfigError(`Stream.events(c, options): options must be an object such as { reconnect: true }, not ${describeValue(options)}`);
+  }
+  const unknown = Object.keys(options).filter((key) => key !== 'reconnect');
+  if (unknown.length > 0)
+    throw new ConfigError(`Stream.events(c, options): unknown option ${unknown.map((key) => `'${escape(key)}'`).join(', ')} (known: reconnect)`);
+  const reconnect = (options as { reconnect?: unknown }).reconnect;
+  if (reconnect !== undefined && typeof reconnect !== 'boolean') {
+    throw new ConfigError(`Stream.events(c, { reconnect }): reconnect must be true or false, not ${describeValue(reconnect, true)}`);
+  }
+  return reconnect === true;
 }
 
 /** Each non-blank line parsed as JSON, then converted to `type` (with the mapper of the response's content type, when one is set). */
@@ -128,13 +167,25 @@ export const Stream = Object.freeze({
    * comments, `event` defaulting to `'message'`, `id` and `retry` carried on). Asks for
    * `Accept: text/event-stream` unless the block sets an `Accept` of its own.
    *
+   * With `{ reconnect: true }` the loop goes on over new connections, as EventSource does: when
+   * a 2xx stream ends or breaks (a reset, a read timeout), the request is sent again, with the
+   * same settings and `Last-Event-ID: <last id>`, after the last `retry:` value (3000 ms by
+   * default, at least 100 ms, doubled for each failed attempt in a row, at most 60 s); a 503, a
+   * network failure or a timeout is tried again, a 204 ends the loop, any other failure
+   * (`HttpException`, ...) is thrown from it. `break` and `execution.signal` stop it, during a
+   * wait too. The first call fails as without it.
+   *
+   * @param options `{ reconnect?: boolean }`: anything else is a `ConfigError`.
+   * @throws {ConfigError} at once when `options` is not such an object.
    * @example
    * for await (const { event, data } of await http.get((c) => { c.request.uri.path = '/feed'; return Stream.events(c); })) console.log(event, data);
+   * const feed = await http.get((c) => { c.request.uri.path = '/feed'; return Stream.events(c, { reconnect: true }); });
    */
-  events(config: HttpConfig): StreamOf<ServerSentEvent> {
+  events(config: HttpConfig, options?: { readonly reconnect?: boolean }): StreamOf<ServerSentEvent> {
+    const reconnect = reconnects(options);
     const request = config.request;
     const ownAccept = request.accept !== undefined || Object.keys(request.headersSet ?? {}).some((name) => name.toLowerCase() === 'accept');
     if (!ownAccept) request.headers.Accept = 'text/event-stream';
-    return streamWith(config, 'an event', readEvents);
+    return streamWith(config, 'an event', reconnect ? readReconnecting : readEvents);
   },
 });

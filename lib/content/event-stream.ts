@@ -21,6 +21,17 @@ export interface ServerSentEvent {
 }
 
 /**
+ * What one parse leaves for the next to go on from (a reconnection, `Stream.events(c, { reconnect: true })`):
+ * read when the parse starts, kept up to date as it goes.
+ */
+export interface EventStreamState {
+  /** The last event ID, as `EventSource.lastEventId`: an `id` field's, taken when its event ends (with or without data). */
+  lastEventId: string | undefined;
+  /** The reconnection time (ms) a `retry` field set last. */
+  retry: number | undefined;
+}
+
+/**
  * The events of a `text/event-stream` body, parsed as the WHATWG HTML standard says: lines end
  * with `\r\n`, `\n` or `\r`; a leading BOM is dropped; lines starting with `:` are comments; a
  * line without a colon is a field with an empty value; one space after the colon is dropped;
@@ -33,14 +44,18 @@ export interface ServerSentEvent {
  * `maxEventBytes` (default 16 MiB) bounds what is buffered: the bytes of an event's lines,
  * comments left out and line ends not counted (`data: a\ndata: b\n\n` is 14 bytes), and of any
  * one line, comments included; more throws {@link ResponseTooLargeError}. Stopping early
- * (`break`) stops reading the body.
+ * (`break`) stops reading the body. `state`, when given, supplies the ID and reconnection time
+ * in effect at the start and gets them as they change.
  *
  * @example
  * for await (const e of events(response.body, { maxEventBytes: 1 << 20 })) {
  *   if (e.event === 'update') apply(JSON.parse(e.data));
  * }
  */
-export async function* events(body: AsyncIterable<Uint8Array>, options: StreamLimit & { maxEventBytes?: number } = {}): AsyncIterable<ServerSentEvent> {
+export async function* events(
+  body: AsyncIterable<Uint8Array>,
+  options: StreamLimit & { maxEventBytes?: number; state?: EventStreamState } = {},
+): AsyncIterable<ServerSentEvent> {
   const max = options.maxEventBytes ?? MAX_ITEM_BYTES;
   const tooLarge = options.tooLarge ?? (() => new ResponseTooLargeError(`an event of the response body is larger than maxEventBytes (${max} bytes)`));
   const splitter = new LineSplitter(true, max, tooLarge);
@@ -50,12 +65,14 @@ export async function* events(body: AsyncIterable<Uint8Array>, options: StreamLi
   // object per line, so the bytes counted below bound the memory whatever the lines' lengths
   const data = new ByteBuffer(max, tooLarge);
   let eventBytes = 0;
-  let id: string | undefined;
-  let retry: number | undefined;
+  const state = options.state;
+  let id = state?.lastEventId;
+  let retry = state?.retry;
 
   function field(line: Uint8Array): ServerSentEvent | undefined {
     if (line.length === 0) {
-      // dispatch; an event without data only resets the buffers
+      // dispatch; an event without data only resets the buffers (its ID is the last one all the same)
+      if (state) state.lastEventId = id;
       const bytes = data.take();
       const event = bytes.length === 0 ? undefined : { event: type === '' ? 'message' : type, data: decoder.decode(bytes.subarray(0, -1)), id, retry };
       type = '';
@@ -78,7 +95,10 @@ export async function* events(body: AsyncIterable<Uint8Array>, options: StreamLi
       if (!value.includes(0)) id = decoder.decode(value);
     } else if (name === 'retry') {
       const text = decoder.decode(value);
-      if (/^[0-9]+$/.test(text)) retry = Number(text);
+      if (/^[0-9]+$/.test(text)) {
+        retry = Number(text);
+        if (state) state.retry = retry;
+      }
     }
     return undefined;
   }

@@ -13,10 +13,24 @@ import { parseSetCookie, type ResponseCookie } from './set-cookie.js';
 import { prepended } from './prepended.js';
 import { urlForMessage } from '../core/redact.js';
 import { AttemptTimings, type Timings } from '../core/timings.js';
+import type { RequestRecord } from './request-record.js';
 
 const BODILESS_STATUS = new Set([204, 205, 304]);
 /** More header lines than any real response needs: a flood is refused, not parsed. */
 const MAX_HEADERS = 500;
+
+/**
+ * @internal What the reader of a detached body can do after it ends: send the call's request
+ * again, as the call sent it (below the interceptors, whose changes `record` carries).
+ */
+export interface CallAgain {
+  /** The exchange of `record` (the call's own, changed), with the call's settings: its result. */
+  send(record: RequestRecord): Promise<unknown>;
+  /** The caller's `execution.signal`: aborted, nothing more is sent. */
+  readonly signal: AbortSignal | undefined;
+  /** Aborted by close() of the client. */
+  readonly closed: AbortSignal;
+}
 
 /**
  * The response as handlers and parsers see it. The body can be read once, as text, bytes or a
@@ -63,6 +77,8 @@ export class FromServer {
   #onReleased: (() => void) | undefined;
   /** @internal What a failure while the reader reads is thrown as, when it is no transport error (the call's own reasons). */
   readerError: ((error: unknown) => unknown) | undefined;
+  /** @internal Set by the call for that reader: its request sent again (a Stream that reconnects). */
+  again: CallAgain | undefined;
   /** the wire body untouched (not decoded, not peeked): the transport may read it faster */
   #untouched: boolean;
   #bytes: Uint8Array | undefined;

@@ -282,6 +282,8 @@ export class Call implements WireCall {
   #handOver(fromServer: FromServer, body: unknown): void {
     this.#handedOver = body;
     fromServer.readerError = this.#readerError.bind(this);
+    const { plan } = this;
+    fromServer.again = { send: (record) => exchange(record, plan), signal: plan.execution.signal, closed: plan.pool.stopped };
   }
 
   #readerError(error: unknown): unknown {

@@ -161,6 +161,17 @@ export function installDocFixtures(server: TestServer): void {
         'event: build\nid: 102\ndata: {"status":"passed"}\n\n',
       ]),
     });
+    // events that resume where Last-Event-ID says (docs/streaming.md, reconnecting): two, one more, then 204 (no more)
+    const ticker: Record<string, string[]> = { '': ['retry: 100\nid: 1\ndata: 10.5\n\n', 'id: 2\ndata: 10.7\n\n'], '2': ['id: 3\ndata: 10.6\n\n'] };
+    server.expect({
+      method: 'GET',
+      path: `${prefix}/prices`,
+      respond: (req, res) => {
+        const pieces = ticker[headerValue(req.rawHeaders, 'last-event-id') ?? ''];
+        if (pieces === undefined) return void res.writeHead(204).end();
+        return trickle('text/event-stream', pieces)(req, res);
+      },
+    });
   }
   route('GET', '/files/photo.jpg', { headers: { 'Content-Type': 'image/jpeg' }, body: Buffer.alloc(2048, 0xff) });
   route('GET', '/accounts/acme', text(JSON.stringify({ account_slug: 'acme', seat_count: 3 }), 'application/vnd.acme.account-v2'));
