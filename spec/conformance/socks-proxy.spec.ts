@@ -8,11 +8,12 @@ const SECRET = 'pa:ss w@rd';
 const LOGIN = `proxy-user:${encodeURIComponent(SECRET)}`;
 
 /** The SOCKS5 servers every scenario may use, started once: each keeps what it saw until the next test. */
-const servers = {} as Record<'open' | 'login' | 'refusing', SocksServer>;
+const servers = {} as Record<'open' | 'login' | 'refusing' | 'silent', SocksServer>;
 beforeAll(async () => {
   servers.open = await SocksServer.start();
   servers.login = await SocksServer.start({ login: { user: 'proxy-user', password: SECRET } });
   servers.refusing = await SocksServer.start({ reply: 5 });
+  servers.silent = await SocksServer.start({ silent: true });
 });
 afterEach(() => Object.values(servers).forEach((server) => server.reset()));
 afterAll(async () => {
@@ -102,6 +103,18 @@ conformance('SOCKS5 proxies (client.proxy socks5:// and socks5h://)', (kit) => {
     expect(unreachable).toBeInstanceOf(NetworkError);
     expect((unreachable as Error).message).toMatch(/through the proxy socks5:\/\/\*\*\*@127\.0\.0\.1:1$/);
     expect(inspect(unreachable, { depth: 10 })).not.toContain('hidden');
+  });
+
+  it('the connect timeout covers the SOCKS5 handshake: a proxy that never answers is a TimeoutError (connect)', async () => {
+    const client = kit.client((c) => {
+      c.client.proxy = servers.silent.url('socks5h');
+      c.execution.timeout = { connect: 150 };
+    });
+    const started = Date.now();
+    const error = await errorOf(client.get((c) => void (c.request.uri.path = '/never')));
+    expect(error).toMatchObject({ name: 'TimeoutError', phase: 'connect' });
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(kit.server.requests).toHaveLength(0);
   });
 
   it('noProxy sends a request direct; ALL_PROXY routes the rest through SOCKS', async () => {

@@ -7,6 +7,8 @@ export interface SocksServerOptions {
   readonly login?: { readonly user: string; readonly password: string };
   /** Answer every CONNECT with this SOCKS5 reply code (e.g. 5, connection refused) instead of connecting. */
   readonly reply?: number;
+  /** Accept connections and never answer (a stuck proxy). */
+  readonly silent?: boolean;
 }
 
 /** One CONNECT the server received. */
@@ -71,7 +73,7 @@ export class SocksServer {
       this.#sockets.add(socket);
       socket.on('close', () => this.#sockets.delete(socket));
       socket.on('error', () => {});
-      this.#serve(socket).catch(() => socket.destroy());
+      if (!options.silent) this.#serve(socket).catch(() => socket.destroy());
     });
   }
 
