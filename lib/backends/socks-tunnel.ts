@@ -53,7 +53,12 @@ export async function openSocksTunnel(route: ProxyRoute, target: TunnelTarget, l
       timeout === undefined
         ? undefined
         : setTimeout(
-            () => reject(Object.assign(new Error(`the SOCKS5 tunnel through the proxy ${route.shown} was not established within ${timeout} ms`), { code: CONNECT_TIMEOUT })),
+            () =>
+              reject(
+                Object.assign(new Error(`the SOCKS5 tunnel through the proxy ${route.shown} was not established within ${timeout} ms`), {
+                  code: CONNECT_TIMEOUT,
+                }),
+              ),
             timeout,
           );
     const onAbort = () => reject(signal!.reason as Error);

@@ -85,7 +85,16 @@ export function parseProxyUrl(value: string | URL, source: string): ProxyAddress
     return decoded;
   };
   const user = decode(url.username);
-  if (socks) return new Address(secure, socks, url.hostname, port, socksLogin(user, source, shown, 'user name'), socksLogin(decode(url.password), source, shown, 'password'), shown);
+  if (socks)
+    return new Address(
+      secure,
+      socks,
+      url.hostname,
+      port,
+      socksLogin(user, source, shown, 'user name'),
+      socksLogin(decode(url.password), source, shown, 'password'),
+      shown,
+    );
   // RFC 7617: the first ':' ends the user-id, so Basic would send `ali:ce` as `ali` (as for request.uri)
   if (user.includes(':'))
     throw new ConfigError(`${source}: the user name of the proxy URL ${shown} cannot contain ':' (%3A decoded; Basic sends user:password)`);
@@ -95,8 +104,10 @@ export function parseProxyUrl(value: string | URL, source: string): ProxyAddress
 /** One half of an RFC 1929 login, checked: 1 to 255 bytes (a password may be empty: some servers take one). */
 function socksLogin(text: string, source: string, shown: string, what: 'user name' | 'password'): string {
   const bytes = new TextEncoder().encode(text).length;
-  if (bytes > SOCKS_LOGIN_BYTES) throw new ConfigError(`${source}: the ${what} of the proxy URL ${shown} is ${bytes} bytes long; SOCKS5 takes at most 255 (RFC 1929)`);
-  if (what === 'user name' && bytes === 0) throw new ConfigError(`${source}: the proxy URL ${shown} has a password but no user name; a SOCKS5 login needs both (RFC 1929)`);
+  if (bytes > SOCKS_LOGIN_BYTES)
+    throw new ConfigError(`${source}: the ${what} of the proxy URL ${shown} is ${bytes} bytes long; SOCKS5 takes at most 255 (RFC 1929)`);
+  if (what === 'user name' && bytes === 0)
+    throw new ConfigError(`${source}: the proxy URL ${shown} has a password but no user name; a SOCKS5 login needs both (RFC 1929)`);
   return text;
 }
 

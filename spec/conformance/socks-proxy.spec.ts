@@ -149,7 +149,9 @@ conformance('SOCKS5 proxies (client.proxy socks5:// and socks5h://)', (kit) => {
     const attempt = (proxy: string) => () => kit.client((c) => void (c.client.proxy = proxy));
     expect(attempt('socks4://u:hidden@127.0.0.1:1080')).toThrow(ConfigError);
     expect(attempt('socks4://u:hidden@127.0.0.1:1080')).toThrow(/^client\.proxy: socks4: proxies are not supported/);
-    expect(attempt('socks5://u:hidden@127.0.0.1:1080/path')).toThrow(/^client\.proxy: a proxy URL is only scheme:\/\/.*'socks5:\/\/\*\*\*@127\.0\.0\.1:1080\/path'$/);
+    expect(attempt('socks5://u:hidden@127.0.0.1:1080/path')).toThrow(
+      /^client\.proxy: a proxy URL is only scheme:\/\/.*'socks5:\/\/\*\*\*@127\.0\.0\.1:1080\/path'$/,
+    );
     expect(() => HttpBuilder.configure((c) => void (c.client.proxy = 'socks5h://:hidden@127.0.0.1'))).toThrow(/has a password but no user name/);
   });
 });

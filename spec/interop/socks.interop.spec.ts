@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inspect, promisify } from 'node:util';
-import { HttpBuilder, ProxyError } from '../../lib/index.js';
+import { HttpBuilder, ProxyError, type BackendChoice } from '../../lib/index.js';
 import { BACKENDS } from '../conformance/backends.js';
 import { useTestServer } from '../support/use-test-server.js';
 import { startMicrosocks, type SocksPeer } from './servers/index.js';
@@ -34,7 +34,7 @@ describe('SOCKS5 on every backend (microsocks, open and with a login)', () => {
     for (const peer of peers.servers) peer.clear();
   });
 
-  function client(backend: string, secure: boolean, proxy: string): HttpBuilder {
+  function client(backend: BackendChoice, secure: boolean, proxy: string): HttpBuilder {
     const made = HttpBuilder.configure((c) => {
       c.request.uri = target.server.url(secure).replace('127.0.0.1', 'localhost');
       c.client.backend = backend;
@@ -60,7 +60,7 @@ describe('SOCKS5 on every backend (microsocks, open and with a login)', () => {
                 response.end(request.body);
               },
             });
-            const http = client(backend.choice as string, secure, peer.url(scheme));
+            const http = client(backend.choice, secure, peer.url(scheme));
             expect(await http.get((c) => void (c.request.uri.path = '/hello'))).toEqual({ hello: 'socks' });
             const echoed = await http.post((c) => {
               c.request.uri.path = '/echo';
@@ -79,7 +79,7 @@ describe('SOCKS5 on every backend (microsocks, open and with a login)', () => {
 
       it(`${backend.name}, ${secure ? 'https' : 'http'} target: a wrong password and none at all are ProxyErrors that never show the password`, async () => {
         const peer = peers.servers[1];
-        const wrong = client(backend.choice as string, secure, peer.url('socks5h', 'not-the-password'));
+        const wrong = client(backend.choice, secure, peer.url('socks5h', 'not-the-password'));
         const refused = await wrong.get().then(
           () => undefined,
           (error: unknown) => error,
@@ -87,7 +87,7 @@ describe('SOCKS5 on every backend (microsocks, open and with a login)', () => {
         expect(refused).toBeInstanceOf(ProxyError);
         expect((refused as Error).message).toContain('refused the credentials');
         expect(inspect(refused, { depth: 10 })).not.toContain('not-the-password');
-        const none = client(backend.choice as string, secure, `socks5h://127.0.0.1:${peer.port}`);
+        const none = client(backend.choice, secure, `socks5h://127.0.0.1:${peer.port}`);
         const missing = await none.get().then(
           () => undefined,
           (error: unknown) => error,

@@ -130,8 +130,10 @@ export class SocksServer {
     const port = (await bytes.take(2)).readUInt16BE(0);
     this.seen.push({ host, port, kind, ...(user === undefined ? {} : { user }) });
     const answer = (code: number) => socket.write(Buffer.from([5, code, 0, 1, 0, 0, 0, 0, 0, 0]));
-    if (command !== 1) return void socket.end(answer(7));
-    if (this.#options.reply !== undefined) return void socket.end(answer(this.#options.reply));
+    if (command !== 1 || this.#options.reply !== undefined) {
+      answer(command !== 1 ? 7 : (this.#options.reply ?? 1));
+      return void socket.end();
+    }
     const address = kind === 'name' ? (await dns.lookup(host, { family: 4 })).address : host;
     const upstream = net.connect({ host: address, port });
     this.#sockets.add(upstream);

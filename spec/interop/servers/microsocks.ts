@@ -43,7 +43,7 @@ export async function startMicrosocks(login?: { user: string; password: string }
     } catch (error) {
       await stopChild(child);
       if (attempt < 3 && lines.some((line) => /in use/i.test(line))) continue;
-      throw new Error(`microsocks did not start on 127.0.0.1:${port}: ${String(error)} ${lines.join(' | ')}`);
+      throw new Error(`microsocks did not start on 127.0.0.1:${port}: ${lines.join(' | ')}`, { cause: error });
     }
     return {
       port,
