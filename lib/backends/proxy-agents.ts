@@ -8,7 +8,7 @@ import { nodeTls } from './node-tls.js';
 import { guardPins, pinsOf, unresumed } from './tls-pins.js';
 import { DEFAULT_IDLE_MS, keepingLimits, nodeAgentOptions } from './node-agents.js';
 import { openTunnel, proxyTls, unbracketed } from './proxy-tunnel.js';
-import { SocksHttpAgent, socksOpener, type NodeConnectOptions, type TunnelOpener } from './socks-agents.js';
+import { connectThrough, SocksHttpAgent, socksOpener, type ConnectCallback, type NodeConnectOptions, type TunnelOpener } from './socks-agents.js';
 
 /** Where node sends a proxied request, and on which agent: options that replace the direct request's. */
 export interface ProxiedOptions {
@@ -150,26 +150,12 @@ class TunnelAgent extends https.Agent {
     this.#pins = pinsOf(tls);
   }
 
-  override createConnection(options: NodeConnectOptions, callback?: (error: Error | null, socket: Duplex) => void): Duplex | null | undefined {
-    const done = callback ?? (() => {});
-    const target = { hostname: options.hostname ?? options.host ?? 'localhost', port: Number(options.port ?? 443) };
-    const destroyed = this.#destroyed.signal;
-    const signal = options.tunnelSignal ? AbortSignal.any([options.tunnelSignal, destroyed]) : destroyed;
-    this.#open(target, { timeout: options.connectTimeout, signal }).then(
-      (socket) => {
-        try {
-          if (destroyed.aborted) throw destroyed.reason as Error;
-          // https.Agent's own createConnection: TLS (with its session cache) over the tunnel, checked against the target
-          const secure = super.createConnection({ ...options, socket } as https.RequestOptions, undefined) as TLSSocket;
-          done(null, guardPins(secure, this.#pins, target.hostname));
-        } catch (error) {
-          socket.destroy(); // TLS options node refuses (a bad key), or a pool closed meanwhile
-          done(error as Error, undefined as unknown as Duplex);
-        }
-      },
-      (error: Error) => done(error, undefined as unknown as Duplex),
-    );
-    return undefined; // node waits for the callback
+  override createConnection(options: NodeConnectOptions, callback?: ConnectCallback): Duplex | null | undefined {
+    return connectThrough(this.#open, options, this.#destroyed.signal, 443, callback, (socket, target) => {
+      // https.Agent's own createConnection: TLS (with its session cache) over the tunnel, checked against the target
+      const secure = super.createConnection({ ...options, socket } as https.RequestOptions, undefined) as TLSSocket;
+      return guardPins(secure, this.#pins, target.hostname);
+    });
   }
 
   override destroy(): void {

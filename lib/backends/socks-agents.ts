@@ -21,6 +21,41 @@ export function socksOpener(route: ProxyRoute, connection: ConnectionOptions): T
   return (target, limits) => openSocksTunnel(route, target, limits, resolution);
 }
 
+/** What node's createConnection calls back with. */
+export type ConnectCallback = (error: Error | null, socket: Duplex) => void;
+
+/**
+ * One of node's createConnection calls through a tunnel: opens it to the target `options` name
+ * (bounded by the request's connect timeout and abort signal, and by the agent's `destroyed`),
+ * then calls back with `wrap(socket)` (TLS to the target, or the socket itself). Returns
+ * `undefined`: node waits for the callback.
+ */
+export function connectThrough(
+  open: TunnelOpener,
+  options: NodeConnectOptions,
+  destroyed: AbortSignal,
+  defaultPort: number,
+  callback: ConnectCallback | undefined,
+  wrap: (socket: Duplex, target: TunnelTarget) => Duplex,
+): undefined {
+  const done = callback ?? (() => {});
+  const target = { hostname: options.hostname ?? options.host ?? 'localhost', port: Number(options.port ?? defaultPort) };
+  const signal = options.tunnelSignal ? AbortSignal.any([options.tunnelSignal, destroyed]) : destroyed;
+  open(target, { timeout: options.connectTimeout, signal }).then(
+    (socket) => {
+      try {
+        if (destroyed.aborted) throw destroyed.reason as Error;
+        done(null, wrap(socket, target));
+      } catch (error) {
+        socket.destroy(); // TLS options node refuses (a bad key), or a pool closed meanwhile
+        done(error as Error, undefined as unknown as Duplex);
+      }
+    },
+    (error: Error) => done(error, undefined as unknown as Duplex),
+  );
+  return undefined;
+}
+
 /** An http Agent whose new connections are SOCKS5 tunnels to the target (http targets: HTTP/1.1 in the clear inside). */
 export class SocksHttpAgent extends http.Agent {
   readonly #open: TunnelOpener;
@@ -32,20 +67,8 @@ export class SocksHttpAgent extends http.Agent {
     this.#open = open;
   }
 
-  override createConnection(options: NodeConnectOptions, callback?: (error: Error | null, socket: Duplex) => void): Duplex | null | undefined {
-    const done = callback ?? (() => {});
-    const target = { hostname: options.hostname ?? options.host ?? 'localhost', port: Number(options.port ?? 80) };
-    const destroyed = this.#destroyed.signal;
-    const signal = options.tunnelSignal ? AbortSignal.any([options.tunnelSignal, destroyed]) : destroyed;
-    this.#open(target, { timeout: options.connectTimeout, signal }).then(
-      (socket) => {
-        if (!destroyed.aborted) return done(null, socket);
-        socket.destroy();
-        done(destroyed.reason as Error, undefined as unknown as Duplex);
-      },
-      (error: Error) => done(error, undefined as unknown as Duplex),
-    );
-    return undefined; // node waits for the callback
+  override createConnection(options: NodeConnectOptions, callback?: ConnectCallback): Duplex | null | undefined {
+    return connectThrough(this.#open, options, this.#destroyed.signal, 80, callback, (socket) => socket);
   }
 
   override destroy(): void {
