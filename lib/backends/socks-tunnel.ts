@@ -137,8 +137,8 @@ function socksFailure(error: unknown, route: ProxyRoute, authority: string): Err
   }
   const rejected = /^Socks5 proxy rejected connection - (\w+)/.exec(message)?.[1];
   if (rejected !== undefined) {
-    const reply = REPLIES[rejected] ?? `an unknown reply code`;
-    return new ProxyError(`the proxy ${route.shown} refused a tunnel to ${authority}: SOCKS5 reply ${reply}`, rejected === 'NotAllowed' ? 403 : 502);
+    const reply = Object.hasOwn(REPLIES, rejected) ? `SOCKS5 reply ${REPLIES[rejected]}` : 'a SOCKS5 reply code RFC 1928 does not define';
+    return new ProxyError(`the proxy ${route.shown} refused a tunnel to ${authority}: ${reply}`, rejected === 'NotAllowed' ? 403 : 502);
   }
   // no cause: the package's error carries its options, the password among them
   const closed = message === 'Socket closed';
