@@ -3,7 +3,7 @@ import { createDefaultEsmPreset } from 'ts-jest';
 /**
  * Interop tests against real servers (Apache httpd, lighttpd, nginx for HTTP/2) and forward
  * proxies (squid, tinyproxy) that the tests start themselves on 127.0.0.1: `npm run test:interop`.
- * Needs the Debian packages apache2, apache2-utils, lighttpd, squid, tinyproxy, nginx and curl
+ * Needs the Debian packages apache2, apache2-utils, lighttpd, squid, tinyproxy, microsocks, nginx and curl
  * (see spec/interop/servers/). Same ESM/ts-jest setup as jest.config.js.
  * @type {import('jest').Config}
  */

@@ -8,6 +8,7 @@ import { nodeTls } from './node-tls.js';
 import { guardPins, pinsOf, unresumed } from './tls-pins.js';
 import { DEFAULT_IDLE_MS, keepingLimits, nodeAgentOptions } from './node-agents.js';
 import { openTunnel, proxyTls, unbracketed } from './proxy-tunnel.js';
+import { connectThrough, SocksHttpAgent, socksOpener, type ConnectCallback, type NodeConnectOptions, type TunnelOpener } from './socks-agents.js';
 
 /** Where node sends a proxied request, and on which agent: options that replace the direct request's. */
 export interface ProxiedOptions {
@@ -51,13 +52,16 @@ export function proxiedRequest(
  * The keep-alive agents of a node-based backend's proxied requests, per proxy: one carrying
  * absolute-form requests to the proxy (http targets; its connections serve every target), and
  * one whose connections are `CONNECT` tunnels with TLS to the target inside (https targets;
- * node pools them per target origin). TLS to targets and to an `https://` proxy follows `execution.tls`.
+ * node pools them per target origin). A SOCKS5 proxy has a pair of agents whose connections are
+ * SOCKS5 tunnels, TLS inside for https targets. TLS to targets and to an `https://` proxy follows `execution.tls`.
  */
 export class ProxyAgents {
   readonly #tls: TlsOptions | undefined;
   readonly #connection: ConnectionOptions;
   readonly #forward = new Map<ProxyRoute, http.Agent>();
   readonly #tunnel = new Map<ProxyRoute, TunnelAgent>();
+  /** SOCKS5 proxies' agents: http targets, then https ones. */
+  readonly #socks = new Map<ProxyRoute, Array<http.Agent | undefined>>();
 
   constructor(tls: TlsOptions | undefined, connection: ConnectionOptions = {}) {
     this.#tls = tls;
@@ -69,6 +73,11 @@ export class ProxyAgents {
    * it, `headers` the headers it would send (a transport's hooks may have added some).
    */
   options(request: WireRequest, route: ProxyRoute, path: string, headers: http.OutgoingHttpHeaders): ProxiedOptions {
+    if (route.socks !== undefined) {
+      // SOCKS5: every target through a tunnel, node speaking to it as to a direct one
+      const agent = this.#socksAgent(route, request.secure);
+      return { transport: request.secure ? https : http, hostname: unbracketed(request.hostname), port: request.port, path, headers, agent };
+    }
     if (request.secure) {
       // the target's name and port: node opens (through the agent's tunnel) and checks TLS to it
       return { transport: https, hostname: unbracketed(request.hostname), port: request.port, path, headers, agent: this.#tunnelAgent(route) };
@@ -91,9 +100,11 @@ export class ProxyAgents {
   }
 
   destroy(): void {
-    for (const agent of [...this.#forward.values(), ...this.#tunnel.values()]) agent.destroy();
+    const socks = [...this.#socks.values()].flat().filter((agent) => agent !== undefined);
+    for (const agent of [...this.#forward.values(), ...this.#tunnel.values(), ...socks]) agent.destroy();
     this.#forward.clear();
     this.#tunnel.clear();
+    this.#socks.clear();
   }
 
   #forwardAgent(route: ProxyRoute): http.Agent {
@@ -106,6 +117,19 @@ export class ProxyAgents {
     return agent;
   }
 
+  #socksAgent(route: ProxyRoute, secure: boolean): http.Agent {
+    let agents = this.#socks.get(route);
+    if (!agents) this.#socks.set(route, (agents = [undefined, undefined]));
+    const index = secure ? 1 : 0;
+    const existing = agents[index];
+    if (existing) return existing;
+    const open = socksOpener(route, this.#connection);
+    const options = nodeAgentOptions(this.#connection);
+    const agent = secure ? new TunnelAgent(route, this.#tls, options, open) : new SocksHttpAgent(open, options);
+    agents[index] = keepingLimits(agent, this.#idleMs);
+    return agent;
+  }
+
   #tunnelAgent(route: ProxyRoute): TunnelAgent {
     let agent = this.#tunnel.get(route);
     if (!agent) this.#tunnel.set(route, (agent = keepingLimits(new TunnelAgent(route, this.#tls, nodeAgentOptions(this.#connection)), this.#idleMs)));
@@ -113,44 +137,25 @@ export class ProxyAgents {
   }
 }
 
-/** Options node hands an agent's createConnection: the request's (see {@link proxiedRequest}), plus the agent's. */
-type NodeConnectOptions = https.RequestOptions & { readonly connectTimeout?: number; readonly tunnelSignal?: AbortSignal };
-
-/** An https Agent whose new connections are TLS to the target inside a `CONNECT` tunnel through the proxy. */
+/** An https Agent whose new connections are TLS to the target inside a tunnel through the proxy (`CONNECT`, or SOCKS5 with `open`). */
 class TunnelAgent extends https.Agent {
-  readonly #route: ProxyRoute;
-  readonly #tls: TlsOptions | undefined;
+  readonly #open: TunnelOpener;
   readonly #pins: ReadonlySet<string> | undefined;
   /** Aborted by destroy(): tunnels still being opened stop, and none arriving later is kept. */
   readonly #destroyed = new AbortController();
 
-  constructor(route: ProxyRoute, tls: TlsOptions | undefined, options: http.AgentOptions) {
+  constructor(route: ProxyRoute, tls: TlsOptions | undefined, options: http.AgentOptions, open?: TunnelOpener) {
     super({ ...options, ...nodeTls(tls), ...unresumed(tls) });
-    this.#route = route;
-    this.#tls = tls;
+    this.#open = open ?? ((target, limits) => openTunnel(route, target, tls, limits));
     this.#pins = pinsOf(tls);
   }
 
-  override createConnection(options: NodeConnectOptions, callback?: (error: Error | null, socket: Duplex) => void): Duplex | null | undefined {
-    const done = callback ?? (() => {});
-    const target = { hostname: options.hostname ?? options.host ?? 'localhost', port: Number(options.port ?? 443) };
-    const destroyed = this.#destroyed.signal;
-    const signal = options.tunnelSignal ? AbortSignal.any([options.tunnelSignal, destroyed]) : destroyed;
-    openTunnel(this.#route, target, this.#tls, { timeout: options.connectTimeout, signal }).then(
-      (socket) => {
-        try {
-          if (destroyed.aborted) throw destroyed.reason as Error;
-          // https.Agent's own createConnection: TLS (with its session cache) over the tunnel, checked against the target
-          const secure = super.createConnection({ ...options, socket } as https.RequestOptions, undefined) as TLSSocket;
-          done(null, guardPins(secure, this.#pins, target.hostname));
-        } catch (error) {
-          socket.destroy(); // TLS options node refuses (a bad key), or a pool closed meanwhile
-          done(error as Error, undefined as unknown as Duplex);
-        }
-      },
-      (error: Error) => done(error, undefined as unknown as Duplex),
-    );
-    return undefined; // node waits for the callback
+  override createConnection(options: NodeConnectOptions, callback?: ConnectCallback): Duplex | null | undefined {
+    return connectThrough(this.#open, options, this.#destroyed.signal, 443, callback, (socket, target) => {
+      // https.Agent's own createConnection: TLS (with its session cache) over the tunnel, checked against the target
+      const secure = super.createConnection({ ...options, socket } as https.RequestOptions, undefined) as TLSSocket;
+      return guardPins(secure, this.#pins, target.hostname);
+    });
   }
 
   override destroy(): void {

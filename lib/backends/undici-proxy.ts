@@ -6,6 +6,7 @@ import { pinsOf, unresumed } from './tls-pins.js';
 import { absoluteForm, type ProxyRoute } from '../model/proxy-route.js';
 import { ProxyChallenge } from './proxy-challenge.js';
 import { openTunnel, proxyTls, unbracketed } from './proxy-tunnel.js';
+import { socksOpener, type TunnelOpener } from './socks-agents.js';
 import { timedConnector } from './undici-timings.js';
 
 type Dispatcher = Undici.Dispatcher;
@@ -15,7 +16,9 @@ type Connector = Undici.buildConnector.connector;
 /**
  * The undici dispatchers of proxied requests (the fetch and undici backends), per proxy and connect
  * timeout: for https targets an Agent whose connections are TLS to the target inside a
- * `CONNECT` tunnel; for http targets an Agent whose connections go to the proxy, composed
+ * `CONNECT` tunnel; through a SOCKS5 proxy an Agent whose connections are SOCKS5 tunnels (TLS
+ * inside for https targets; undici's own Socks5ProxyAgent lacks socks5 vs socks5h, the connect
+ * timeout and abort); for http targets an Agent whose connections go to the proxy, composed
  * with an interceptor that sends the request in absolute form and turns the proxy's `407`
  * (which fetch would make a network error) into a {@link ProxyChallenge}. Loaded only when a
  * request goes through a proxy: this module needs `node:` modules, the fetch backend does not.
@@ -43,7 +46,10 @@ export class UndiciProxies {
     const limits = transportLimits(request);
     const kind = `${request.secure} ${limits.key}`;
     let dispatcher = byKind.get(kind);
-    if (!dispatcher) byKind.set(kind, (dispatcher = request.secure ? this.#tunnelling(route, limits) : this.#forwarding(route, limits)));
+    if (!dispatcher) {
+      dispatcher = route.socks !== undefined || request.secure ? this.#tunnelling(route, limits, request.secure) : this.#forwarding(route, limits);
+      byKind.set(kind, dispatcher);
+    }
     return dispatcher;
   }
 
@@ -58,18 +64,22 @@ export class UndiciProxies {
     await Promise.all([...this.#dispatchers.values()].flatMap((byKind) => [...byKind.values()].map((dispatcher) => dispatcher.destroy())));
   }
 
-  #tunnelling(route: ProxyRoute, limits: Limits): Dispatcher {
+  /** Connections through a tunnel (`CONNECT`, or SOCKS5 for either scheme), TLS to the target inside for `secure` ones. */
+  #tunnelling(route: ProxyRoute, limits: Limits, secure: boolean): Dispatcher {
     const timeout = limits.connectTimeout;
     // undici's own connector runs TLS to the target over the socket it is given (httpSocket)
     // as the fetch backend's own Agents: Uint8Array works where undici's types say Buffer
     const toTarget = pinnedConnector(this.#undici.buildConnector({ ...nodeTls(this.#tls), ...unresumed(this.#tls), timeout }), pinsOf(this.#tls));
     const tls = this.#tls;
+    const open: TunnelOpener =
+      route.socks === undefined ? (target, tunnelLimits) => openTunnel(route, target, tls, tunnelLimits) : socksOpener(route, this.#connection ?? {});
     const signal = this.#destroyed.signal;
     const connect: Connector = (options, callback) => {
-      openTunnel(route, { hostname: options.hostname, port: Number(options.port) || 443 }, tls, { timeout: timeout || undefined, signal }).then(
+      open({ hostname: options.hostname, port: Number(options.port) || (secure ? 443 : 80) }, { timeout: timeout || undefined, signal }).then(
         (socket) => {
           try {
             if (signal.aborted) throw signal.reason as Error;
+            if (!secure) return callback(null, socket as Parameters<Parameters<Connector>[1]>[1] & object);
             toTarget({ ...options, httpSocket: socket as Undici.buildConnector.Options['httpSocket'] }, callback);
           } catch (error) {
             socket.destroy(); // TLS options node refuses (a bad key), or a pool closed meanwhile

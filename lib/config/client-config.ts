@@ -17,8 +17,9 @@ export type BackendName = 'native' | 'undici' | 'axios' | 'got' | 'fetch';
 export type BackendChoice = BackendName | Backend;
 
 /**
- * `client.proxy`: `'env'` (the default: `http_proxy`, `https_proxy` and `no_proxy` as curl reads
- * them), a proxy URL for every request, the same with exemptions, or `false` (never a proxy).
+ * `client.proxy`: `'env'` (the default: `http_proxy`, `https_proxy`, `all_proxy` and `no_proxy` as
+ * curl reads them), a proxy URL for every request (`http://`, `https://`, `socks5://`,
+ * `socks5h://`), the same with exemptions, or `false` (never a proxy).
  */
 // eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- 'env' is spelled out for readers and editors' completion
 export type ProxyChoice = 'env' | string | URL | { readonly url?: string | URL; readonly noProxy?: readonly string[] } | false;
@@ -253,13 +254,14 @@ export class ClientConfig {
 
   /**
    * The proxy requests go through. `'env'` (default) reads `https_proxy`/`HTTPS_PROXY`,
-   * `http_proxy`/`HTTP_PROXY` and `no_proxy`/`NO_PROXY` when the client is made (lower case wins).
-   * A URL (`'http://[user:pass@]host:port'`, or `https://` for TLS to the proxy) sends every
+   * `http_proxy`/`HTTP_PROXY`, then `all_proxy`/`ALL_PROXY`, and `no_proxy`/`NO_PROXY` when the client is made (lower case wins).
+   * A URL (`'http://[user:pass@]host:port'`, `https://` for TLS to the proxy, `socks5://` or `socks5h://`) sends every
    * request through it; `{ url, noProxy }` exempts hosts (`'*'`, a host and its subdomains,
    * `host:port`, an IP, an IPv4 CIDR), and `{ noProxy }` alone takes the environment's proxies
    * with these exemptions instead of `no_proxy`; `false` never uses a proxy. http targets go in absolute
-   * form, https ones through a `CONNECT` tunnel. The URL's credentials answer the proxy's
-   * `407` (Basic or Digest) and are never shown: errors and logs say `http://***@host:port`.
+   * form, https ones through a `CONNECT` tunnel; through a `socks5://` or `socks5h://` proxy both
+   * go through a SOCKS5 tunnel. The URL's credentials answer the proxy's `407` (Basic or Digest),
+   * or log in to a SOCKS5 proxy (RFC 1929), and are never shown: errors and logs say `http://***@host:port`.
    *
    * @example
    * HttpBuilder.configure((c) => {

@@ -20,8 +20,21 @@ export interface ProxyEndpoint {
   readonly port: number;
   /** How errors and logs name the proxy: `http://host:port`, or `http://***@host:port` when it has credentials. */
   readonly shown: string;
-  /** Whether the proxy URL carries credentials (to answer a `407`). */
+  /** Whether the proxy URL carries credentials (to answer a `407`, or a SOCKS5 proxy's login). */
   readonly hasCredentials: boolean;
+  /**
+   * A SOCKS5 proxy (`socks5://`, `socks5h://`): every target, http or https, goes through a
+   * SOCKS `CONNECT` tunnel (then TLS for https); with `'socks5'` the client resolves the
+   * target's name and sends the address, with `'socks5h'` it sends the name. Absent (or
+   * `undefined`) for an HTTP proxy.
+   */
+  readonly socks?: 'socks5' | 'socks5h';
+}
+
+/** A SOCKS5 proxy's username/password login (RFC 1929), from its URL. */
+export interface SocksLogin {
+  readonly user: string;
+  readonly password: string;
 }
 
 /** The `Proxy-Authorization` answers of one request to a proxy (a `CONNECT`, or one absolute-form request). */
@@ -44,6 +57,8 @@ export interface ProxyAnswers {
 export interface ProxyRoute extends ProxyEndpoint {
   /** Starts the answers for `method` on `uri` (`host:port` for `CONNECT`, the absolute URL otherwise). */
   answers(method: string, uri: string): ProxyAnswers;
+  /** A SOCKS5 proxy's login (RFC 1929), when its URL has credentials. */
+  socksLogin?(): SocksLogin | undefined;
 }
 
 /** What {@link targetAuthority} and {@link absoluteForm} need of a request. */

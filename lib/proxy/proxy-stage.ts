@@ -12,7 +12,7 @@ import type { Send, WireCall } from '../pipeline/plan.js';
  * absolute form with `Proxy-Authorization` from the proxy URL's credentials (Basic up front until
  * the proxy asks for Digest; hooks do not see it), so the proxy's `407` comes back here: answered
  * once per fresh challenge. An https request's `CONNECT` is the backend's tunnel, which sends and answers the
- * same credentials itself.
+ * same credentials itself; so is every request's SOCKS5 tunnel (its RFC 1929 login included).
  */
 export function proxies(next: Send): Send {
   return function sendRouted(wire: WireRequest, call: WireCall): Promise<WireResponse> {
@@ -24,8 +24,8 @@ export function proxies(next: Send): Send {
 
 async function throughProxy(next: Send, wire: WireRequest, call: WireCall, route: ProxyRoute): Promise<WireResponse> {
   try {
-    // https: the tunnel answers the proxy itself
-    if (wire.secure) return await next(wire, call);
+    // https: the tunnel answers the proxy itself; SOCKS: every request is tunnelled, logged in by the backend
+    if (wire.secure || route.socks !== undefined) return await next(wire, call);
     // no credentials to answer with, or a caller's own Proxy-Authorization (theirs to manage): a 407 stands
     const own = hasProxyAuthorization(wire.headers);
     if (own || !route.hasCredentials) return standing(await next(wire, call), wire, route, own);

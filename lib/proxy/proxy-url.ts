@@ -7,9 +7,11 @@ import { CONTROL, escape } from '../core/text.js';
 export interface ProxyAddress {
   /** An `https://` proxy: TLS to the proxy itself. */
   readonly secure: boolean;
+  /** A SOCKS5 proxy: `'socks5'` (the client resolves target names) or `'socks5h'` (the proxy does); `undefined` for an HTTP proxy. */
+  readonly socks: SocksVersion | undefined;
   /** As in the URL (lower case, IDN as punycode); IPv6 literals with brackets, e.g. `[::1]`. */
   readonly hostname: string;
-  /** The URL's port, else 80 for `http:` and 443 for `https:`. */
+  /** The URL's port, else 80 for `http:`, 443 for `https:` and 1080 for SOCKS. */
   readonly port: number;
   /** Percent-decoded user name; `undefined` when the URL has no user info. */
   readonly user: string | undefined;
@@ -19,15 +21,25 @@ export interface ProxyAddress {
   readonly shown: string;
 }
 
+/** The SOCKS proxies `client.proxy` takes: SOCKS5 with names resolved by the client, or by the proxy (`h`, as curl). */
+export type SocksVersion = 'socks5' | 'socks5h';
+
+const SCHEMES: ReadonlySet<string> = new Set(['http', 'https', 'socks5', 'socks5h']);
+/** RFC 1929: the user name and the password are 1 to 255 bytes each. */
+const SOCKS_LOGIN_BYTES = 255;
+
 /**
  * Parses a proxy URL (`client.proxy`, `HTTPS_PROXY`, `--proxy`, ...). Without `scheme://` it is
- * an `http://` proxy, as in curl (`HTTP_PROXY=proxy:3128`). Only `http:` and `https:` proxies;
- * no path (a lone `/` is fine), query or fragment. Errors name `source`, never the credentials.
+ * an `http://` proxy, as in curl (`HTTP_PROXY=proxy:3128`). `http:` and `https:` proxies, and
+ * SOCKS5 ones: `socks5:` (the client resolves target names) and `socks5h:` (the proxy does), with
+ * an optional RFC 1929 login. No path (a lone `/` is fine), query or fragment. Errors name
+ * `source`, never the credentials.
  *
  * @example
  * const proxy = parseProxyUrl('http://ada:p%40ss@proxy.corp:3128', 'HTTPS_PROXY');
  * proxy.password; // 'p@ss'
  * proxy.shown; // 'http://***@proxy.corp:3128'
+ * parseProxyUrl('socks5h://127.0.0.1', 'ALL_PROXY').port; // 1080
  */
 export function parseProxyUrl(value: string | URL, source: string): ProxyAddress {
   if (typeof value !== 'string' && !(value instanceof URL)) {
@@ -40,12 +52,14 @@ export function parseProxyUrl(value: string | URL, source: string): ProxyAddress
   // WHATWG parsing silently drops CR, LF and tabs: refuse them instead of using something else
   if (CONTROL.test(given)) throw new ConfigError(`${source}: the proxy URL ${shownInput} contains a control character (CR, LF, NUL, ...)`);
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(given)?.[1].toLowerCase();
-  if (scheme !== undefined && scheme !== 'http' && scheme !== 'https') {
-    throw new ConfigError(`${source}: ${escape(scheme)}: proxies are not supported; use an http:// or https:// proxy (${shownInput})`);
+  if (scheme !== undefined && !SCHEMES.has(scheme)) {
+    throw new ConfigError(`${source}: ${escape(scheme)}: proxies are not supported; use an http://, https://, socks5:// or socks5h:// proxy (${shownInput})`);
   }
+  const socks = scheme === 'socks5' || scheme === 'socks5h' ? scheme : undefined;
   let url: URL;
   try {
-    url = new URL(scheme === undefined ? `http://${given}` : given);
+    // a SOCKS URL parsed as an http one: WHATWG leaves a non-special scheme's host as written (no lower case, no punycode)
+    url = new URL(scheme === undefined ? `http://${given}` : socks ? `http${given.slice(socks.length)}` : given);
   } catch {
     // no cause: node's TypeError keeps the raw input, credentials included
     throw new ConfigError(`${source} is not a valid proxy URL: ${shownInput}`);
@@ -55,10 +69,10 @@ export function parseProxyUrl(value: string | URL, source: string): ProxyAddress
   }
   if (url.port === '0') throw new ConfigError(`${source}: the proxy URL has port 0: ${shownInput}`);
   const secure = url.protocol === 'https:';
-  const port = url.port === '' ? (secure ? 443 : 80) : Number(url.port);
+  const port = url.port === '' ? (socks ? 1080 : secure ? 443 : 80) : Number(url.port);
   const hasUserInfo = url.username !== '' || url.password !== '';
-  const shown = `${url.protocol}//${hasUserInfo ? '***@' : ''}${url.hostname}:${port}`;
-  if (!hasUserInfo) return new Address(secure, url.hostname, port, undefined, undefined, shown);
+  const shown = `${socks ? `${socks}:` : url.protocol}//${hasUserInfo ? '***@' : ''}${url.hostname}:${port}`;
+  if (!hasUserInfo) return new Address(secure, socks, url.hostname, port, undefined, undefined, shown);
   const decode = (text: string) => {
     let decoded: string;
     try {
@@ -71,16 +85,36 @@ export function parseProxyUrl(value: string | URL, source: string): ProxyAddress
     return decoded;
   };
   const user = decode(url.username);
+  if (socks)
+    return new Address(
+      secure,
+      socks,
+      url.hostname,
+      port,
+      socksLogin(user, source, shown, 'user name'),
+      socksLogin(decode(url.password), source, shown, 'password'),
+      shown,
+    );
   // RFC 7617: the first ':' ends the user-id, so Basic would send `ali:ce` as `ali` (as for request.uri)
   if (user.includes(':'))
     throw new ConfigError(`${source}: the user name of the proxy URL ${shown} cannot contain ':' (%3A decoded; Basic sends user:password)`);
-  return new Address(secure, url.hostname, port, user, decode(url.password), shown);
+  return new Address(secure, socks, url.hostname, port, user, decode(url.password), shown);
+}
+
+/** One half of an RFC 1929 login, checked: 1 to 255 bytes (a password may be empty: some servers take one). */
+function socksLogin(text: string, source: string, shown: string, what: 'user name' | 'password'): string {
+  const bytes = new TextEncoder().encode(text).length;
+  if (bytes > SOCKS_LOGIN_BYTES)
+    throw new ConfigError(`${source}: the ${what} of the proxy URL ${shown} is ${bytes} bytes long; SOCKS5 takes at most 255 (RFC 1929)`);
+  if (what === 'user name' && bytes === 0)
+    throw new ConfigError(`${source}: the proxy URL ${shown} has a password but no user name; a SOCKS5 login needs both (RFC 1929)`);
+  return text;
 }
 
 /**
  * The credentials live in #private fields behind prototype getters: `JSON.stringify`,
- * `util.inspect`, `Object.keys`, spreading and `structuredClone` see `secure`, `hostname`, `port`
- * and `shown` only.
+ * `util.inspect`, `Object.keys`, spreading and `structuredClone` see `secure`, `socks`, `hostname`,
+ * `port` and `shown` only.
  */
 class Address implements ProxyAddress {
   readonly #user: string | undefined;
@@ -88,6 +122,7 @@ class Address implements ProxyAddress {
 
   constructor(
     readonly secure: boolean,
+    readonly socks: SocksVersion | undefined,
     readonly hostname: string,
     readonly port: number,
     user: string | undefined,

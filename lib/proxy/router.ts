@@ -1,11 +1,11 @@
 import type { ProxyChoice } from '../config/client-config.js';
 import { ConfigError } from '../core/errors.js';
 import type { Backend, ConnectionOptions } from '../model/backend.js';
-import type { ProxyAnswers, ProxyRoute } from '../model/proxy-route.js';
+import type { ProxyAnswers, ProxyRoute, SocksLogin } from '../model/proxy-route.js';
 import { parseNoProxy, type NoProxy } from './no-proxy.js';
 import { ProxyAuthorization } from './proxy-auth.js';
 import { readProxyEnvironment } from './proxy-env.js';
-import { parseProxyUrl, type ProxyAddress } from './proxy-url.js';
+import { parseProxyUrl, type ProxyAddress, type SocksVersion } from './proxy-url.js';
 
 /** Where a request goes: its scheme, host as written in the URL, and port. */
 export interface Destination {
@@ -65,9 +65,12 @@ export function proxyRouter(choice: ProxyChoice | undefined, env: Readonly<Recor
     return new ProxyRouter(route, route, exempt);
   }
   const found = readProxyEnvironment(env);
-  if (!found.http && !found.https) return undefined;
-  const http = found.http && parseProxyUrl(found.http.value, found.http.variable);
-  const https = found.https && parseProxyUrl(found.https.value, found.https.variable);
+  // curl's order: the scheme's own variable, then all_proxy/ALL_PROXY
+  const httpVariable = found.http ?? found.all;
+  const httpsVariable = found.https ?? found.all;
+  if (!httpVariable && !httpsVariable) return undefined;
+  const http = httpVariable && parseProxyUrl(httpVariable.value, httpVariable.variable);
+  const https = httpsVariable && parseProxyUrl(httpsVariable.value, httpsVariable.variable);
   // one proxy named by both variables is one proxy: its challenge answers either scheme's requests
   const httpRoute = http && new Route(http);
   const httpsRoute = https && (http && sameProxy(http, https) ? httpRoute : new Route(https));
@@ -96,7 +99,7 @@ export function proxyRouterFor(choice: ProxyChoice | undefined, backend: Backend
 }
 
 function sameProxy(a: ProxyAddress, b: ProxyAddress): boolean {
-  return a.secure === b.secure && a.hostname === b.hostname && a.port === b.port && a.user === b.user && a.password === b.password;
+  return a.secure === b.secure && a.socks === b.socks && a.hostname === b.hostname && a.port === b.port && a.user === b.user && a.password === b.password;
 }
 
 /** One proxy of a client: its address for backends, its credentials' answers kept private. */
@@ -106,10 +109,15 @@ class Route implements ProxyRoute {
   readonly port: number;
   readonly shown: string;
   readonly hasCredentials: boolean;
+  readonly socks: SocksVersion | undefined;
   readonly #authorization: ProxyAuthorization;
+  readonly #login: SocksLogin | undefined;
 
   constructor(address: ProxyAddress) {
     this.secure = address.secure;
+    this.socks = address.socks;
+    // a getter's object, not a field: the password stays out of inspect(), JSON and spreading
+    this.#login = address.socks && address.user !== undefined ? { user: address.user, password: address.password ?? '' } : undefined;
     this.hostname = address.hostname;
     this.port = address.port;
     this.shown = address.shown;
@@ -119,5 +127,9 @@ class Route implements ProxyRoute {
 
   answers(method: string, uri: string): ProxyAnswers {
     return this.#authorization.answers(method, uri);
+  }
+
+  socksLogin(): SocksLogin | undefined {
+    return this.#login;
   }
 }

@@ -275,7 +275,7 @@ describe('hb: proxies (environment, --proxy, --noproxy)', () => {
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toMatch(/^hb: ProxyError: the proxy http:\/\/\*\*\*@127\.0\.0\.1:\d+ asked for authentication[^\n]*407[^\n]*\n$/);
     expect(wrong.stderr).not.toContain('not-the-secret');
-    const bad = await hb('get', `${holder.server.httpUrl}/x`, '--proxy', 'socks5://u:hidden@127.0.0.1:1080');
+    const bad = await hb('get', `${holder.server.httpUrl}/x`, '--proxy', 'socks4://u:hidden@127.0.0.1:1080');
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toContain('--proxy');
     expect(bad.stderr).not.toContain('hidden');

@@ -26,3 +26,4 @@ export { ProxyLog, PROXY_MARKER, type ProxyAuthScheme, type ProxyLogEntry, type 
 export { MARKER, PUBLIC_ECHO, type AuthArea, type PeerServer } from './peer.js';
 export { PASSWORD, USER, type DigestAlgorithm } from './site.js';
 export { probe } from './http-probe.js';
+export { startMicrosocks, MICROSOCKS, type SocksPeer } from './microsocks.js';

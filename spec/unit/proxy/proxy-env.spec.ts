@@ -20,25 +20,32 @@ describe('readProxyEnvironment', () => {
     expect(readProxyEnvironment(env).http).toEqual(http);
   });
 
-  it('reads each of the three pairs on its own', () => {
-    expect(readProxyEnvironment({ http_proxy: P, HTTPS_PROXY: Q, no_proxy: 'localhost', NO_PROXY: '*' })).toEqual({
+  it('reads each of the four pairs on its own', () => {
+    expect(readProxyEnvironment({ http_proxy: P, HTTPS_PROXY: Q, all_proxy: 'socks5h://s', ALL_PROXY: Q, no_proxy: 'localhost', NO_PROXY: '*' })).toEqual({
       http: { value: P, variable: 'http_proxy' },
       https: { value: Q, variable: 'HTTPS_PROXY' },
+      all: { value: 'socks5h://s', variable: 'all_proxy' },
       noProxy: { value: 'localhost', variable: 'no_proxy' },
     });
-    expect(readProxyEnvironment({ https_proxy: P, HTTPS_PROXY: Q, NO_PROXY: '.corp' })).toEqual({
+    expect(readProxyEnvironment({ https_proxy: P, HTTPS_PROXY: Q, ALL_PROXY: Q, NO_PROXY: '.corp' })).toEqual({
       http: undefined,
       https: { value: P, variable: 'https_proxy' },
+      all: { value: Q, variable: 'ALL_PROXY' },
       noProxy: { value: '.corp', variable: 'NO_PROXY' },
     });
   });
 
-  it('reads no other variable: no ALL_PROXY, and https targets do not fall back to http_proxy', () => {
-    expect(readProxyEnvironment({ ALL_PROXY: P, all_proxy: P, ftp_proxy: P, http_proxy: Q })).toEqual({
+  it('reads no other variable: https targets do not fall back to http_proxy, nor anything to ftp_proxy', () => {
+    expect(readProxyEnvironment({ ftp_proxy: P, http_proxy: Q })).toEqual({
       http: { value: Q, variable: 'http_proxy' },
       https: undefined,
+      all: undefined,
       noProxy: undefined,
     });
+  });
+
+  it('under CGI ALL_PROXY still counts: a request header arrives as HTTP_ALL_PROXY, never as it', () => {
+    expect(readProxyEnvironment({ REQUEST_METHOD: 'GET', ALL_PROXY: P, HTTP_ALL_PROXY: Q }).all).toEqual({ value: P, variable: 'ALL_PROXY' });
   });
 
   it('reads own variables only, never inherited ones', () => {

@@ -45,6 +45,20 @@ describe('parseProxyUrl: address and credentials', () => {
     expect(String(address)).toBe(shown);
   });
 
+  // value, socks, hostname, port, user, password, shown
+  it.each([
+    ['socks5://127.0.0.1', 'socks5', '127.0.0.1', 1080, undefined, undefined, 'socks5://127.0.0.1:1080'],
+    ['SOCKS5H://Proxy.CORP:9050', 'socks5h', 'proxy.corp', 9050, undefined, undefined, 'socks5h://proxy.corp:9050'],
+    ['socks5h://[::1]:1080/', 'socks5h', '[::1]', 1080, undefined, undefined, 'socks5h://[::1]:1080'],
+    ['socks5://ada:p%40ss@proxy', 'socks5', 'proxy', 1080, 'ada', 'p@ss', 'socks5://***@proxy:1080'],
+    // RFC 1929 sends user and password as bytes, ':' included
+    ['socks5h://a%3Ada:@proxy:1081', 'socks5h', 'proxy', 1081, 'a:da', '', 'socks5h://***@proxy:1081'],
+  ])('SOCKS: %j', (value, socks, hostname, port, user, password, shown) => {
+    const address = parseProxyUrl(value, 'ALL_PROXY');
+    expect({ ...address, user: address.user, password: address.password }).toEqual({ secure: false, socks, hostname, port, user, password, shown });
+    expect(inspect(address)).not.toContain('p@ss');
+  });
+
   it('takes a URL object as well', () => {
     const address = parseProxyUrl(new URL('https://ada:s%3Dcret@proxy:8443'), 'client.proxy');
     expect([address.secure, address.hostname, address.port, address.user, address.password]).toEqual([true, 'proxy', 8443, 'ada', 's=cret']);
@@ -79,12 +93,36 @@ describe('parseProxyUrl: the credentials never leak through serialisation', () =
 describe('parseProxyUrl: errors name the source, never the credentials', () => {
   it.each([
     [
-      'socks5://ada:s3cret@proxy:1080',
+      'socks4://ada:s3cret@proxy:1080',
       'HTTPS_PROXY',
-      "HTTPS_PROXY: socks5: proxies are not supported; use an http:// or https:// proxy ('socks5://***@proxy:1080')",
+      "HTTPS_PROXY: socks4: proxies are not supported; use an http://, https://, socks5:// or socks5h:// proxy ('socks4://***@proxy:1080')",
     ],
-    ['SOCKS5h://proxy:1080', 'HTTPS_PROXY', "HTTPS_PROXY: socks5h: proxies are not supported; use an http:// or https:// proxy ('SOCKS5h://proxy:1080')"],
-    ['ftp://proxy', '--proxy', "--proxy: ftp: proxies are not supported; use an http:// or https:// proxy ('ftp://proxy')"],
+    [
+      'SOCKS4a://proxy:1080',
+      'HTTPS_PROXY',
+      "HTTPS_PROXY: socks4a: proxies are not supported; use an http://, https://, socks5:// or socks5h:// proxy ('SOCKS4a://proxy:1080')",
+    ],
+    ['ftp://proxy', '--proxy', "--proxy: ftp: proxies are not supported; use an http://, https://, socks5:// or socks5h:// proxy ('ftp://proxy')"],
+    [
+      'socks5://ada:s3cret@proxy:1080/path',
+      'client.proxy',
+      "client.proxy: a proxy URL is only scheme://[user:password@]host[:port], without path, query or fragment: 'socks5://***@proxy:1080/path'",
+    ],
+    [
+      'socks5h://:s3cret@proxy',
+      'ALL_PROXY',
+      'ALL_PROXY: the proxy URL socks5h://***@proxy:1080 has a password but no user name; a SOCKS5 login needs both (RFC 1929)',
+    ],
+    [
+      `socks5://${'u'.repeat(256)}:s3cret@proxy`,
+      'ALL_PROXY',
+      'ALL_PROXY: the user name of the proxy URL socks5://***@proxy:1080 is 256 bytes long; SOCKS5 takes at most 255 (RFC 1929)',
+    ],
+    [
+      `socks5://ada:${'é'.repeat(128)}@proxy`,
+      'ALL_PROXY',
+      'ALL_PROXY: the password of the proxy URL socks5://***@proxy:1080 is 256 bytes long; SOCKS5 takes at most 255 (RFC 1929)',
+    ],
     ['', 'HTTP_PROXY', 'HTTP_PROXY is an empty proxy URL'],
     ['   ', 'HTTP_PROXY', 'HTTP_PROXY is an empty proxy URL'],
     ['http://', 'client.proxy', "client.proxy is not a valid proxy URL: 'http://'"],

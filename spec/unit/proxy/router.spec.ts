@@ -21,6 +21,20 @@ describe('proxyRouter', () => {
     expect(split.route(HTTP_TARGET)).toBeUndefined();
   });
 
+  it("env: all_proxy/ALL_PROXY after the scheme's own variable, as curl; no_proxy applies to it too", () => {
+    const router = proxyRouter('env', { https_proxy: 'http://p:3128', ALL_PROXY: 'socks5h://s:1080', no_proxy: 'localhost' })!;
+    expect(router.route(HTTPS_TARGET)).toMatchObject({ hostname: 'p', socks: undefined });
+    expect(router.route(HTTP_TARGET)).toMatchObject({ hostname: 's', port: 1080, socks: 'socks5h', shown: 'socks5h://s:1080' });
+    expect(router.route({ ...HTTP_TARGET, hostname: 'localhost' })).toBeUndefined();
+    const lower = proxyRouter('env', { all_proxy: 'socks5://u:pw@low', ALL_PROXY: 'socks5://high' })!;
+    const route = lower.route(HTTPS_TARGET)!;
+    expect(route).toMatchObject({ hostname: 'low', socks: 'socks5', hasCredentials: true });
+    expect(route.socksLogin?.()).toEqual({ user: 'u', password: 'pw' });
+    expect(lower.route(HTTP_TARGET)).toBe(route);
+    expect(JSON.stringify(route)).not.toContain('pw');
+    expect(() => proxyRouter('env', { all_proxy: 'socks4://u:hidden@p' })).toThrow(/all_proxy: socks4/);
+  });
+
   it('an explicit proxy carries both schemes; noProxy exempts; { noProxy } alone keeps the environment', () => {
     const router = proxyRouter({ url: 'https://proxy.internal', noProxy: ['.example.com'] }, { https_proxy: 'http://other:1' })!;
     expect(router.route(HTTPS_TARGET)).toBeUndefined();
@@ -31,9 +45,9 @@ describe('proxyRouter', () => {
   });
 
   it('a bad proxy URL or entry fails when the router is made, naming its source and hiding the password', () => {
-    expect(() => proxyRouter('env', { HTTPS_PROXY: 'socks5://u:hidden@p:1080' })).toThrow(ConfigError);
-    expect(() => proxyRouter('env', { HTTPS_PROXY: 'socks5://u:hidden@p:1080' })).toThrow(/HTTPS_PROXY/);
-    expect(() => proxyRouter('env', { HTTPS_PROXY: 'socks5://u:hidden@p:1080' })).not.toThrow(/hidden/);
+    expect(() => proxyRouter('env', { HTTPS_PROXY: 'socks4://u:hidden@p:1080' })).toThrow(ConfigError);
+    expect(() => proxyRouter('env', { HTTPS_PROXY: 'socks4://u:hidden@p:1080' })).toThrow(/HTTPS_PROXY/);
+    expect(() => proxyRouter('env', { HTTPS_PROXY: 'socks4://u:hidden@p:1080' })).not.toThrow(/hidden/);
     expect(() => proxyRouter('env', { https_proxy: 'http://p:3128', NO_PROXY: '10.0.0.0/99' })).toThrow(/NO_PROXY/);
   });
 
