@@ -4,9 +4,11 @@ import { isRecord } from '../core/scalar.js';
 import { webRuntimeName, runtimeName } from '../core/runtime-name.js';
 import { canCompress, type RequestCoding, type RequestCompression } from '../content/request-compression.js';
 
+export type { RequestCoding } from '../content/request-compression.js';
+
 /**
  * `c.request.compress`: compress the encoded body with this coding and send `Content-Encoding`.
- * A coding alone applies to bodies of {@link DEFAULT_MIN_SIZE} bytes and more; `minSize` sets
+ * A coding alone applies to bodies of 1024 bytes and more; `minSize` sets
  * that size (`0`: every body that is not empty). `false` (or `undefined`) sends bodies as they are.
  *
  * @example
