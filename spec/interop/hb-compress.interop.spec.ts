@@ -1,0 +1,113 @@
+// hb --compress cross-checked with httpie's -x (the `http` command): the same upload sent by both
+// to the same local server, which decodes each body by its Content-Encoding (deflate strictly in
+// the zlib format, as RFC 9110 means it and httpie sends it), must arrive alike: the same coding,
+// a Content-Length that is the compressed size, and the same content once decoded.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { inflateSync } from 'node:zlib';
+import { builtCli } from '../cli/support/built-cli.js';
+import { runHb } from '../cli/support/run-hb.js';
+import type { RecordedRequest } from '../support/test-server.js';
+import { useTestServer } from '../support/use-test-server.js';
+
+/** What arrived of one upload: its coding, whether its Content-Length is the size on the wire, and its content decoded. */
+interface Arrived {
+  readonly coding: string | undefined;
+  readonly lengthIsWireSize: boolean;
+  readonly content: Buffer;
+}
+
+const holder = useTestServer();
+let cli = '';
+const home = mkdtempSync(join(tmpdir(), 'hb-compress-interop-'));
+beforeAll(async () => {
+  cli = await builtCli();
+}, 180_000);
+afterAll(() => rmSync(home, { recursive: true, force: true }));
+
+/** One upload: httpie's options (before `POST <url>`) and items (after it), hb's arguments (after `post <url>`), and a body both read from stdin. */
+interface Upload {
+  readonly httpie: readonly string[];
+  readonly items?: readonly string[];
+  readonly hb: readonly string[];
+  readonly stdin?: Buffer;
+}
+
+/** Runs httpie; its exit code and stderr. */
+function httpie(args: readonly string[], stdin: Buffer | undefined): Promise<{ code: number; stderr: string }> {
+  return new Promise((resolve) => {
+    // a config dir of its own: httpie writes there, and reads no user's defaults
+    const env = { ...process.env, HOME: home, HTTPIE_CONFIG_DIR: join(home, 'httpie') };
+    const options = stdin === undefined ? ['--ignore-stdin'] : [];
+    const child = execFile('http', [...options, '--check-status', '--timeout', '10', ...args], { timeout: 20_000, env }, (error, _stdout, stderr) => {
+      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stderr });
+    });
+    child.stdin?.end(stdin);
+  });
+}
+
+function arrived(req: RecordedRequest): Arrived {
+  const coding = req.headers['content-encoding'] as string | undefined;
+  if (coding !== undefined && coding !== 'deflate') throw new Error(`unexpected Content-Encoding ${coding}`);
+  return {
+    coding,
+    lengthIsWireSize: Number(req.headers['content-length']) === req.body.length,
+    content: coding === undefined ? req.body : inflateSync(req.body),
+  };
+}
+
+/** Sends the upload with httpie and with hb; what arrived of each. */
+async function both(upload: Upload): Promise<{ httpie: Arrived; hb: Arrived }> {
+  holder.server.reset();
+  holder.server.expect({ method: 'POST', path: '/ingest', respond: { status: 204 } });
+  const url = `${holder.server.httpUrl}/ingest`;
+  expect(await httpie([...upload.httpie, 'POST', url, ...(upload.items ?? [])], upload.stdin)).toEqual({ code: 0, stderr: '' });
+  const stdin = upload.stdin === undefined ? undefined : { through: 'file' as const, data: upload.stdin };
+  const byHb = await runHb(cli, ['post', url, ...upload.hb, ...(upload.items ?? [])], { env: { HOME: home }, stdin });
+  expect({ code: byHb.code, stderr: byHb.stderr }).toEqual({ code: 0, stderr: '' });
+  const [first, second] = holder.server.requests;
+  return { httpie: arrived(first), hb: arrived(second) };
+}
+
+const EVENTS = Array.from({ length: 300 }, (_, i) => `{"level":"info","seq":${i},"msg":"request served"}`).join('\n');
+
+describe('hb --compress and httpie -x send the same upload', () => {
+  it('a raw body of 1 KiB and more: deflate (zlib) with its compressed Content-Length, the same bytes once decoded', async () => {
+    const sent = await both({ httpie: ['-x', '--raw', EVENTS], hb: ['--compress', '--data', EVENTS] });
+    expect(sent.httpie).toEqual({ coding: 'deflate', lengthIsWireSize: true, content: Buffer.from(EVENTS) });
+    expect(sent.hb).toEqual(sent.httpie);
+  });
+
+  it('JSON items: both deflate, the same JSON once decoded (httpie spaces its JSON, hb does not)', async () => {
+    const items = Array.from({ length: 60 }, (_, i) => `field${i}=value number ${i}`);
+    const sent = await both({ httpie: ['-x'], items, hb: ['--compress'] });
+    expect([sent.httpie.coding, sent.hb.coding]).toEqual(['deflate', 'deflate']);
+    expect(JSON.parse(sent.hb.content.toString())).toEqual(JSON.parse(sent.httpie.content.toString()));
+  });
+
+  it('a body from stdin: the same', async () => {
+    const sent = await both({ httpie: ['-x'], hb: ['--compress', '--data', '@-'], stdin: Buffer.from(EVENTS) });
+    expect(sent.httpie).toEqual({ coding: 'deflate', lengthIsWireSize: true, content: Buffer.from(EVENTS) });
+    expect(sent.hb).toEqual(sent.httpie);
+  });
+
+  it('a small body: as it is for -x and --compress; deflated for -xx and --compress twice', async () => {
+    const once = await both({ httpie: ['-x', '--raw', 'tiny'], hb: ['--compress', '--data', 'tiny'] });
+    expect(once.httpie).toEqual({ coding: undefined, lengthIsWireSize: true, content: Buffer.from('tiny') });
+    expect(once.hb).toEqual(once.httpie);
+    const twice = await both({ httpie: ['-xx', '--raw', 'tiny'], hb: ['--compress', '--compress', '--data', 'tiny'] });
+    expect(twice.httpie).toEqual({ coding: 'deflate', lengthIsWireSize: true, content: Buffer.from('tiny') });
+    expect(twice.hb).toEqual(twice.httpie);
+  });
+
+  it('where they differ (docs/cli.md): a body that deflate does not shrink goes as it is with httpie -x, deflated with hb --compress', async () => {
+    const noise = randomBytes(4096);
+    const sent = await both({ httpie: ['-x'], hb: ['--compress', '--data', '@-'], stdin: noise });
+    expect(sent.httpie).toEqual({ coding: undefined, lengthIsWireSize: true, content: noise });
+    expect(sent.hb).toEqual({ coding: 'deflate', lengthIsWireSize: true, content: noise });
+  });
+});
