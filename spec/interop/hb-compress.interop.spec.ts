@@ -8,11 +8,16 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { inflateSync } from 'node:zlib';
+import { HttpBuilder } from '../../lib/index.js';
+import { BACKENDS } from '../conformance/backends.js';
 import { builtCli } from '../cli/support/built-cli.js';
 import { runHb } from '../cli/support/run-hb.js';
 import type { RecordedRequest } from '../support/test-server.js';
 import { useTestServer } from '../support/use-test-server.js';
+import { startApache } from './servers/index.js';
+import { usePeer } from './servers/use-peer.js';
 
 /** What arrived of one upload: its coding, whether its Content-Length is the size on the wire, and its content decoded. */
 interface Arrived {
@@ -109,5 +114,33 @@ describe('hb --compress and httpie -x send the same upload', () => {
     const sent = await both({ httpie: ['-x'], hb: ['--compress', '--data', '@-'], stdin: noise });
     expect(sent.httpie).toEqual({ coding: undefined, lengthIsWireSize: true, content: noise });
     expect(sent.hb).toEqual({ coding: 'deflate', lengthIsWireSize: true, content: noise });
+  });
+});
+
+// Apache httpd's mod_deflate input filter (`SetInputFilter DEFLATE`, gzip only) in front of the echo
+// CGI: a real server that undoes the library's gzip, on every backend, and hb's.
+describe('Apache httpd decodes what request.compress sends (SetInputFilter DEFLATE)', () => {
+  const apache = usePeer(startApache);
+
+  for (const backend of BACKENDS) {
+    it(`${backend.name}: a gzip body in memory and a streamed one arrive decoded at the CGI`, async () => {
+      const client = HttpBuilder.configure((c) => {
+        c.request.uri = apache.server.url('/inflate/echo');
+        c.client.backend = backend.choice;
+        c.request.compress = 'gzip';
+        c.request.contentType = 'text/plain';
+      });
+      try {
+        expect(await client.post(String, (c) => void (c.request.body = EVENTS))).toBe(`POST  ${EVENTS}`);
+        expect(await client.post(String, (c) => void (c.request.body = Readable.from([Buffer.from(EVENTS)])))).toBe(`POST  ${EVENTS}`);
+      } finally {
+        await client.close();
+      }
+    });
+  }
+
+  it('hb --compress-with gzip: the same', async () => {
+    const byHb = await runHb(cli, ['post', apache.server.url('/inflate/echo'), '--compress-with', 'gzip', '--data', EVENTS], { env: { HOME: home } });
+    expect({ code: byHb.code, stdout: byHb.stdout.toString(), stderr: byHb.stderr }).toEqual({ code: 0, stdout: `POST  ${EVENTS}`, stderr: '' });
   });
 });
