@@ -8,7 +8,8 @@
 import { bufferedBody, inMemory, streamedBody } from '../model/backend.js';
 import { concatBytes } from '../core/bytes.js';
 import { isThenable, type MaybePromise } from '../core/maybe-promise.js';
-import type { DecompressionStreamLike } from '../model/decompression-stream.js';
+import type { DecompressionStreamLike, Format } from '../model/decompression-stream.js';
+import { streamTakes } from '../model/web-decoders.js';
 import { loadOnce } from '../core/load-once.js';
 import type { RequestRecord } from '../model/request-record.js';
 import type { EncodedRequestBody } from './encoders.js';
@@ -35,9 +36,9 @@ export interface Compressor {
 }
 
 /** The names `CompressionStream` takes for our codings ('deflate' is zlib-wrapped, as RFC 9110 means it; never 'deflate-raw'). */
-const STREAM_FORMATS: Readonly<Record<RequestCoding, string>> = { gzip: 'gzip', deflate: 'deflate', br: 'brotli' };
+const STREAM_FORMATS: Readonly<Record<RequestCoding, Format>> = { gzip: 'gzip', deflate: 'deflate', br: 'brotli' };
 
-const WebCompressionStream = (globalThis as { CompressionStream?: new (format: string) => DecompressionStreamLike }).CompressionStream;
+const WebCompressionStream = (globalThis as { CompressionStream?: new (format: Format) => DecompressionStreamLike }).CompressionStream;
 
 // the pump is the one the decoders use: loaded with the first body compressed on the web
 const streaming = loadOnce(() => import('../model/decompression-stream.js'));
@@ -47,7 +48,7 @@ export function webCompressor(coding: RequestCoding): Compressor {
   const format = STREAM_FORMATS[coding];
   const stream = async function* (source: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
     const { throughStream } = streaming.loaded ?? (await streaming());
-    yield* throughStream(new WebCompressionStream!(format), source, format as 'gzip');
+    yield* throughStream(new WebCompressionStream!(format), source, format);
   };
   return { stream, bytes: (source) => collect(stream(bufferedBody(source))) };
 }
@@ -56,17 +57,6 @@ async function collect(source: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
   for await (const chunk of source) chunks.push(chunk);
   return concatBytes(chunks);
-}
-
-/** Whether this runtime's `CompressionStream` takes `format` (`brotli` is recent, and absent from Node 20 and most browsers). */
-function streamTakes(format: string): boolean {
-  if (WebCompressionStream === undefined) return false;
-  try {
-    new WebCompressionStream(format);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**
@@ -79,7 +69,7 @@ export function webCompressors(): Array<[RequestCoding, Compressor]> {
     ['gzip', webCompressor('gzip')],
     ['deflate', webCompressor('deflate')],
   ];
-  if (streamTakes(STREAM_FORMATS.br)) made.push(['br', webCompressor('br')]);
+  if (streamTakes(WebCompressionStream, 'brotli')) made.push(['br', webCompressor('br')]);
   return made;
 }
 

@@ -2,7 +2,7 @@
 // to the same local server, which decodes each body by its Content-Encoding (deflate strictly in
 // the zlib format, as RFC 9110 means it and httpie sends it), must arrive alike: the same coding,
 // a Content-Length that is the compressed size, and the same content once decoded.
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, describe, expect, it } from '@jest/globals';
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -12,7 +12,7 @@ import { Readable } from 'node:stream';
 import { inflateSync } from 'node:zlib';
 import { HttpBuilder } from '../../lib/index.js';
 import { BACKENDS } from '../conformance/backends.js';
-import { builtCli } from '../cli/support/built-cli.js';
+import { useBuiltHb } from '../cli/support/use-built-hb.js';
 import { runHb } from '../cli/support/run-hb.js';
 import type { RecordedRequest } from '../support/test-server.js';
 import { useTestServer } from '../support/use-test-server.js';
@@ -27,11 +27,8 @@ interface Arrived {
 }
 
 const holder = useTestServer();
-let cli = '';
+const built = useBuiltHb();
 const home = mkdtempSync(join(tmpdir(), 'hb-compress-interop-'));
-beforeAll(async () => {
-  cli = await builtCli();
-}, 180_000);
 afterAll(() => rmSync(home, { recursive: true, force: true }));
 
 /** One upload: httpie's options (before `POST <url>`) and items (after it), hb's arguments (after `post <url>`), and a body both read from stdin. */
@@ -72,7 +69,7 @@ async function both(upload: Upload): Promise<{ httpie: Arrived; hb: Arrived }> {
   const url = `${holder.server.httpUrl}/ingest`;
   expect(await httpie([...upload.httpie, 'POST', url, ...(upload.items ?? [])], upload.stdin)).toEqual({ code: 0, stderr: '' });
   const stdin = upload.stdin === undefined ? undefined : { through: 'file' as const, data: upload.stdin };
-  const byHb = await runHb(cli, ['post', url, ...upload.hb, ...(upload.items ?? [])], { env: { HOME: home }, stdin });
+  const byHb = await runHb(built.cli, ['post', url, ...upload.hb, ...(upload.items ?? [])], { env: { HOME: home }, stdin });
   expect({ code: byHb.code, stderr: byHb.stderr }).toEqual({ code: 0, stderr: '' });
   const [first, second] = holder.server.requests;
   return { httpie: arrived(first), hb: arrived(second) };
@@ -140,7 +137,7 @@ describe('Apache httpd decodes what request.compress sends (SetInputFilter DEFLA
   }
 
   it('hb --compress-with gzip: the same', async () => {
-    const byHb = await runHb(cli, ['post', apache.server.url('/inflate/echo'), '--compress-with', 'gzip', '--data', EVENTS], { env: { HOME: home } });
+    const byHb = await runHb(built.cli, ['post', apache.server.url('/inflate/echo'), '--compress-with', 'gzip', '--data', EVENTS], { env: { HOME: home } });
     expect({ code: byHb.code, stdout: byHb.stdout.toString(), stderr: byHb.stderr }).toEqual({ code: 0, stdout: `POST  ${EVENTS}`, stderr: '' });
   });
 });
