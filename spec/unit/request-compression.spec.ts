@@ -1,7 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import zlib from 'node:zlib';
-import { ConfigError, HttpBuilder } from '../../lib/index.js';
+import { ConfigError, HttpBuilder, type Backend } from '../../lib/index.js';
 import { MockBackend } from '../../lib/testing.js';
 import { checkCompress } from '../../lib/config/compress-options.js';
 import { webCompressor, webCompressors } from '../../lib/content/request-compression.js';
@@ -83,7 +86,7 @@ describe('request.compress, checked when set', () => {
 });
 
 describe('request.compress on a MockBackend', () => {
-  const client = (mock: MockBackend) =>
+  const client = (mock: Backend) =>
     HttpBuilder.configure((c) => {
       c.request.uri = 'http://api.test';
       c.client.backend = mock;
@@ -97,6 +100,30 @@ describe('request.compress on a MockBackend', () => {
     const [call] = mock.calls;
     expect(call.headers['content-encoding']).toBe('gzip');
     expect(zlib.gunzipSync(call.body).toString()).toBe(TEXT);
+  });
+
+  it('a HAR recording holds the wire bytes (gzip, base64) with their Content-Encoding, and its replay matches the same compressed request', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'har-compress-'));
+    try {
+      const file = join(dir, 'upload.har');
+      const live = new MockBackend();
+      live.on('POST', '/up').reply(204);
+      const recording = MockBackend.record(file, live);
+      await client(recording).post((c) => void ((c.request.uri.path = '/up'), (c.request.body = TEXT)));
+      await recording.close();
+      const har = JSON.parse(readFileSync(file, 'utf8')) as {
+        log: { entries: Array<{ request: { headers: Array<{ name: string; value: string }>; postData: { text: string; _encoding?: string } } }> };
+      };
+      const { request } = har.log.entries[0];
+      expect(request.headers.find((h) => h.name.toLowerCase() === 'content-encoding')?.value).toBe('gzip');
+      expect(request.postData._encoding).toBe('base64');
+      expect(zlib.gunzipSync(Buffer.from(request.postData.text, 'base64')).toString()).toBe(TEXT);
+      const replay = MockBackend.fromHar(file);
+      await client(replay).post((c) => void ((c.request.uri.path = '/up'), (c.request.body = TEXT)));
+      replay.assertDone();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('an empty body goes as it is, even with minSize 0', async () => {
