@@ -152,6 +152,20 @@ conformance('request.compress', (kit) => {
     expect(kit.server.requests.map((r) => r.headers['content-encoding'])).toEqual(['gzip', 'gzip', 'gzip']);
   });
 
+  it('a 303 drops the compressed body, and its Content-Encoding with it: the GET that follows has neither', async () => {
+    kit.server.expect({ method: 'POST', path: '/form', respond: { status: 303, headers: { Location: '/done' } } });
+    kit.server.expect({ method: 'GET', path: '/done', respond: { headers: { 'Content-Type': 'text/plain' }, body: 'done' } });
+    const answer = await kit.client().post(String, (c) => {
+      c.request.uri.path = '/form';
+      c.request.compress = 'gzip';
+      c.request.body = TEXT;
+    });
+    expect(answer).toBe('done');
+    const [post, get] = kit.server.requests;
+    expect(post.headers['content-encoding']).toBe('gzip');
+    expect([get.method, get.headers['content-encoding'], get.body.length]).toEqual(['GET', undefined, 0]);
+  });
+
   it('beforeAttempt sees the compressed bytes and Content-Encoding: a signature over them checks out at the server', async () => {
     const sign = (method: string, target: string, body: Uint8Array | undefined) =>
       createHmac('sha256', 'k')
