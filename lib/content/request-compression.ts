@@ -14,7 +14,13 @@ import { loadOnce } from '../core/load-once.js';
 import type { RequestRecord } from '../model/request-record.js';
 import type { EncodedRequestBody } from './encoders.js';
 
-/** The codings `c.request.compress` names. */
+/**
+ * The codings `c.request.compress` names: `'deflate'` is the zlib format, as RFC 9110 means it.
+ *
+ * @example
+ * const coding: RequestCoding = 'gzip';
+ * c.request.compress = { encoding: coding, minSize: 0 };
+ */
 export type RequestCoding = 'gzip' | 'deflate' | 'br';
 
 /** `c.request.compress` as checked: the coding, and the smallest body it applies to. */
