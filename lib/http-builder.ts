@@ -250,6 +250,7 @@ export class HttpBuilder {
       pool: this.#pool,
       handlers: settings.handlers,
       encoders: settings.encoders,
+      compress: settings.compress,
       parsers: settings.parsers,
       resultType: args.type,
       withResponse: args.withResponse,

@@ -23,6 +23,8 @@ import './content/node-files.js';
 import './content/node-codecs.js';
 // node:zlib's decoders (br on Node 20, zstd where zlib has it) in place of DecompressionStream's
 import './backends/node-decoders.js';
+// ... and node:zlib's compressors for request.compress (br included), in place of CompressionStream's
+import './content/node-compression.js';
 // transports: native by default, axios, got, undici and fetch loaded on first use (backend-choice.ts's web default knows only fetch)
 import './backends/registry.js';
 // proxies, and the cache loaded by the first request of a client with client.cache (platform-stages.ts)

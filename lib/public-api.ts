@@ -9,6 +9,7 @@ export { withResponse, type WithResponse, type ResponseOf, type BodyOf } from '.
 // what a configuration block writes (objects the block receives: types only)
 export type { HttpConfig, ConfigBlock } from './config/http-config.js';
 export type { RequestConfig, Headers, Cookies } from './config/request-config.js';
+export type { CompressSetting, CompressOptions, RequestCoding } from './config/compress-options.js';
 export type { UriConfig, Query, QueryValue } from './config/uri-config.js';
 export type { AuthConfig, AuthOptions, BearerToken, BearerOptions, BearerRefresh } from './config/auth-config.js';
 export type { ResponseConfig } from './config/response-config.js';

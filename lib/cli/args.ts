@@ -15,6 +15,7 @@ import { TRANSPORT_OPTIONS, transportFlags, type CliTransport } from './transpor
 import { PAGE_OPTIONS, pageShape, type CliPageShape } from './page-args.js';
 import { NETRC_OPTIONS, netrcFlag, type CliNetrc } from './netrc.js';
 import { DOWNLOAD_OPTIONS, downloadFlags, type CliDownload } from './args-downloads.js';
+import { COMPRESS_OPTIONS, compressFlags, type CliCompressed } from './compress-args.js';
 
 /** The verbs `hb` knows, lower case (the command line accepts any case). */
 export const VERBS = ['get', 'head', 'post', 'put', 'delete', 'patch', 'options'] as const;
@@ -32,7 +33,7 @@ export type Pair = readonly [name: string, value: string];
 export type BodySource = { readonly from: 'text'; readonly text: string } | { readonly from: 'file'; readonly path: string } | { readonly from: 'stdin' };
 
 /** The request the command line describes; every field has been checked (a `--json` body once it is read). */
-export interface CliRequest {
+export interface CliRequest extends CliCompressed {
   /** The method, lower case: one of {@link VERBS}, or any token given with `-X` (`propfind`). */
   readonly verb: CliVerb | (string & {});
   /** Absolute http(s) URL; `http://` is assumed when the command line gave no scheme. */
@@ -145,6 +146,7 @@ const OPTIONS = {
   ...TRANSPORT_OPTIONS,
   ...PAGE_OPTIONS,
   ...NETRC_OPTIONS,
+  ...COMPRESS_OPTIONS,
 } as const;
 
 const SHORTS = Object.values(OPTIONS).flatMap((option) => ('short' in option ? [option.short] : []));
@@ -248,6 +250,7 @@ export function parseCommandLine(argv: readonly string[]): Command {
       pages: pageShape(values, paginate),
       transport: transportFlags(values),
       netrc: netrcFlag(values),
+      compress: compressFlags(values, print.curl),
       stream,
       include: values.include !== undefined,
       verbose: values.verbose !== undefined,

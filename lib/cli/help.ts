@@ -19,7 +19,7 @@ Options (hb help <topic> for all of them):
   -q, --query name=value      add a query parameter (repeatable)
   -X, --method <METHOD>       any method: PROPFIND, QUERY, ...
       --json '<text>'         send JSON text as the body (@file, @- for stdin)
-      --data '<text>'         send the body as it is (@file, @- for stdin)
+      --data '<text>'         send the body as it is (@file, @- for stdin; --compress: hb help body)
       --form name=value       send a form field; --form alone: items make a form
       --file name=@path       send a file as multipart/form-data
       --basic user:pass       Basic authentication (--digest, --bearer: hb help auth)

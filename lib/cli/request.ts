@@ -120,6 +120,7 @@ export function checkTargets(request: CliRequest): void {
  * - `--form` alone is urlencoded; with any `--file` the fields and files (in that order) go into one
  *   multipart/form-data body.
  * - `--basic` is sent with the first request (as curl does); `--digest` answers the challenge.
+ * - `--compress` and `--compress-with` compress the body (`request.compress`).
  */
 export function applyRequest(c: HttpConfig, request: CliRequest, body: CliBody | undefined): void {
   const headers = groupHeaders(request.headers);
@@ -150,6 +151,7 @@ export function applyRequest(c: HttpConfig, request: CliRequest, body: CliBody |
   if (request.auth?.scheme === 'bearer') c.request.auth.bearer(request.auth.token);
   // `Name:` items: a header hb would send (its defaults too) left out, as httpie does
   for (const name of request.unsetHeaders) c.request.headers[name] = null;
+  if (request.compress !== undefined) c.request.compress = request.compress;
 }
 
 /** Header pairs by lower-cased name: the name as first written, and the values joined with `, `. */

@@ -5,6 +5,7 @@ import { stringList } from '../core/scalar.js';
 import { UriConfig } from './uri-config.js';
 import { checkKnown, settingsOf } from './known-settings.js';
 import { type Credentials } from './auth-config.js';
+import type { CompressSetting } from './compress-options.js';
 
 /** Header values by name; `null` removes an inherited header. */
 export type Headers = Record<string, string | number | boolean | null | undefined>;
@@ -36,6 +37,17 @@ export class RequestConfig {
   charset: string | undefined;
   /** `Accept`, a string or a list joined by `, `. */
   accept: string | readonly string[] | undefined;
+  /**
+   * Compress the encoded body (streams too) with `'gzip'`, `'deflate'` or `'br'`, sending
+   * `Content-Encoding`; bodies under 1024 bytes go as they are unless `{ encoding, minSize }`
+   * says otherwise. Off by default (`false`/`undefined`); a request whose own headers carry
+   * `Content-Encoding` is sent as it is.
+   *
+   * @example
+   * c.request.compress = 'gzip';
+   * c.request.compress = { encoding: 'br', minSize: 0 };
+   */
+  compress: CompressSetting;
   #body: unknown;
   #bodySet = false;
   #auth: AuthConfig | undefined;

@@ -22,6 +22,8 @@ import { type Credentials } from './auth-config.js';
 import { type Interceptor, type ProgressListener } from './execution-config.js';
 import { mergePagination, type PaginationOptions } from './pagination.js';
 import type { ResolvedCacheOptions } from './cache-options.js';
+import { checkCompress } from './compress-options.js';
+import type { RequestCompression } from '../content/request-compression.js';
 
 /** The URI as resolved from every level. */
 export interface UriParts {
@@ -48,6 +50,8 @@ export interface Settings {
   readonly contentType: string | undefined;
   readonly charset: string | undefined;
   readonly body: unknown;
+  /** `request.compress`, checked; `undefined`: off */
+  readonly compress: RequestCompression | undefined;
   readonly credentials: Credentials | undefined;
   readonly encoders: ReadonlyArray<ReadonlyMap<string, Encoder>>;
   readonly parsers: ReadonlyArray<ReadonlyMap<string, Parser>>;
@@ -95,6 +99,7 @@ export const DEFAULT_SETTINGS: Settings = Object.freeze({
   contentType: undefined,
   charset: undefined,
   body: undefined,
+  compress: undefined,
   credentials: undefined,
   encoders: [],
   parsers: [],
@@ -133,6 +138,7 @@ export function mergeSettings(base: Settings, layer: HttpConfig): Settings {
     contentType,
     charset: request.charset === undefined ? base.charset : checkText(request.charset, 'request.charset'),
     body: request.bodySet ? request.body : base.body,
+    compress: request.compress === undefined ? base.compress : checkCompress(request.compress),
     credentials: request.credentialsSet ?? credentialsOf(base, uri, mergedUri),
     // copies: a block's maps could still be changed through a kept reference, and lookups are remembered per list
     encoders: request.encoders ? [new Map(request.encoders), ...base.encoders] : base.encoders,

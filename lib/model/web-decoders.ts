@@ -34,9 +34,14 @@ const WebDecompressionStream = (globalThis as { DecompressionStream?: new (forma
 
 /** Whether this runtime's `DecompressionStream` takes `format` (`brotli` is recent, and absent from Node 20). */
 export function decompressionStreamTakes(format: Format): boolean {
-  if (WebDecompressionStream === undefined) return false;
+  return streamTakes(WebDecompressionStream, format);
+}
+
+/** Whether `Stream`, a `DecompressionStream` or `CompressionStream` class (`undefined` where the runtime has none), takes `format`: one is made to see. */
+export function streamTakes(Stream: (new (format: Format) => unknown) | undefined, format: Format): boolean {
+  if (Stream === undefined) return false;
   try {
-    new WebDecompressionStream(format);
+    new Stream(format);
     return true;
   } catch {
     return false;

@@ -9,6 +9,7 @@ import type { ExceptionHandler, HandlerTier } from '../config/handlers.js';
 import { encodeBody, type EncodedRequestBody } from '../content/encoders.js';
 import { parserFor, READS_EMPTY_BODIES, STREAMS, takesBodyUnread } from '../content/parsers.js';
 import { releaseUpload } from '../content/raw-upload.js';
+import { compressEncoded } from '../content/request-compression.js';
 import { isClientClosed, type WireRequest, type WireResponse } from '../model/backend.js';
 import { FromServer } from '../model/from-server.js';
 import type { RequestRecord } from '../model/request-record.js';
@@ -129,6 +130,7 @@ export class Call implements WireCall {
     let encoding: MaybePromise<EncodedRequestBody | undefined>;
     try {
       encoding = this.record.body === null || this.record.body === undefined ? undefined : encodeBody(this.record, this.plan.encoders);
+      if (this.plan.compress !== undefined) encoding = compressEncoded(encoding, this.record, this.plan.compress);
     } catch (error) {
       return this.#failedBeforeResponse(error);
     }

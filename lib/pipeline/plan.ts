@@ -5,6 +5,7 @@ import type { ProgressListener } from '../config/execution-config.js';
 import type { ExecutionOptions } from '../config/execution-options.js';
 import type { HandlerTier } from '../config/handlers.js';
 import type { Encoder } from '../content/encoders.js';
+import type { RequestCompression } from '../content/request-compression.js';
 import type { Parser } from '../content/parsers.js';
 import type { ClientCookieJar } from '../cookies/cookie-jar.js';
 import type { Backend, WireRequest, WireResponse } from '../model/backend.js';
@@ -30,6 +31,8 @@ export interface Plan {
   /** every level, nearest first (request, client, its parents); the defaults come after */
   readonly handlers: readonly HandlerTier[];
   readonly encoders: ReadonlyArray<ReadonlyMap<string, Encoder>>;
+  /** `request.compress`: the encoded body compressed once per call (`undefined`: off) */
+  readonly compress: RequestCompression | undefined;
   readonly parsers: ReadonlyArray<ReadonlyMap<string, Parser>>;
   readonly resultType: ResultType | undefined;
   /** `withResponse(Type)`: the result is `{ statusCode, message, headers, body }` */

@@ -12,7 +12,8 @@ import { redirectLocation } from './redirect-location.js';
 
 /** Dropped on every hop to another origin, besides `execution.redirects.sensitiveHeaders`. */
 const CREDENTIAL_HEADERS = ['authorization', 'proxy-authorization', 'cookie'];
-const BODY_HEADERS = new Set(['content-type', 'content-length', 'transfer-encoding']);
+// what describes the body, dropped with it (RFC 9110 §15.4.4): its Content-Encoding too (request.compress sets one)
+const BODY_HEADERS = new Set(['content-type', 'content-length', 'transfer-encoding', 'content-encoding']);
 
 /** The hops from `firstResponse`, a redirect to `firstLocation`, to the response that is none to follow. */
 export async function hopOn(next: Send, first: WireRequest, firstResponse: WireResponse, firstLocation: string, call: WireCall): Promise<WireResponse> {

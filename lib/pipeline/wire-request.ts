@@ -1,6 +1,6 @@
 import { BODY_METHODS, streamedBody, type WireBody, type WireRequest } from '../model/backend.js';
 import { ConfigError, EncodeError } from '../core/errors.js';
-import type { EncodedRequestBody } from '../content/encoders.js';
+import type { CompressedRequestBody } from '../content/request-compression.js';
 import { targetOfUrl, type Target } from './build-url.js';
 import { checkHeaderValue, checkHeaders, FRAMING_HEADERS, TOKEN } from './check-headers.js';
 import { isSendableShared, putOwn } from './freeze.js';
@@ -16,7 +16,7 @@ import { CONTROL, escape } from '../core/text.js';
  * the framing (`Content-Length` when the size is known, chunked otherwise). A client's shared
  * header object was checked when it was made: its requests check only what they add to it.
  */
-export function toWireRequest(record: RequestRecord, plan: Plan, encoded: EncodedRequestBody | undefined): WireRequest {
+export function toWireRequest(record: RequestRecord, plan: Plan, encoded: CompressedRequestBody | undefined): WireRequest {
   // the method goes on the request line as is: only an RFC 9110 token may
   if (!TOKEN.test(record.method)) throw new ConfigError(`the method '${escape(record.method)}' is not a valid HTTP method token`);
   // CONNECT asks for a tunnel, with an authority as its target: no backend sends it through this path
@@ -43,6 +43,10 @@ export function toWireRequest(record: RequestRecord, plan: Plan, encoded: Encode
     }
   }
   if (contentTypeValue !== undefined) built['Content-Type'] = contentTypeValue;
+  if (encoded?.contentEncoding !== undefined) {
+    built['Content-Encoding'] = encoded.contentEncoding;
+    callerLength = undefined; // it counted the bytes before compression (content/request-compression.ts)
+  }
   const body = frame(built, record.method, encodedBody, callerLength);
   if (!checked) checkHeaders(built);
   else if (contentTypeValue !== undefined) checkHeaderValue('Content-Type', contentTypeValue); // the framing frame() set is digits or a constant

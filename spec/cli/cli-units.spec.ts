@@ -89,6 +89,10 @@ describe('parseCommandLine', () => {
         '1500',
         '--netrc-file',
         'my.netrc',
+        '--compress',
+        '--compress',
+        '--compress-with',
+        'gzip',
       ]),
     ).toEqual({
       verb: 'post',
@@ -150,6 +154,7 @@ describe('parseCommandLine', () => {
         connectTimeout: 1500,
       },
       netrc: { file: 'my.netrc' },
+      compress: { encoding: 'gzip', minSize: 0 },
     });
   });
 
@@ -179,6 +184,7 @@ describe('parseCommandLine', () => {
       pages: { items: undefined, next: undefined, cursorParam: 'cursor' },
       transport: { unixSocket: undefined, resolve: [], family: undefined, follow: true, maxRedirs: undefined, connectTimeout: undefined },
       netrc: undefined,
+      compress: undefined,
     });
   });
 
