@@ -149,3 +149,22 @@ conformance('text bodies in the charset their content type names', (kit) => {
     expect(xml.toString('latin1')).toMatch(/^<\?xml version="1.0" encoding="ISO-8859-1"[^>]*\?>\s*<note>café<\/note>$/);
   });
 });
+
+conformance('empty request bodies', (kit) => {
+  // undici's fetch once left an HTTP/2 stream with a known-empty body open forever
+  it('an empty string or zero bytes goes as an empty body with every method that takes one, and the call completes', async () => {
+    const methods = ['post', 'put', 'patch', 'delete'] as const;
+    for (const method of methods) {
+      for (const body of ['', new Uint8Array(0)]) {
+        kit.server.expect({ method: method.toUpperCase(), path: '/empty', respond: OK });
+        const result = await kit.client()[method]((c) => {
+          c.request.uri.path = '/empty';
+          c.request.contentType = 'application/octet-stream';
+          c.request.body = body;
+        });
+        expect(result).toBe('ok');
+      }
+    }
+    expect(kit.server.requests.map((r) => `${r.method} ${r.body.length}`)).toEqual(methods.flatMap((m) => [`${m.toUpperCase()} 0`, `${m.toUpperCase()} 0`]));
+  });
+});
