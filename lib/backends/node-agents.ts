@@ -92,7 +92,16 @@ export function keepingLimits<A extends http.Agent>(agent: A, idleMs: number, cl
 /** The idle limit a server's `Keep-Alive: timeout=N` asks for, as node reads it (N s less 1 s), if any. */
 function serverHintMs(socket: PooledSocket): number | undefined {
   const hint = socket._httpMessage?.res?.headers['keep-alive'];
-  const seconds = typeof hint === 'string' ? /^timeout=(\d+)/.exec(hint)?.[1] : undefined;
+  if (typeof hint !== 'string') return undefined;
+  // a server says the same on every response: read once
+  if (hint !== lastHint.text) lastHint = { text: hint, ms: hintedMs(hint) };
+  return lastHint.ms;
+}
+
+let lastHint: { readonly text: string; readonly ms: number | undefined } = { text: '', ms: undefined };
+
+function hintedMs(hint: string): number | undefined {
+  const seconds = /^timeout=(\d+)/.exec(hint)?.[1];
   return seconds === undefined ? undefined : Number(seconds) * 1000 - 1000;
 }
 

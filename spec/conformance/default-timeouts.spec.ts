@@ -69,6 +69,35 @@ conformance('default response and read limits (the transport’s)', (kit) => {
     }
   });
 
+  it("a limit of a second or more (checked coarsely: the node agents' shared clock, undici's fast timers) fails the same way, not early and within a second after it", async () => {
+    kit.server.expect({ method: 'GET', path: '/never', respond: () => {} });
+    const backend = backendFor(kit.backend as never, { tls: { ca: kit.server.ca }, connection: undefined });
+    try {
+      const url = new URL('/never', kit.server.url(kit.secure));
+      const started = performance.now();
+      const error = await errorOf(
+        backend.send({
+          method: 'GET',
+          url: url.href,
+          secure: kit.secure,
+          hostname: url.hostname,
+          port: Number(url.port),
+          target: '/never',
+          headers: {},
+          body: undefined,
+          headersTimeout: 1000,
+          bodyTimeout: 1000,
+        }),
+      );
+      const ms = performance.now() - started;
+      expect(error).toMatchObject({ code: 'UND_ERR_HEADERS_TIMEOUT' });
+      expect(ms).toBeGreaterThanOrEqual(999);
+      expect(ms).toBeLessThan(2200);
+    } finally {
+      await backend.close();
+    }
+  });
+
   it('the transport fails a body that stalls: TimeoutError read through the client', async () => {
     kit.server.expect({
       method: 'GET',
