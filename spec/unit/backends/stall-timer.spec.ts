@@ -99,7 +99,7 @@ describe('the shared stall clock', () => {
     const { result, ms } = await outcome(clockedAgent(), '/never', { headersTimeout: 100, bodyTimeout: 100 });
     expect(result).toBe('request UND_ERR_HEADERS_TIMEOUT: no response headers arrived within 100 ms');
     expect(ms).toBeGreaterThanOrEqual(100);
-    expect(ms).toBeLessThan(100 + 2 * TICK + 60); // two ticks, and the event loop's slack
+    expect(ms).toBeLessThan(100 + 2 * TICK + 150); // two ticks, and a busy machine's slack
   });
 
   it('a body that stalls: the body fails with the read error, the request had its response', async () => {
@@ -141,7 +141,7 @@ describe('the shared stall clock', () => {
     const agent = clockedAgent();
     const short = await outcome(agent, '/never', { headersTimeout: 30, bodyTimeout: 0 });
     expect(short.result).toBe('request UND_ERR_HEADERS_TIMEOUT: no response headers arrived within 30 ms');
-    expect(short.ms).toBeLessThan(4 * TICK);
+    expect(short.ms).toBeLessThan(500);
     const none = await Promise.race([outcome(agent, '/never', { headersTimeout: 0, bodyTimeout: 0 }), pause(300).then(() => 'still waiting')]);
     expect(none).toBe('still waiting');
   });
@@ -149,7 +149,7 @@ describe('the shared stall clock', () => {
   it('a short body limit with a long headers limit: each phase by its own means', async () => {
     const { result, ms } = await outcome(clockedAgent(), '/stall-body', { headersTimeout: 5000, bodyTimeout: 30 });
     expect(result).toMatch(/^(body|request) UND_ERR_BODY_TIMEOUT: no more of the response body arrived within 30 ms$/);
-    expect(ms).toBeLessThan(4 * TICK);
+    expect(ms).toBeLessThan(500);
   });
 
   it('runs only while it watches sockets, and keeps no process alive', async () => {
