@@ -37,27 +37,44 @@ export function exactWire(options: NormalizedOptions): void {
       );
     return;
   }
-  const { headers, target, proxy } = state.request;
-  const path = targetAfterHooks(options.url, target);
-  options.request = (url, native, callback) => {
-    const onResponse = (response: unknown) => {
-      state.reason = (response as { statusMessage?: string }).statusMessage; // before got fills it in
-      callback?.(response as never);
-    };
-    const cased = casedAs(headers, (native.headers ?? {}) as http.OutgoingHttpHeaders);
-    // got's HTTP/2 refuses connection-specific headers (it frames a body of unknown length itself)
-    const final = { ...native, path, headers: options.http2 ? withoutConnectionHeaders(cased) : cased, ...(options.http2 && probeOf(native)) };
-    const req = proxy
-      ? proxiedRequest(state.proxies.options(state.request, proxy, path, final.headers), final, state.request, onResponse)
-      : base(url, final, onResponse);
-    // a ClientRequest unless a user's own request function (a cache, a mock) returns something else
-    if (typeof (req as Partial<http.ClientRequest>).once === 'function') {
-      limitRequest(req as http.ClientRequest, state.request);
-      (req as http.ClientRequest).on('error', markIfReused);
-    }
-    return options.http2 ? asHttp2(req, url.host, state.request.body !== undefined, state.request.timings) : req;
-  };
+  options.request = sendExact.bind(undefined, options, state, base, targetAfterHooks(options.url, state.request.target));
 }
+
+/**
+ * got's request function for one request (bound per request: docs/performance.md, "Arrows made
+ * per request"): node's request with the caller's header names and the exact target.
+ */
+function sendExact(
+  options: NormalizedOptions,
+  state: State,
+  base: NonNullable<ReturnType<NormalizedOptions['getRequestFunction']>>,
+  path: string,
+  url: URL,
+  native: http.RequestOptions,
+  callback?: Parameters<GotRequestFunction>[2],
+): ReturnType<GotRequestFunction> {
+  const { headers, proxy } = state.request;
+  const onResponse = responded.bind(undefined, state, callback);
+  const cased = casedAs(headers, (native.headers ?? {}) as http.OutgoingHttpHeaders);
+  // got's HTTP/2 refuses connection-specific headers (it frames a body of unknown length itself)
+  const final = { ...native, path, headers: options.http2 ? withoutConnectionHeaders(cased) : cased, ...(options.http2 && probeOf(native)) };
+  const req = proxy
+    ? proxiedRequest(state.proxies.options(state.request, proxy, path, final.headers), final, state.request, onResponse)
+    : base(url, final, onResponse);
+  // a ClientRequest unless a user's own request function (a cache, a mock) returns something else
+  if (typeof (req as Partial<http.ClientRequest>).once === 'function') {
+    limitRequest(req as http.ClientRequest, state.request);
+    (req as http.ClientRequest).on('error', markIfReused);
+  }
+  return options.http2 ? asHttp2(req, url.host, state.request.body !== undefined, state.request.timings) : req;
+}
+
+function responded(state: State, callback: Parameters<GotRequestFunction>[2], response: unknown): void {
+  state.reason = (response as { statusMessage?: string }).statusMessage; // before got fills it in
+  callback?.(response as never);
+}
+
+type GotRequestFunction = NonNullable<NormalizedOptions['request']>;
 
 /** The ALPN probe of the backend's HTTP/2 agent, for http2-wrapper's `auto` (whose own does not time its connection). */
 function probeOf(native: { agent?: unknown }): { resolveProtocol?: GotHttp2Agent['resolveProtocol'] } {
@@ -78,8 +95,12 @@ function targetAfterHooks(url: URL, target: string): string {
   return parsed.pathname + parsed.search === sent ? target : sent;
 }
 
-/** Final headers (hooks applied) in the caller's order and spelling; hook-added ones after. */
+/**
+ * Final headers (hooks applied) in the caller's order and spelling; hook-added ones after. When
+ * they are the caller's, unchanged (the usual case), the caller's object itself: no copy.
+ */
 function casedAs(names: Readonly<Record<string, string>>, final: http.OutgoingHttpHeaders): http.OutgoingHttpHeaders {
+  if (same(names, final)) return names;
   const rest = { ...final };
   const out: http.OutgoingHttpHeaders = {};
   for (const name in names) {
@@ -90,4 +111,15 @@ function casedAs(names: Readonly<Record<string, string>>, final: http.OutgoingHt
     }
   }
   return Object.assign(out, rest);
+}
+
+/** Whether got's lower-cased `final` holds exactly the caller's headers, values unchanged. */
+function same(names: Readonly<Record<string, string>>, final: http.OutgoingHttpHeaders): boolean {
+  let count = 0;
+  for (const name in names) {
+    if (final[name.toLowerCase()] !== names[name]) return false;
+    count++;
+  }
+  for (const name in final) if (final[name] !== undefined && --count < 0) return false;
+  return count === 0;
 }

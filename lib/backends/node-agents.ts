@@ -1,9 +1,11 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { Duplex } from 'node:stream';
+import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { DEFAULT_IDLE_MS, type ConnectionOptions, type TransportOptions } from '../model/backend.js';
-import { AGENT_OPTIONS } from './node-limits.js';
+import { AGENT_OPTIONS, STALL_CLOCK, clockedBy } from './node-limits.js';
+import type { StallClock } from './stall-timer.js';
 import { answeringAll } from './lookup.js';
 import { nodeTls } from './node-tls.js';
 import { guardPins, pinsOf, unresumed } from './tls-pins.js';
@@ -50,31 +52,84 @@ export function nodeAgentOptions(connection: ConnectionOptions): http.AgentOptio
   return options;
 }
 
-type TimedSocket = Duplex & { timeout?: number; setTimeout(ms: number): void };
+type PooledSocket = Duplex & { _httpMessage?: { res?: http.IncomingMessage | null } | null; [IDLE]?: IdleTimer };
+type IdleTimer = { timer: ReturnType<typeof setTimeout> | undefined; ms: number };
+const IDLE = Symbol('idleTimer');
 
 /**
- * `agent` with the two lives of its sockets' timeout: the request's stall limit (the agent's
- * `timeout`) while a socket serves one — put back before a socket goes to the next request,
- * whether it waited in the pool or is handed straight to a queued request — and the idle limit
- * while it waits in the pool (node destroys a free socket whose timeout fires; a server's
- * shorter `Keep-Alive: timeout` hint, which node applies, is kept). Closures per agent, none per request.
+ * `agent` with the limits of its sockets' two lives: while a socket serves a request, the
+ * request's stall limits, which `clock` checks on every socket the agent makes (no socket
+ * timeout, nothing armed per request: see {@link StallClock}); while it waits in the pool, the
+ * idle limit (a server's shorter `Keep-Alive: timeout` hint, less node's second of margin,
+ * wins), one timer per socket made once and refreshed as the socket comes back to the pool, which
+ * closes the socket if it is still there when the timer fires. Closures per agent, none per request.
  */
-export function keepingLimits<A extends http.Agent>(agent: A, idleMs: number): A {
-  const stallMs = (agent as unknown as { options: { timeout?: number } }).options.timeout ?? 0;
-  // before node's own 'free' listener, which may hand the socket to a queued request at once
-  agent.prependListener('free', (socket: TimedSocket) => socket.setTimeout(stallMs));
+export function keepingLimits<A extends http.Agent>(agent: A, idleMs: number, clock: StallClock = STALL_CLOCK): A {
   const keep = agent.keepSocketAlive.bind(agent);
-  agent.keepSocketAlive = (socket: TimedSocket) => {
+  agent.keepSocketAlive = (socket: PooledSocket) => {
+    const hinted = idleMs && serverHintMs(socket);
     // node's returns whether it keeps the socket (its types say void)
     const kept = keep(socket) as unknown as boolean;
-    const hinted = socket.timeout;
-    if (kept) socket.setTimeout(hinted && hinted < stallMs ? Math.min(idleMs, hinted) : idleMs);
+    if (kept) idleFor(socket, hinted && hinted < idleMs ? hinted : idleMs, agent);
     return kept as unknown as void;
   };
-  const reuse = agent.reuseSocket.bind(agent);
-  agent.reuseSocket = (socket: TimedSocket, request: http.ClientRequest) => {
-    reuse(socket, request);
-    socket.setTimeout(stallMs);
+  const internal = agent as unknown as {
+    createSocket?(req: http.ClientRequest, options: unknown, callback: (error: Error | null, socket?: Duplex) => void): void;
   };
+  // an Agent without node's createSocket (another runtime's): the stall limits get a timer per request
+  if (typeof internal.createSocket === 'function') {
+    const create = internal.createSocket.bind(agent);
+    internal.createSocket = (req, options, callback) =>
+      create(req, options, (error, socket) => {
+        if (socket !== undefined) clock.watch(socket as Socket);
+        callback(error, socket);
+      });
+    clockedBy(agent, clock);
+  }
   return timeAgent(agent);
+}
+
+/** The idle limit a server's `Keep-Alive: timeout=N` asks for, as node reads it (N s less 1 s), if any. */
+function serverHintMs(socket: PooledSocket): number | undefined {
+  const hint = socket._httpMessage?.res?.headers['keep-alive'];
+  if (typeof hint !== 'string') return undefined;
+  // a server says the same on every response: read once
+  if (hint !== lastHint.text) lastHint = { text: hint, ms: hintedMs(hint) };
+  return lastHint.ms;
+}
+
+let lastHint: { readonly text: string; readonly ms: number | undefined } = { text: '', ms: undefined };
+
+function hintedMs(hint: string): number | undefined {
+  const seconds = /^timeout=(\d+)/.exec(hint)?.[1];
+  return seconds === undefined ? undefined : Number(seconds) * 1000 - 1000;
+}
+
+/** (Re)starts the idle timer of `socket`, which has just come back to `agent`'s pool; 0: none. */
+function idleFor(socket: PooledSocket, ms: number, agent: http.Agent): void {
+  let idle = socket[IDLE];
+  if (idle === undefined) {
+    if (ms === 0) return;
+    socket.once('close', stopIdle);
+    idle = socket[IDLE] = { timer: undefined, ms: 0 };
+  }
+  if (idle.timer !== undefined && idle.ms === ms) {
+    idle.timer.refresh();
+    return;
+  }
+  clearTimeout(idle.timer);
+  idle.ms = ms;
+  idle.timer = ms > 0 ? setTimeout(closeIfIdle, ms, socket, agent).unref() : undefined;
+}
+
+/** The idle timer fired: a socket still in the pool closes (node takes it out on 'close'); one serving a request stays. */
+function closeIfIdle(socket: PooledSocket, agent: http.Agent): void {
+  for (const name in agent.freeSockets) if (agent.freeSockets[name]?.includes(socket as Socket)) return void socket.destroy();
+}
+
+function stopIdle(this: PooledSocket): void {
+  const idle = this[IDLE];
+  if (idle === undefined) return;
+  clearTimeout(idle.timer);
+  idle.timer = undefined;
 }

@@ -1,7 +1,7 @@
 import type http from 'node:http';
-import { DEFAULT_STALL_MS } from '../config/execution-options.js';
 import { BODY_TIMEOUT, CONNECT_TIMEOUT, HEADERS_TIMEOUT, type WireRequest } from '../model/backend.js';
 import { timeRequest } from './node-timings.js';
+import { StallClock } from './stall-timer.js';
 
 /**
  * The transport's limits on a node `ClientRequest`, shared by the node-based backends (native,
@@ -16,20 +16,37 @@ export function limitRequest(
 ): void {
   timeRequest(req, wire.timings);
   limitConnect(req, wire.connectTimeout);
-  const headersMs = wire.headersTimeout ?? 0;
-  const bodyMs = wire.bodyTimeout ?? 0;
-  // the usual case: both limits are the agent's own socket timeout (agentOptions), which node
-  // arms per socket: one listener is all a request needs. axios resets the socket's timeout to
-  // 0 for each request: there it is armed per request.
+  const limited = req as Limited;
+  const headersMs = (limited[HEADERS_MS] = wire.headersTimeout ?? 0);
+  const bodyMs = (limited[BODY_MS] = wire.bodyTimeout ?? 0);
+  const clock = (req as { agent?: Clocked }).agent?.[CLOCK];
+  if (clock !== undefined) {
+    // the library's agents (the usual case): the clock reads the limits off the request on its
+    // socket, nothing is armed per request; only a limit too short for it gets a timer of its own
+    const headersFine = clock.coarse(headersMs) ? 0 : headersMs;
+    const bodyFine = clock.coarse(bodyMs) ? 0 : bodyMs;
+    if (headersFine || bodyFine) limitStall(limited, headersFine, bodyFine);
+    return;
+  }
+  // another agent (a got instance's own): its socket timeout, when it has the limits, or one per request
   const agentMs = (req as { agent?: { options?: { timeout?: number } } }).agent?.options?.timeout ?? 0;
   if (headersMs === agentMs && bodyMs === agentMs && !resetsTimeout) {
     // `on`, not `once` (no wrapper per request): onStall ends the request
     if (agentMs) req.on('timeout', onStall);
-  } else limitStall(req, headersMs, bodyMs);
+  } else limitStall(limited, headersMs, bodyMs);
 }
 
-/** Options of a node Agent the library makes: keep-alive, and the default stall limit as the socket timeout. */
-export const AGENT_OPTIONS = { keepAlive: true, timeout: DEFAULT_STALL_MS } as const;
+/** Options of a node Agent the library makes: keep-alive; the stall limits are {@link STALL_CLOCK}'s, not a socket timeout. */
+export const AGENT_OPTIONS = { keepAlive: true } as const;
+
+/** Where an agent whose sockets {@link STALL_CLOCK} (or a test's clock) watches says so. */
+export const CLOCK = Symbol('stallClock');
+type Clocked = { [CLOCK]?: StallClock };
+
+/** Marks `agent` as one whose every socket `clock` watches (the caller watches them as they are made). */
+export function clockedBy(agent: object, clock: StallClock): void {
+  (agent as Clocked)[CLOCK] = clock;
+}
 
 /** Whether `socket` is connected already (TLS: its handshake done; node sets `alpnProtocol` then, `null` before). */
 function established(socket: { connecting?: boolean; encrypted?: boolean; alpnProtocol?: unknown }): boolean {
@@ -59,16 +76,25 @@ function limitConnect(req: http.ClientRequest, ms: number | undefined): void {
 // The limits travel on the request itself: one shared listener each, no closure per request.
 const HEADERS_MS = Symbol('headersTimeout');
 const BODY_MS = Symbol('bodyTimeout');
+const ARM_HEADERS = Symbol('armHeaders');
+const ARM_BODY = Symbol('armBody');
 const STALLED = Symbol('stalled');
-type Limited = http.ClientRequest & { [HEADERS_MS]?: number; [BODY_MS]?: number };
+type Limited = http.ClientRequest & {
+  res?: http.IncomingMessage | null;
+  [HEADERS_MS]?: number;
+  [BODY_MS]?: number;
+  [ARM_HEADERS]?: number;
+  [ARM_BODY]?: number;
+};
 
 /**
  * The socket's inactivity timer: until the response headers, `headersMs`; then `bodyMs` for
- * the body. Node re-arms it on every byte and hands the socket back to its agent without it.
+ * the body (0: none, which also switches off a socket timeout of the agent's). Node re-arms it
+ * on every byte and hands the socket back to its agent without it.
  */
 function limitStall(req: Limited, headersMs: number, bodyMs: number): void {
-  req[HEADERS_MS] = headersMs;
-  req[BODY_MS] = bodyMs;
+  req[ARM_HEADERS] = headersMs;
+  req[ARM_BODY] = bodyMs;
   req.on('timeout', onStall);
   req.once('socket', armHeadersSoon);
   if (headersMs !== bodyMs) req.once('response', armBody);
@@ -84,25 +110,51 @@ function armHeadersSoon(this: Limited): void {
 
 function armHeaders(req: Limited): void {
   // 0 too: it switches off an agent's socket timeout for this request
-  if (!req.destroyed) req.setTimeout(req[HEADERS_MS] ?? 0);
+  if (!req.destroyed) req.setTimeout(req[ARM_HEADERS] ?? 0);
 }
 
 function armBody(this: Limited): void {
-  this.setTimeout(this[BODY_MS] ?? 0);
+  this.setTimeout(this[ARM_BODY] ?? 0);
 }
 
 function onStall(this: Limited): void {
-  const res = (this as { res?: http.IncomingMessage & { [STALLED]?: Error } }).res;
-  const agentMs = (this as { agent?: { options?: { timeout?: number } } }).agent?.options?.timeout;
+  const res = this.res;
+  const agentMs = (this as { agent?: { options?: { timeout?: number } } }).agent?.options?.timeout ?? 0;
+  expire(this, (res ? this[BODY_MS] : this[HEADERS_MS]) || agentMs);
+}
+
+/** The stall limit of the phase `request` is in, as {@link STALL_CLOCK} reads it (0: none). */
+function limitOf(request: object): number {
+  const req = request as Limited;
+  return (req.res ? req[BODY_MS] : req[HEADERS_MS]) ?? 0;
+}
+
+/**
+ * Ends `request`, silent for `ms`: before the response headers the request fails; after them its
+ * body does (the pipeline reads it as a read timeout), the error kept on the response for a
+ * transport that reports the destroyed body as a reset of its own (got).
+ */
+function expire(request: object, ms: number): void {
+  const req = request as Limited;
+  const res = req.res as (http.IncomingMessage & { [STALLED]?: Error }) | null;
   if (!res) {
-    this.destroy(Object.assign(new Error(`no response headers arrived within ${this[HEADERS_MS] ?? agentMs} ms`), { code: HEADERS_TIMEOUT }));
+    req.destroy(Object.assign(new Error(`no response headers arrived within ${ms} ms`), { code: HEADERS_TIMEOUT }));
     return;
   }
-  // the body fails, not the request (the pipeline reads it as a read timeout); kept on the response
-  // for a transport that reports the destroyed body as a reset of its own (got)
-  const error = Object.assign(new Error(`no more of the response body arrived within ${this[BODY_MS] ?? agentMs} ms`), { code: BODY_TIMEOUT });
+  const error = Object.assign(new Error(`no more of the response body arrived within ${ms} ms`), { code: BODY_TIMEOUT });
   res[STALLED] = error;
   res.destroy(error);
+}
+
+/** How often {@link STALL_CLOCK} reads its sockets: limits of 1 s and more are its, reported at most 0.5 s late. */
+export const STALL_TICK_MS = 250;
+
+/** The clock of the stall limits of every connection of the library's node agents ({@link StallClock}). */
+export const STALL_CLOCK = new StallClock(STALL_TICK_MS, limitOf, expire);
+
+/** A clock of its own for `limitRequest`'s requests (tests: a finer tick). */
+export function stallClock(tickMs: number): StallClock {
+  return new StallClock(tickMs, limitOf, expire);
 }
 
 /** The error a response's body failed with when its stall limit expired, if it did. */

@@ -20,7 +20,7 @@ export function nodeResponse(res: http.IncomingMessage, options: NodeResponseOpt
   const source = options.body ?? res;
   // an error on a body nobody reads (discarded, or after a handler failed) must not crash the
   // process; readers still see it through their own listeners or iteration
-  source.on('error', () => {});
+  source.on('error', ignore);
   const body = options.cleanErrors ? withCleanErrors(source, res) : source;
   return {
     statusCode: res.statusCode ?? 0,
@@ -34,6 +34,9 @@ export function nodeResponse(res: http.IncomingMessage, options: NodeResponseOpt
     readAll: readAll.bind(undefined, body, res),
   };
 }
+
+/** An 'error' listener that only keeps an error from crashing the process: one function, not an arrow per response. */
+function ignore(): void {}
 
 /**
  * `source` piped through a stream that fails with clean copies of its errors (see

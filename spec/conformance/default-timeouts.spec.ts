@@ -5,7 +5,7 @@ import { expect, it } from '@jest/globals';
 import type { ServerResponse } from 'node:http';
 import { HttpBuilder, TimeoutError, type Backend, type WireRequest } from '../../lib/index.js';
 import { backendFor } from '../../lib/backends/registry.js';
-import { conformance } from './kit.js';
+import { conformance, type Kit } from './kit.js';
 
 /** A backend that records each wire request before the kit's backend sends it. */
 function recording(inner: Backend, seen: WireRequest[]): Backend {
@@ -17,6 +17,24 @@ function errorOf(promise: Promise<unknown>): Promise<unknown> {
     () => new Error('expected a rejection'),
     (error: unknown) => error,
   );
+}
+
+/** A GET of `path` on the kit's server as a wire request, with these stall limits. */
+function getOf(kit: Kit, path: string, headersTimeout: number, bodyTimeout: number): WireRequest {
+  const url = new URL(path, kit.server.url(kit.secure));
+  const { hostname, port } = url;
+  return {
+    method: 'GET',
+    url: url.href,
+    secure: kit.secure,
+    hostname,
+    port: Number(port),
+    target: path,
+    headers: {},
+    body: undefined,
+    headersTimeout,
+    bodyTimeout,
+  };
 }
 
 conformance('default response and read limits (the transport’s)', (kit) => {
@@ -49,21 +67,24 @@ conformance('default response and read limits (the transport’s)', (kit) => {
     kit.server.expect({ method: 'GET', path: '/never', respond: () => {} });
     const backend = backendFor(kit.backend as never, { tls: { ca: kit.server.ca }, connection: undefined });
     try {
-      const url = new URL('/never', kit.server.url(kit.secure));
-      const wire: WireRequest = {
-        method: 'GET',
-        url: url.href,
-        secure: kit.secure,
-        hostname: url.hostname,
-        port: Number(url.port),
-        target: '/never',
-        headers: {},
-        body: undefined,
-        headersTimeout: 150,
-        bodyTimeout: 150,
-      };
+      const wire = getOf(kit, '/never', 150, 150);
       const error = await errorOf(backend.send(wire));
       expect(error).toMatchObject({ code: 'UND_ERR_HEADERS_TIMEOUT' });
+    } finally {
+      await backend.close();
+    }
+  });
+
+  it("a limit of a second or more (checked coarsely: the node agents' shared clock, undici's fast timers) fails the same way, not early and within a second after it", async () => {
+    kit.server.expect({ method: 'GET', path: '/never', respond: () => {} });
+    const backend = backendFor(kit.backend as never, { tls: { ca: kit.server.ca }, connection: undefined });
+    try {
+      const started = performance.now();
+      const error = await errorOf(backend.send(getOf(kit, '/never', 1000, 1000)));
+      const ms = performance.now() - started;
+      expect(error).toMatchObject({ code: 'UND_ERR_HEADERS_TIMEOUT' });
+      expect(ms).toBeGreaterThanOrEqual(999);
+      expect(ms).toBeLessThan(2200);
     } finally {
       await backend.close();
     }
@@ -80,19 +101,7 @@ conformance('default response and read limits (the transport’s)', (kit) => {
     });
     const backend = backendFor(kit.backend as never, { tls: { ca: kit.server.ca }, connection: undefined });
     try {
-      const url = new URL('/stall', kit.server.url(kit.secure));
-      const response = await backend.send({
-        method: 'GET',
-        url: url.href,
-        secure: kit.secure,
-        hostname: url.hostname,
-        port: Number(url.port),
-        target: '/stall',
-        headers: {},
-        body: undefined,
-        headersTimeout: 5000,
-        bodyTimeout: 150,
-      });
+      const response = await backend.send(getOf(kit, '/stall', 5000, 150));
       const started = Date.now();
       const error = await errorOf(
         (async () => {
