@@ -67,7 +67,7 @@ export type {
   TransportOptions,
   PublicOnlyPolicy,
 } from './model/backend.js';
-export type { ProxyRoute, ProxyEndpoint, ProxyAnswers, SocksLogin } from './model/proxy-route.js';
+export type { ProxyRoute, ProxyEndpoint, ProxyAnswers, SocksLogin, SocksVersion } from './model/proxy-route.js';
 export { bufferedBody, streamedBody, CONNECT_TIMEOUT, HEADERS_TIMEOUT, BODY_TIMEOUT } from './model/backend.js';
 
 export { VERSION } from './core/version.js';

@@ -124,14 +124,17 @@ function resolveTarget(hostname: string, { lookup, family }: SocksResolution): P
  */
 function socksFailure(error: unknown, route: ProxyRoute, authority: string): Error {
   const message = error instanceof Error ? error.message : String(error);
+  const noLogin = `the proxy ${route.shown} asks for a SOCKS5 login, and its URL has no credentials (socks5://user:password@host:port)`;
   if (message.startsWith('Socks5 Authentication failed')) {
-    return new ProxyError(`the proxy ${route.shown} refused the credentials of its URL (SOCKS5 username/password login, RFC 1929)`, 407);
+    // a proxy may pick the login method though the client offered none: then nothing of the URL was refused
+    return new ProxyError(
+      route.hasCredentials ? `the proxy ${route.shown} refused the credentials of its URL (SOCKS5 username/password login, RFC 1929)` : noLogin,
+      407,
+    );
   }
   if (message.includes('no accepted authentication type')) {
     return new ProxyError(
-      route.hasCredentials
-        ? `the proxy ${route.shown} accepts neither of the SOCKS5 login methods the client offers (none, username/password)`
-        : `the proxy ${route.shown} asks for a SOCKS5 login, and its URL has no credentials (socks5://user:password@host:port)`,
+      route.hasCredentials ? `the proxy ${route.shown} accepts neither of the SOCKS5 login methods the client offers (none, username/password)` : noLogin,
       407,
     );
   }

@@ -1,9 +1,9 @@
-import type { CompressOptions, RequestCoding } from '../config/compress-options.js';
+import { DEFAULT_MIN_SIZE, REQUEST_CODINGS, type CompressOptions, type RequestCoding } from '../config/compress-options.js';
 import { UsageError } from './failure.js';
 
 /**
- * `--compress` and `--compress-with`, spread into args.ts's OPTIONS: httpie's and xh's
- * `-x`/`--compress` (deflate; given twice, whatever the size), with the coding to choose (each
+ * `--compress` and `--compress-with`, spread into args.ts's OPTIONS: xh's and httpie's
+ * `--compress` (gzip here; given twice, whatever the size), with the coding to choose (each
  * `multiple`, so a repeated `--compress-with` is an error). No `-x`: it is curl's `--proxy`, and
  * `hb -x http://proxy:3128 URL` read as httpie's would send the request, and its credentials, to
  * the proxy's host.
@@ -19,12 +19,10 @@ export interface CompressValues {
   readonly 'compress-with'?: string[];
 }
 
-const CODINGS: readonly string[] = ['gzip', 'deflate', 'br'];
-
 /**
  * The request body's compression (`request.compress`), or `undefined` for none: `--compress`
- * compresses bodies of 1 KiB and more with deflate, as httpie's and xh's `--compress` (the zlib
- * `deflate` both send); given twice (`-xx` there), every body that is not empty; `--compress-with
+ * compresses bodies of 1 KiB and more with gzip (httpie and xh send the zlib `deflate`:
+ * `--compress-with deflate`); given twice (`-xx` there), every body that is not empty; `--compress-with
  * <gzip|deflate|br>` picks the coding (and compresses on its own, as `--compress`).
  *
  * @throws {UsageError} naming the flag; also with `--curl` (`curl`), as curl has no way to compress a body.
@@ -40,9 +38,9 @@ export function compressFlags(values: CompressValues, curl: boolean): CompressOp
   // its --data-binary would carry the compressed bytes (NULs a shell word cannot hold), or an @file not compressed at all
   if (curl)
     throw new UsageError('--curl: curl cannot compress a request body, so it cannot send what --compress sends: drop --compress/--compress-with, or --curl');
-  const encoding = chosen?.[0] ?? 'deflate';
-  if (!CODINGS.includes(encoding)) throw new UsageError(`--compress-with expects gzip, deflate or br, got '${encoding}'`);
-  return { encoding: encoding as RequestCoding, minSize: times === 2 ? 0 : 1024 };
+  const encoding = chosen?.[0] ?? 'gzip';
+  if (!REQUEST_CODINGS.includes(encoding)) throw new UsageError(`--compress-with expects gzip, deflate or br, got '${encoding}'`);
+  return { encoding: encoding as RequestCoding, minSize: times === 2 ? 0 : DEFAULT_MIN_SIZE };
 }
 
 /** The field args.ts's CliRequest takes from here. */

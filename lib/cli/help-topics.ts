@@ -45,9 +45,9 @@ byte for byte when piped; other bodies are written as received. Redirects are fo
   --form name=value       send a form field (repeatable; urlencoded, or multipart with --file);
                           --form before the URL (no value): items become form fields
   --file name=@path       send a file as multipart/form-data (repeatable)
-  --compress              compress a body of 1 KiB or more (Content-Encoding: deflate, as
-                          httpie's and xh's --compress); twice: every body but an empty one
-  --compress-with <coding>  gzip, deflate or br instead (compresses even without --compress)
+  --compress              compress a body of 1 KiB or more (Content-Encoding: gzip);
+                          twice: every body but an empty one
+  --compress-with <coding>  gzip, deflate (httpie's -x) or br (compresses even without --compress)
 A body piped on stdin is sent only with --data @- or --json @-; otherwise hb refuses (exit 2).
 `,
   auth: `Authentication:

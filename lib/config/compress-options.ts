@@ -1,6 +1,7 @@
 import { ConfigError } from '../core/errors.js';
 import { describeSetting, describeValue } from '../core/describe-value.js';
 import { isRecord } from '../core/scalar.js';
+import { escape } from '../core/text.js';
 import { webRuntimeName, runtimeName } from '../core/runtime-name.js';
 import { canCompress, type RequestCoding, type RequestCompression } from '../content/request-compression.js';
 
@@ -33,7 +34,8 @@ export interface CompressOptions {
 /** The size below which a body goes uncompressed unless `minSize` says otherwise: under ~1 KiB gzip rarely pays for its header and the CPU. */
 export const DEFAULT_MIN_SIZE = 1024;
 
-const CODINGS: readonly string[] = ['gzip', 'deflate', 'br'];
+/** The codings `request.compress` takes, as written. */
+export const REQUEST_CODINGS: readonly string[] = ['gzip', 'deflate', 'br'];
 
 /** @internal `request.compress` checked when set: `undefined` for `false`; `has` tells the codings this runtime can make. */
 export function checkCompress(value: unknown, has: (coding: RequestCoding) => boolean = canCompress): RequestCompression | undefined {
@@ -42,7 +44,7 @@ export function checkCompress(value: unknown, has: (coding: RequestCoding) => bo
   if (!isRecord(value))
     throw new ConfigError(`request.compress must be 'gzip', 'deflate', 'br', { encoding, minSize? } or false, not ${describeValue(value, true)}`);
   for (const key of Object.keys(value))
-    if (key !== 'encoding' && key !== 'minSize') throw new ConfigError(`request.compress has no option '${key}' (known: encoding, minSize)`);
+    if (key !== 'encoding' && key !== 'minSize') throw new ConfigError(`request.compress has no option '${escape(key)}' (known: encoding, minSize)`);
   const { encoding, minSize = DEFAULT_MIN_SIZE } = value as Partial<CompressOptions>;
   if (typeof encoding !== 'string') throw new ConfigError(`request.compress.encoding must be 'gzip', 'deflate' or 'br', not ${describeValue(encoding, true)}`);
   if (!Number.isSafeInteger(minSize) || minSize < 0)
@@ -51,7 +53,7 @@ export function checkCompress(value: unknown, has: (coding: RequestCoding) => bo
 }
 
 function coding(value: string, has: (coding: RequestCoding) => boolean, member = ''): RequestCoding {
-  if (!CODINGS.includes(value)) throw new ConfigError(`request.compress${member} must be 'gzip', 'deflate' or 'br', not ${describeValue(value, true)}`);
+  if (!REQUEST_CODINGS.includes(value)) throw new ConfigError(`request.compress${member} must be 'gzip', 'deflate' or 'br', not ${describeValue(value, true)}`);
   const known = value as RequestCoding;
   if (!has(known)) {
     // only the browser/Workers build lacks one (node:zlib makes all three): on Node, that build run as a browser's

@@ -28,10 +28,24 @@ export interface ProxyEndpoint {
    * target's name and sends the address, with `'socks5h'` it sends the name. Absent (or
    * `undefined`) for an HTTP proxy.
    */
-  readonly socks?: 'socks5' | 'socks5h';
+  readonly socks?: SocksVersion;
 }
 
-/** A SOCKS5 proxy's username/password login (RFC 1929), from its URL. */
+/**
+ * The SOCKS proxies `client.proxy` takes: SOCKS5 with names resolved by the client, or by the
+ * proxy (`h`, as curl).
+ *
+ * @example
+ * const version: SocksVersion = 'socks5h'; // as in `socks5h://127.0.0.1:1080`
+ */
+export type SocksVersion = 'socks5' | 'socks5h';
+
+/**
+ * A SOCKS5 proxy's username/password login (RFC 1929), from its URL.
+ *
+ * @example
+ * const login: SocksLogin | undefined = route.socksLogin?.(); // { user: 'me', password: '…' } for socks5h://me:…@host
+ */
 export interface SocksLogin {
   readonly user: string;
   readonly password: string;

@@ -2,6 +2,7 @@ import { describeValue } from '../core/describe-value.js';
 import { ConfigError } from '../core/errors.js';
 import { hideUserInfoIn } from '../core/redact.js';
 import { CONTROL, escape } from '../core/text.js';
+import type { SocksVersion } from '../model/proxy-route.js';
 
 /** A proxy's address and credentials, parsed once. */
 export interface ProxyAddress {
@@ -21,8 +22,7 @@ export interface ProxyAddress {
   readonly shown: string;
 }
 
-/** The SOCKS proxies `client.proxy` takes: SOCKS5 with names resolved by the client, or by the proxy (`h`, as curl). */
-export type SocksVersion = 'socks5' | 'socks5h';
+export type { SocksVersion } from '../model/proxy-route.js';
 
 const SCHEMES: ReadonlySet<string> = new Set(['http', 'https', 'socks5', 'socks5h']);
 /** RFC 1929: the user name and the password are 1 to 255 bytes each. */

@@ -1,5 +1,5 @@
 // hb --compress / --compress-with: the body compressed as httpie's and xh's --compress do
-// (deflate), or with the coding asked for, decoded by the test server by its Content-Encoding.
+// (gzip), or with the coding asked for, decoded by the test server by its Content-Encoding.
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -37,11 +37,11 @@ describe('hb --compress, --compress-with: reading them', () => {
     return command.kind === 'request' ? command.request.compress : 'not a request';
   };
 
-  it('--compress is deflate from 1 KiB, twice every body; --compress-with picks the coding, alone or with --compress; none is none', () => {
-    expect(compress('--compress')).toEqual({ encoding: 'deflate', minSize: 1024 });
-    expect(compress('--compress', '--compress')).toEqual({ encoding: 'deflate', minSize: 0 });
+  it('--compress is gzip from 1 KiB, twice every body; --compress-with picks the coding, alone or with --compress; none is none', () => {
+    expect(compress('--compress')).toEqual({ encoding: 'gzip', minSize: 1024 });
+    expect(compress('--compress', '--compress')).toEqual({ encoding: 'gzip', minSize: 0 });
     expect(compress('--compress-with', 'br')).toEqual({ encoding: 'br', minSize: 1024 });
-    expect(compress('--compress', '--compress-with=gzip', '--compress')).toEqual({ encoding: 'gzip', minSize: 0 });
+    expect(compress('--compress', '--compress-with=deflate', '--compress')).toEqual({ encoding: 'deflate', minSize: 0 });
     expect(compress()).toBeUndefined();
   });
 
@@ -63,10 +63,10 @@ describe('hb --compress, --compress-with: reading them', () => {
 });
 
 describe('hb --compress against a server that decodes the body', () => {
-  it('--compress: a JSON body of 1 KiB and more goes as zlib deflate (as httpie -x), with its compressed Content-Length', async () => {
+  it('--compress: a JSON body of 1 KiB and more goes as gzip, with its compressed Content-Length', async () => {
     expect(outcome(await hb('post', upload(), '--json', BIG, '--compress'))).toMatchObject({ code: 0, stderr: '' });
     const [req] = holder.server.requests;
-    expect(req.headers['content-encoding']).toBe('deflate');
+    expect(req.headers['content-encoding']).toBe('gzip');
     expect(Number(req.headers['content-length'])).toBe(req.body.length);
     expect(decoded(req)).toBe(BIG);
   });
@@ -78,7 +78,7 @@ describe('hb --compress against a server that decodes the body', () => {
     expect((await hb('post', url, 'name=Ada', '--compress', '--compress')).code).toBe(0);
     const [small, forced] = holder.server.requests;
     expect([small.headers['content-encoding'], small.body.toString()]).toEqual([undefined, '{"name":"Ada"}']);
-    expect([forced.headers['content-encoding'], decoded(forced)]).toEqual(['deflate', '{"name":"Ada"}']);
+    expect([forced.headers['content-encoding'], decoded(forced)]).toEqual(['gzip', '{"name":"Ada"}']);
   });
 
   it('--compress-with gzip and br: a --data @file body streamed from the file, chunked', async () => {

@@ -1,5 +1,5 @@
-// hb --compress cross-checked with httpie's -x (the `http` command): the same upload sent by both
-// to the same local server, which decodes each body by its Content-Encoding (deflate strictly in
+// hb --compress --compress-with deflate cross-checked with httpie's -x (the `http` command; hb's
+// --compress alone is gzip, httpie's zlib deflate): the same upload sent by both to the same local server, which decodes each body by its Content-Encoding (deflate strictly in
 // the zlib format, as RFC 9110 means it and httpie sends it), must arrive alike: the same coding,
 // a Content-Length that is the compressed size, and the same content once decoded.
 import { afterAll, describe, expect, it } from '@jest/globals';
@@ -75,40 +75,43 @@ async function both(upload: Upload): Promise<{ httpie: Arrived; hb: Arrived }> {
   return { httpie: arrived(first), hb: arrived(second) };
 }
 
+/** hb's flags for httpie's `-x`: its coding, deflate, named (hb's `--compress` alone is gzip). */
+const DEFLATE = ['--compress', '--compress-with', 'deflate'];
+
 const EVENTS = Array.from({ length: 300 }, (_, i) => `{"level":"info","seq":${i},"msg":"request served"}`).join('\n');
 
-describe('hb --compress and httpie -x send the same upload', () => {
+describe('hb --compress --compress-with deflate and httpie -x send the same upload', () => {
   it('a raw body of 1 KiB and more: deflate (zlib) with its compressed Content-Length, the same bytes once decoded', async () => {
-    const sent = await both({ httpie: ['-x', '--raw', EVENTS], hb: ['--compress', '--data', EVENTS] });
+    const sent = await both({ httpie: ['-x', '--raw', EVENTS], hb: [...DEFLATE, '--data', EVENTS] });
     expect(sent.httpie).toEqual({ coding: 'deflate', lengthIsWireSize: true, content: Buffer.from(EVENTS) });
     expect(sent.hb).toEqual(sent.httpie);
   });
 
   it('JSON items: both deflate, the same JSON once decoded (httpie spaces its JSON, hb does not)', async () => {
     const items = Array.from({ length: 60 }, (_, i) => `field${i}=value number ${i}`);
-    const sent = await both({ httpie: ['-x'], items, hb: ['--compress'] });
+    const sent = await both({ httpie: ['-x'], items, hb: [...DEFLATE] });
     expect([sent.httpie.coding, sent.hb.coding]).toEqual(['deflate', 'deflate']);
     expect(JSON.parse(sent.hb.content.toString())).toEqual(JSON.parse(sent.httpie.content.toString()));
   });
 
   it('a body from stdin: the same', async () => {
-    const sent = await both({ httpie: ['-x'], hb: ['--compress', '--data', '@-'], stdin: Buffer.from(EVENTS) });
+    const sent = await both({ httpie: ['-x'], hb: [...DEFLATE, '--data', '@-'], stdin: Buffer.from(EVENTS) });
     expect(sent.httpie).toEqual({ coding: 'deflate', lengthIsWireSize: true, content: Buffer.from(EVENTS) });
     expect(sent.hb).toEqual(sent.httpie);
   });
 
   it('a small body: as it is for -x and --compress; deflated for -xx and --compress twice', async () => {
-    const once = await both({ httpie: ['-x', '--raw', 'tiny'], hb: ['--compress', '--data', 'tiny'] });
+    const once = await both({ httpie: ['-x', '--raw', 'tiny'], hb: [...DEFLATE, '--data', 'tiny'] });
     expect(once.httpie).toEqual({ coding: undefined, lengthIsWireSize: true, content: Buffer.from('tiny') });
     expect(once.hb).toEqual(once.httpie);
-    const twice = await both({ httpie: ['-xx', '--raw', 'tiny'], hb: ['--compress', '--compress', '--data', 'tiny'] });
+    const twice = await both({ httpie: ['-xx', '--raw', 'tiny'], hb: [...DEFLATE, '--compress', '--data', 'tiny'] });
     expect(twice.httpie).toEqual({ coding: 'deflate', lengthIsWireSize: true, content: Buffer.from('tiny') });
     expect(twice.hb).toEqual(twice.httpie);
   });
 
   it('where they differ (docs/cli.md): a body that deflate does not shrink goes as it is with httpie -x, deflated with hb --compress', async () => {
     const noise = randomBytes(4096);
-    const sent = await both({ httpie: ['-x'], hb: ['--compress', '--data', '@-'], stdin: noise });
+    const sent = await both({ httpie: ['-x'], hb: [...DEFLATE, '--data', '@-'], stdin: noise });
     expect(sent.httpie).toEqual({ coding: undefined, lengthIsWireSize: true, content: noise });
     expect(sent.hb).toEqual({ coding: 'deflate', lengthIsWireSize: true, content: noise });
   });

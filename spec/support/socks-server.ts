@@ -9,6 +9,8 @@ export interface SocksServerOptions {
   readonly reply?: number;
   /** Accept connections and never answer (a stuck proxy). */
   readonly silent?: boolean;
+  /** With `login`: pick the login method even when the client did not offer it (a proxy that misbehaves). */
+  readonly forceLogin?: boolean;
 }
 
 /** One CONNECT the server received. */
@@ -108,7 +110,7 @@ export class SocksServer {
     if (version !== 5) return void socket.destroy();
     const methods = [...(await bytes.take(count))];
     const wanted = this.#options.login ? 2 : 0;
-    if (!methods.includes(wanted)) return void socket.end(Buffer.from([5, 0xff]));
+    if (!methods.includes(wanted) && !this.#options.forceLogin) return void socket.end(Buffer.from([5, 0xff]));
     socket.write(Buffer.from([5, wanted]));
     let user: string | undefined;
     if (this.#options.login) {

@@ -55,6 +55,7 @@ describe('request.compress, checked when set', () => {
     [{ encoding: 'gzip', minSize: 1.5 }, 'request.compress.minSize must be a whole number of bytes from 0, not 1.5'],
     [{ encoding: 'gzip', minSize: '10' }, 'request.compress.minSize must be a whole number of bytes from 0, not a string'],
     [{ encoding: 'gzip', level: 9 }, "request.compress has no option 'level' (known: encoding, minSize)"],
+    [{ encoding: 'gzip', 'x\u001b[31m\nforged': 1 }, "request.compress has no option 'x\\u001b[31m\\nforged' (known: encoding, minSize)"],
   ])('%p is a ConfigError naming the setting and the value', (value, message) => {
     expect(refused(value)).toBe(message);
   });

@@ -54,6 +54,16 @@ describe('openSocksTunnel: what a SOCKS5 proxy answers becomes a clear error', (
     expect(inspect(error, { depth: 10 })).not.toContain('hidden');
   });
 
+  it('a proxy that picks the login method the client did not offer: ProxyError 407 saying the URL has no credentials', async () => {
+    const server = await start({ login: { user: 'u', password: 'p' }, forceLogin: true });
+    const error = await failureOf(openSocksTunnel(routeOf(server.url('socks5h')), { hostname: 'example.test', port: 443 }, {}));
+    expect(error).toBeInstanceOf(ProxyError);
+    expect(error).toMatchObject({
+      statusCode: 407,
+      message: `the proxy socks5h://127.0.0.1:${server.port} asks for a SOCKS5 login, and its URL has no credentials (socks5://user:password@host:port)`,
+    });
+  });
+
   it('socks5: a name the client cannot resolve fails before the proxy is asked (ENOTFOUND)', async () => {
     const server = await start({});
     const error = await failureOf(openSocksTunnel(routeOf(server.url('socks5')), { hostname: 'no-such-host.invalid', port: 80 }, {}));
