@@ -9,7 +9,9 @@ import type { LookupFunction } from '../model/backend.js';
  * `lookup` that refuses what the policy refuses (every new connection's name resolution, so
  * every redirect hop and a rebinding name too), and the backend returned checks what no lookup
  * sees before anything is sent: an IP literal host, and a target sent through a proxy (resolved
- * by the client first). The proxies' own hosts are let through.
+ * by the client first). The proxies' own hosts are let through when the transport dials the proxy
+ * (node's agent for absolute-form requests resolves it with the lookup's own for proxies; the
+ * other dials to a proxy make no checked lookup), never as a target's.
  */
 export function withAddressPolicy(policy: PublicOnlyPolicy, options: TransportOptions, make: (options: TransportOptions) => Backend): Backend {
   if (options.connection?.socketPath !== undefined) {

@@ -19,6 +19,9 @@ const RANGE_WORDS: Readonly<Record<string, string>> = {
   reserved: 'a reserved or documentation address',
 };
 
+/** Where a checking lookup ({@link AddressPolicy.lookup}) keeps the one for dialling the client's proxies. */
+const PROXY_DIAL = Symbol('the lookup for dialling a proxy');
+
 /**
  * `client.publicOnly` as the transports enforce it, on the very address they are about to dial:
  * public unicast only, IPv4-mapped, IPv4-translated, NAT64 and 6to4 forms judged by the IPv4
@@ -27,7 +30,9 @@ const RANGE_WORDS: Readonly<Record<string, string>> = {
  */
 export class AddressPolicy {
   readonly #allowRanges: ReadonlyArray<[Address, number]>;
-  readonly #allowHosts: Set<string>;
+  readonly #allowHosts: ReadonlySet<string>;
+  /** The hosts of the proxies the client has sent requests through: for the dial to the proxy only, never for a target. */
+  readonly #proxyHosts = new Set<string>();
 
   constructor(policy: PublicOnlyPolicy) {
     this.#allowRanges = policy.allowRanges.map((entry) => (entry.includes('/') ? ipaddr.parseCIDR(entry) : single(ipaddr.parse(entry))));
@@ -35,11 +40,14 @@ export class AddressPolicy {
   }
 
   /**
-   * Lets a proxy's host through by name: the client's proxies are configuration, not user
-   * input, and their own address is not subject to the policy.
+   * Lets a proxy's host through by name when the transport dials that proxy (with the lookup
+   * {@link proxyDialLookup} finds): the client's proxies are configuration, not user input, and
+   * their own address is not subject to the policy. Only that dial: a target on the proxy's host,
+   * or named as it, is judged as any target (through an `ssh -D` tunnel, the proxy's loopback is
+   * the bastion's).
    */
   exempt(proxyHost: string): void {
-    this.#allowHosts.add(unbracketed(proxyHost).toLowerCase());
+    this.#proxyHosts.add(unbracketed(proxyHost).toLowerCase());
   }
 
   /**
@@ -87,9 +95,19 @@ export class AddressPolicy {
   /**
    * `lookup` (node's `dns.lookup` by default, or `client.connection.lookup`) with what it answers
    * checked: refused addresses dropped, and when none is left the AddressBlockedError, so the
-   * transport never dials a refused one.
+   * transport never dials a refused one. It carries the lookup for dialling the client's
+   * proxies ({@link proxyDialLookup}), which lets their hosts through as well.
    */
   lookup(lookup: LookupFunction = dns.lookup as LookupFunction): LookupFunction {
+    const toProxies = this.#checking(lookup, (hostname) => this.allowsHost(hostname) || this.#proxyHosts.has(hostname.toLowerCase()));
+    return Object.assign(
+      this.#checking(lookup, (hostname) => this.allowsHost(hostname)),
+      { [PROXY_DIAL]: toProxies },
+    );
+  }
+
+  /** `lookup` with its answers checked, those for a host `passes` lets through by name excepted. */
+  #checking(lookup: LookupFunction, passes: (hostname: string) => boolean): LookupFunction {
     type Callback = (error: Error | null, address?: string | dns.LookupAddress[], family?: number) => void;
     type Options = dns.LookupOptions | number | Callback;
     return ((hostname: string, options: Options, callback?: Callback) => {
@@ -100,7 +118,7 @@ export class AddressPolicy {
         if (error) return done(error);
         // a lookup of the caller's own may answer one address whatever `all` says
         const list = Array.isArray(answers) ? answers : [{ address: answers, family: family ?? (answers.includes(':') ? 6 : 4) }];
-        const allowed = this.allowsHost(hostname) ? list : list.filter((answer) => this.refusal(answer.address) === undefined);
+        const allowed = passes(hostname) ? list : list.filter((answer) => this.refusal(answer.address) === undefined);
         const first = list[0]?.address ?? '';
         if (allowed.length === 0) return done(new AddressBlockedError(first, hostname, this.refusal(first) ?? 'it resolved to no address'));
         if (all) return done(null, allowed);
@@ -108,6 +126,16 @@ export class AddressPolicy {
       });
     }) as LookupFunction;
   }
+}
+
+/**
+ * The lookup a transport dials one of the client's proxies with, given `client.connection`'s:
+ * under `client.publicOnly` the checking lookup's own for proxies, which lets the hosts of the
+ * proxies in use through ({@link AddressPolicy.exempt}); otherwise `lookup` itself. Only for the
+ * connection to the proxy: a target is never resolved with it.
+ */
+export function proxyDialLookup(lookup: LookupFunction | undefined): LookupFunction | undefined {
+  return (lookup as (LookupFunction & { [PROXY_DIAL]?: LookupFunction }) | undefined)?.[PROXY_DIAL] ?? lookup;
 }
 
 function single(ip: Address): [Address, number] {

@@ -7,6 +7,7 @@ import { absoluteForm, targetAuthority, type ProxyRoute } from '../model/proxy-r
 import { nodeTls } from './node-tls.js';
 import { guardPins, pinsOf, unresumed } from './tls-pins.js';
 import { DEFAULT_IDLE_MS, keepingLimits, nodeAgentOptions } from './node-agents.js';
+import { proxyDialLookup } from './address-policy.js';
 import { openTunnel, proxyTls, unbracketed } from './proxy-tunnel.js';
 import { connectThrough, SocksHttpAgent, socksOpener, type ConnectCallback, type NodeConnectOptions, type TunnelOpener } from './socks-agents.js';
 
@@ -110,7 +111,8 @@ export class ProxyAgents {
   #forwardAgent(route: ProxyRoute): http.Agent {
     let agent = this.#forward.get(route);
     if (!agent) {
-      const options = nodeAgentOptions(this.#connection);
+      // its connections go to the proxy itself: under client.publicOnly, resolved with the lookup that lets the proxy through
+      const options = nodeAgentOptions({ ...this.#connection, lookup: proxyDialLookup(this.#connection.lookup) });
       agent = keepingLimits(route.secure ? new https.Agent({ ...options, ...proxyTls(this.#tls, route) }) : new http.Agent(options), this.#idleMs);
       this.#forward.set(route, agent);
     }

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, expect, it } from '@jest/globals';
-import { AddressBlockedError, type LookupFunction } from '../../lib/index.js';
+import { AddressBlockedError, type HttpBuilder, type LookupFunction, type ProxyChoice } from '../../lib/index.js';
 import { ProxyServer } from '../support/proxy-server.js';
+import { SocksServer } from '../support/socks-server.js';
 import { closedPort } from '../support/closed-port.js';
 import { conformance, type Kit } from './kit.js';
 
@@ -23,11 +24,16 @@ const lookup = ((hostname: string, options: { all?: boolean } | Answer, callback
 }) as LookupFunction;
 
 let proxy: ProxyServer;
+let socks: SocksServer;
 beforeAll(async () => {
   proxy = await ProxyServer.start({});
+  socks = await SocksServer.start();
 });
-afterEach(() => proxy.reset());
-afterAll(() => proxy.close());
+afterEach(() => {
+  proxy.reset();
+  socks.reset();
+});
+afterAll(() => Promise.all([proxy.close(), socks.close()]));
 
 /** The kit's listener under another host name (the certificate is checked against localhost). */
 function named(kit: Kit, host: string, path = '/p'): string {
@@ -36,13 +42,19 @@ function named(kit: Kit, host: string, path = '/p'): string {
   return url.href;
 }
 
-function client(kit: Kit, publicOnly: true | { allow: string[] }, proxied = false) {
+/** A client with the policy and the test's lookup; `proxied`: through the HTTP proxy (`true`), or this proxy choice. */
+function client(kit: Kit, publicOnly: true | { allow: string[] }, proxied: true | ProxyChoice = false) {
   return kit.client((c) => {
     c.client.publicOnly = publicOnly;
     c.client.connection = { lookup };
     c.execution.tls = { ca: kit.server.ca, servername: 'localhost' };
-    if (proxied) c.client.proxy = proxy.url;
+    if (proxied !== false) c.client.proxy = proxied === true ? proxy.url : proxied;
   });
+}
+
+/** The proxies of the test (an HTTP one, a SOCKS5 one either way), on 127.0.0.1 or under another host name. */
+function proxyUrls(host = '127.0.0.1'): string[] {
+  return [proxy.url, socks.url('socks5'), socks.url('socks5h')].map((url) => url.replace('127.0.0.1', host));
 }
 
 async function blocked(call: Promise<unknown>): Promise<AddressBlockedError> {
@@ -52,6 +64,20 @@ async function blocked(call: Promise<unknown>): Promise<AddressBlockedError> {
   );
   expect(error).toBeInstanceOf(AddressBlockedError);
   return error as AddressBlockedError;
+}
+
+/** What a GET of the kit's listener under `host` came to: `'blocked'` for an AddressBlockedError, else what it answered or threw. */
+function outcome(kit: Kit, client: HttpBuilder, host: string): Promise<string> {
+  return client
+    .get((c) => void (c.request.uri = named(kit, host)))
+    .then(
+      (body) => `answered ${String(body)}`,
+      (e: unknown) => (e instanceof AddressBlockedError ? 'blocked' : String(e)),
+    );
+}
+
+function allBlocked(outcomes: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.keys(outcomes).map((key) => [key, 'blocked']));
 }
 
 conformance('client.publicOnly', (kit) => {
@@ -94,6 +120,40 @@ conformance('client.publicOnly', (kit) => {
     kit.server.expect({ method: 'GET', path: '/p', respond: { ...TEXT, body: 'via proxy' } });
     expect(await client(kit, { allow: ['localhost'] }, true).get((c) => void (c.request.uri = named(kit, 'localhost')))).toBe('via proxy');
     expect(proxy.seen.length).toBeGreaterThan(0);
+  });
+
+  it("a target on the proxy's own host is refused as any target: through the proxy every time, and directly after a proxied request", async () => {
+    // the client must reach its proxy on 127.0.0.1; that is no leave for a target there (through `ssh -D`, the bastion's loopback)
+    const outcomes: Record<string, string> = {};
+    for (const url of proxyUrls()) {
+      const through = client(kit, true, url);
+      outcomes[`${url} 127.0.0.1`] = await outcome(kit, through, '127.0.0.1');
+      outcomes[`${url} localhost`] = await outcome(kit, through, 'localhost');
+      outcomes[`${url} 127.0.0.1 again`] = await outcome(kit, through, '127.0.0.1');
+      const mixed = client(kit, true, { url, noProxy: ['127.0.0.1'] });
+      outcomes[`${url} localhost, noProxy 127.0.0.1`] = await outcome(kit, mixed, 'localhost');
+      outcomes[`${url} 127.0.0.1 direct after it`] = await outcome(kit, mixed, '127.0.0.1');
+    }
+    expect(outcomes).toEqual(allBlocked(outcomes));
+    expect(kit.server.requests).toHaveLength(0);
+    expect(proxy.seen).toHaveLength(0);
+    expect(socks.seen).toEqual([]);
+  });
+
+  it('a target named as the proxy is refused as any target: through the proxy, and directly after a proxied request', async () => {
+    const outcomes: Record<string, string> = {};
+    for (const url of proxyUrls('localhost')) {
+      const through = client(kit, true, url);
+      outcomes[`${url} localhost`] = await outcome(kit, through, 'localhost');
+      outcomes[`${url} localhost again`] = await outcome(kit, through, 'localhost');
+      const mixed = client(kit, true, { url, noProxy: ['localhost'] });
+      outcomes[`${url} rebound.test, noProxy localhost`] = await outcome(kit, mixed, 'rebound.test');
+      outcomes[`${url} localhost direct after it`] = await outcome(kit, mixed, 'localhost');
+    }
+    expect(outcomes).toEqual(allBlocked(outcomes));
+    expect(kit.server.requests).toHaveLength(0);
+    expect(proxy.seen).toHaveLength(0);
+    expect(socks.seen).toEqual([]);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { AddressPolicy } from '../../../lib/backends/address-policy.js';
+import { AddressPolicy, proxyDialLookup } from '../../../lib/backends/address-policy.js';
 import { resolvePublicOnly } from '../../../lib/config/public-only.js';
 import { AddressBlockedError, ConfigError } from '../../../lib/index.js';
 import type { LookupFunction } from '../../../lib/model/backend.js';
@@ -85,6 +85,27 @@ describe('client.publicOnly: which addresses are public', () => {
     await expect(ask(mixed, true)).resolves.toEqual([[{ address: '8.8.8.8', family: 4 }]]);
     const internal = policy().lookup(fake([{ address: '10.0.0.5', family: 4 }]));
     await expect(ask(internal, false)).rejects.toThrow(AddressBlockedError);
+  });
+
+  it("a proxy's host passes the dial to the proxy only: never a target's check, resolution or lookup", async () => {
+    const loopback: LookupFunction = (_host, _options, callback) => callback(null, [{ address: '127.0.0.1', family: 4 }]);
+    const ask = (lookup: LookupFunction, host: string) =>
+      new Promise((resolve, reject) => lookup(host, {}, (error: Error | null, ...rest: unknown[]) => (error ? reject(error) : resolve(rest))));
+    const guard = policy();
+    const lookup = guard.lookup(loopback);
+    for (const proxyHost of ['Proxy.Internal', '127.0.0.1', '[::1]']) guard.exempt(proxyHost);
+    const toProxy = proxyDialLookup(lookup)!;
+    await expect(ask(toProxy, 'proxy.internal')).resolves.toEqual(['127.0.0.1', 4]);
+    await expect(ask(toProxy, 'other.internal')).rejects.toThrow(AddressBlockedError);
+    await expect(ask(lookup, 'proxy.internal')).rejects.toThrow(AddressBlockedError);
+    await expect(guard.checkResolved('proxy.internal', loopback)).rejects.toThrow(AddressBlockedError);
+    expect(() => guard.check('127.0.0.1', 'proxy.internal')).toThrow(AddressBlockedError);
+    expect(() => guard.checkLiteral('127.0.0.1')).toThrow(AddressBlockedError);
+    expect(() => guard.checkLiteral('[::1]')).toThrow(AddressBlockedError);
+    expect(guard.allowsHost('proxy.internal')).toBe(false);
+    // without the policy, the proxy is dialled with client.connection.lookup as it is
+    expect(proxyDialLookup(loopback)).toBe(loopback);
+    expect(proxyDialLookup(undefined)).toBeUndefined();
   });
 
   it('checkLiteral: an IP literal host at once, a name left to the lookup', () => {
