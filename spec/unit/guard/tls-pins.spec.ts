@@ -86,5 +86,6 @@ describe('execution.tls.pins: SPKI SHA-256 pins', () => {
     } finally {
       await new Promise((resolve) => forged.close(resolve));
     }
-  });
+    // the forged certificate is made by openssl in the test: seconds on a busy machine
+  }, 30_000);
 });
