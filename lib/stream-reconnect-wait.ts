@@ -12,7 +12,8 @@ export const MIN_WAIT_MS = 100;
 /**
  * The wait before the next connection: the last `retry:` value (3000 ms when the server sent
  * none), at least {@link MIN_WAIT_MS}, doubled for each failure in a row (`failures`: attempts
- * that got no stream, or a stream that ended before its first event), at most {@link MAX_WAIT_MS}.
+ * that got no stream, or a 2xx stream that ended with no byte; one that gave any byte, a comment
+ * included, sets it back to 0), at most {@link MAX_WAIT_MS}.
  *
  * @example
  * reconnectWait(undefined, 0); // 3000

@@ -46,9 +46,10 @@ export class ReconnectingEvents implements AsyncIterableIterator<ServerSentEvent
   readonly #state: EventStreamState = { lastEventId: undefined, retry: undefined };
   #reading: Reading | undefined;
   #again: CallAgain | undefined;
-  /** Attempts in a row that got no event: each doubles the wait. */
+  /** Attempts in a row that failed (no 2xx stream, or one that ended with no byte): each doubles the wait. */
   #failures = 0;
-  #delivered = false;
+  /** Whether the connection being read gave any byte (a comment, a keepalive): it did not fail. */
+  #received = false;
   #done = false;
   /** Ends the wait under way, when there is one. */
   #wake: (() => void) | undefined;
@@ -108,8 +109,9 @@ export class ReconnectingEvents implements AsyncIterableIterator<ServerSentEvent
       return undefined;
     }
     this.#again ??= connection.fromServer.again;
-    this.#delivered = false;
-    const events = this.#read(connection.body, connection.fromServer, this.#state)[Symbol.asyncIterator]();
+    this.#received = false;
+    const body = noting(connection.body, () => void (this.#received = true));
+    const events = this.#read(body, connection.fromServer, this.#state)[Symbol.asyncIterator]();
     // the first response may be no stream to go on from (a 204, an unfollowed redirect): read as it is, then the end
     return (this.#reading = { events, fromServer: connection.fromServer, last: !streamsEvents(connection.fromServer, this.#request.method), started: false });
   }
@@ -127,19 +129,20 @@ export class ReconnectingEvents implements AsyncIterableIterator<ServerSentEvent
       this.#ended();
       return undefined;
     }
-    if (!step.done) {
-      this.#delivered = true;
-      return step.value;
-    }
+    if (!step.done) return step.value;
     this.#reading = undefined;
     if (reading.last) this.#done = true;
     else this.#ended();
     return undefined;
   }
 
-  /** A connection is over: a failure in a row more when it gave no event. */
+  /**
+   * A 2xx stream is over (ended or broke): a success when it gave any byte, comments included (a
+   * server or proxy answering each reconnection with keepalives only is no failure, as EventSource
+   * sees it), else a failure in a row more.
+   */
   #ended(): void {
-    this.#failures = this.#delivered ? 0 : this.#failures + 1;
+    this.#failures = this.#received ? 0 : this.#failures + 1;
   }
 
   /** Waits, then sends the request again until a stream comes; `undefined` when the loop is to end. */
@@ -194,6 +197,28 @@ export class ReconnectingEvents implements AsyncIterableIterator<ServerSentEvent
     const stream = result instanceof ReconnectingEvents ? result : (result as { body?: unknown } | null)?.body;
     return stream instanceof ReconnectingEvents ? stream.#take() : undefined;
   }
+}
+
+/**
+ * `body` as it is (its `return()` closes it, started or not), calling `onBytes` for each chunk
+ * that holds any byte.
+ */
+function noting(body: AsyncIterable<Uint8Array>, onBytes: () => void): AsyncIterable<Uint8Array> {
+  return {
+    [Symbol.asyncIterator]() {
+      const source = body[Symbol.asyncIterator]();
+      const iterator: AsyncIterator<Uint8Array> = {
+        next: async () => {
+          const step = await source.next();
+          if (!step.done && step.value.byteLength > 0) onBytes();
+          return step;
+        },
+      };
+      if (source.return) iterator.return = (value?: unknown) => source.return!(value);
+      if (source.throw) iterator.throw = (error?: unknown) => source.throw!(error);
+      return iterator;
+    },
+  };
 }
 
 /** Whether a reconnection may follow this response's stream: a 2xx with content, to anything but HEAD. */

@@ -62,6 +62,10 @@ export async function createFetchBackend(options: TransportOptions, loadUndici?:
 function send(request: WireRequest, transport: FetchTransport): Promise<WireResponse> {
   // a browser streams an upload only over HTTP/2 or QUIC (Chromium refuses it on HTTP/1.1; others never do)
   if (transport.runtime === 'a browser' && isStreamed(request.body)) return collected(request.body).then((body) => send({ ...request, body }, transport));
+  // over HTTP/2 a streamed body known to be empty (an empty Blob, a stream with `Content-Length: 0`)
+  // is read to its end (held to its length) and goes as no body, as an empty one in memory does
+  if (transport.versions !== undefined && isStreamed(request.body) && request.body.length === 0)
+    return collected(request.body).then((body) => send({ ...request, body }, transport));
   // not async, and no await inside: each async layer is one more promise and microtask trip per
   // request, and fetch's own cost is what this backend is measured against
   let init: RequestInit;
@@ -129,7 +133,8 @@ function fetchInit(request: WireRequest, transport: FetchTransport): RequestInit
     redirect: transport.runtime === 'a browser' ? 'follow' : streamed && transport.runtime !== 'Cloudflare Workers' ? 'error' : 'manual',
   };
   // undici's fetch never ends an HTTP/2 stream whose body it knows to be empty (the call hangs):
-  // such a body goes as none (fetch still sends a POST's or PUT's `Content-Length: 0`)
+  // such a body goes as none (fetch still sends a POST's or PUT's `Content-Length: 0`); a streamed
+  // one of length 0 was read into memory first (send)
   const noBody = request.body === undefined || (transport.versions !== undefined && inMemory(request.body) && request.body.length === 0);
   if (!noBody) init.body = fetchBody(request.body);
   if (streamed) init.duplex = 'half';

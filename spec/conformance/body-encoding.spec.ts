@@ -1,4 +1,5 @@
 import { expect, it } from '@jest/globals';
+import { Readable } from 'node:stream';
 import { EncodeError } from '../../lib/index.js';
 import { conformance, type Kit } from './kit.js';
 
@@ -166,5 +167,34 @@ conformance('empty request bodies', (kit) => {
       }
     }
     expect(kit.server.requests.map((r) => `${r.method} ${r.body.length}`)).toEqual(methods.flatMap((m) => [`${m.toUpperCase()} 0`, `${m.toUpperCase()} 0`]));
+  });
+
+  // and the HTTP/2 writers of undici and its fetch left open one they know to be empty but do not hold in memory
+  it('an empty Blob, or a stream with Content-Length: 0, goes as an empty body with every method that takes one, and the call completes', async () => {
+    const methods = ['post', 'put', 'patch', 'delete'] as const;
+    // a Blob states its size; a stream's length is the caller's Content-Length
+    const bodies = [{ body: () => new Blob([]) }, { body: () => Readable.from([]), headers: { 'Content-Length': '0' } }];
+    for (const method of methods) {
+      for (const { body, headers } of bodies) {
+        kit.server.expect({ method: method.toUpperCase(), path: '/empty', respond: OK });
+        const result = await kit.client()[method]((c) => {
+          c.request.uri.path = '/empty';
+          c.request.contentType = 'application/octet-stream';
+          Object.assign(c.request.headers, headers);
+          c.request.body = body();
+          c.execution.timeout = { total: 2000 }; // fails at once rather than at the test's timeout
+        });
+        expect(result).toBe('ok');
+      }
+    }
+    expect(kit.server.requests.map((r) => `${r.method} ${r.body.length}`)).toEqual(methods.flatMap((m) => [`${m.toUpperCase()} 0`, `${m.toUpperCase()} 0`]));
+    // still held to its word: a byte is one past the length
+    kit.server.expect({ method: 'POST', path: '/empty', respond: OK });
+    const longer = kit.client().post((c) => {
+      c.request.uri.path = '/empty';
+      c.request.headers['Content-Length'] = '0';
+      c.request.body = Readable.from([Buffer.from('x')]);
+    });
+    await expect(longer).rejects.toThrow(new EncodeError('the request body is longer than its Content-Length (0 bytes)'));
   });
 });

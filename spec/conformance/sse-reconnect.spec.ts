@@ -135,6 +135,33 @@ conformance('Stream.events(c, { reconnect: true })', (kit) => {
     expect(gaps[2]).toBeLessThan(200); // the stream delivered: back to 100 ms (+ its 20 ms)
   });
 
+  it('a 2xx stream of keepalive comments only is no failure (the wait stays at retry:); one that ends with no byte doubles it', async () => {
+    const keepalive = { events: ': keepalive\n\n', then: 'end' } as const;
+    const none = { events: '', then: 'end' } as const;
+    const seen = feed(kit, [
+      { events: 'retry: 100\nid: 1\ndata: one\n\n', then: 'end' },
+      keepalive,
+      keepalive,
+      keepalive,
+      none,
+      none,
+      { events: 'data: two\n\n', then: 'end' },
+      { status: 204 },
+    ]);
+    const { seen: events, error } = await untilFailure(await reconnecting(kit.client()));
+    expect(error).toBeUndefined();
+    expect(events.map((e) => e.data)).toEqual(['one', 'two']);
+    expect(seen.map((s) => s.lastEventId)).toEqual([undefined, '1', '1', '1', '1', '1', '1', '1']);
+    // each gap is the 20 ms a stream takes and the wait: 100 ms after each keepalive stream (as
+    // failures they made waits of 200, 400, 800: 1580 ms for the first four gaps), then 200 and 400
+    // after the streams with no byte, 100 after an event
+    const gaps = seen.slice(1).map((s, i) => s.at - seen[i].at);
+    expect(gaps.slice(0, 4).reduce((sum, gap) => sum + gap)).toBeLessThan(800); // 480 ms, with room for a busy machine
+    expect(gaps[4]).toBeGreaterThanOrEqual(200);
+    expect(gaps[5]).toBeGreaterThanOrEqual(400);
+    expect(gaps[6]).toBeLessThan(400);
+  });
+
   it('a 500 on reconnection ends the loop with HttpException after the events; on the first call it rejects the call, as without reconnect', async () => {
     feed(kit, [{ events: 'retry: 20\ndata: one\n\n', then: 'end' }, { status: 500 }]);
     const { seen: events, error } = await untilFailure(await reconnecting(kit.client()));

@@ -81,17 +81,37 @@ describe('ReconnectingEvents: waits', () => {
     expect(jest.getTimerCount()).toBe(0);
   });
 
-  it('doubles the wait for each connection in a row that gave no event, from the 100 ms floor; an event resets it', async () => {
-    const empty = { text: 'retry: 0\n: nothing\n\n' };
-    const { loop, sent } = server(empty, [empty, empty, { text: 'data: x\n\n' }, empty]);
+  it('doubles the wait for each 2xx stream in a row that ended with no byte, from the 100 ms floor; any byte resets it', async () => {
+    const none = { text: '' }; // one empty chunk: no byte
+    const { loop, sent } = server({ text: 'retry: 0\n\n' }, [none, { text: '', reset: true }, none, { text: 'data: x\n\n' }, none]);
     const first = loop.next();
-    await jest.advanceTimersByTimeAsync(200 + 400 + 800);
+    await jest.advanceTimersByTimeAsync(100 + 200 + 400 + 800);
     expect(await first).toMatchObject({ value: { data: 'x', retry: 0 } });
     const next = loop.next();
     await jest.advanceTimersByTimeAsync(100 + 200);
-    expect(sent.map((s) => s.at)).toEqual([200, 600, 1400, 1500, 1700]); // waits of 200, 400, 800; then 100, 200
+    expect(sent.map((s) => s.at)).toEqual([100, 300, 700, 1500, 1600, 1800]); // waits of 100 (the first stream gave bytes), 200, 400, 800; then 100, 200
     await loop.return();
     expect(await next).toEqual({ done: true, value: undefined });
+    expect(jest.getTimerCount()).toBe(0);
+  });
+
+  it('a stream that gives bytes but no event (keepalive comments, an event cut short), ended or reset, is no failure: the wait stays at retry:', async () => {
+    const keepalive = { text: ': keepalive\n\n' };
+    const { loop, sent } = server({ text: 'retry: 100\nid: 1\ndata: first\n\n' }, [
+      keepalive,
+      keepalive,
+      { text: ': ping\n\n', reset: true },
+      { text: 'data: cut sho' },
+      keepalive,
+      { text: 'data: x\n\n' },
+    ]);
+    expect(await loop.next()).toMatchObject({ value: { data: 'first' } });
+    const next = loop.next();
+    await jest.advanceTimersByTimeAsync(6 * 100);
+    expect(await next).toMatchObject({ value: { data: 'x', id: '1' } });
+    expect(sent.map((s) => s.at)).toEqual([100, 200, 300, 400, 500, 600]); // each counted a failure, they were at 100, 300, 700, 1500, 3100, 6300
+    expect(sent.every((s) => s.record.headers['Last-Event-ID'] === '1')).toBe(true);
+    await loop.return();
     expect(jest.getTimerCount()).toBe(0);
   });
 
