@@ -25,7 +25,7 @@ process.once('SIGINT', () => interrupt.abort());
 
 const argv = process.argv.slice(2);
 // `hb --help` and `hb --version` answer without loading the library: a start costs little more than node's
-const quick = helpOrVersionText(argv);
+const quick = await helpOrVersionText(argv);
 if (quick !== undefined) process.stdout.write(quick);
 else {
   // the node-only parts (file parts, XML/CSV codecs, ...) before the library runs: a node entry, as index.ts

@@ -1,6 +1,7 @@
-import { parseCommandLine } from './args.js';
 import { HELP_TEXT, VERSION_TEXT } from './help.js';
-import { helpText } from './help-topics.js';
+
+// the commonest asks, one flag alone: answered without even loading the argument parser
+const ALONE: Readonly<Record<string, string>> = { '--version': VERSION_TEXT, '--help': HELP_TEXT, '-h': HELP_TEXT };
 
 /**
  * What `hb` prints for `argv` when it asks for help or the version (`--help`, `-h`, `help
@@ -10,10 +11,14 @@ import { helpText } from './help-topics.js';
  * loaded and answers it, as it always did.
  *
  * @example
- * helpOrVersionText(['--version']); // → 'hb (httpbuilder-ts) 1.2.3\n'
- * helpOrVersionText(['get', 'localhost:8080']); // → undefined
+ * await helpOrVersionText(['--version']); // → 'hb (httpbuilder-ts) 1.2.3\n'
+ * await helpOrVersionText(['get', 'localhost:8080']); // → undefined
  */
-export function helpOrVersionText(argv: readonly string[]): string | undefined {
+export async function helpOrVersionText(argv: readonly string[]): Promise<string | undefined> {
+  if (argv.length === 1 && Object.hasOwn(ALONE, argv[0])) return ALONE[argv[0]];
+  // one after the other: jest's ESM loader can fail two imports linking the same graph at once
+  const { parseCommandLine } = await import('./args.js');
+  const { helpText } = await import('./help-topics.js');
   try {
     const command = parseCommandLine(argv);
     if (command.kind === 'version') return VERSION_TEXT;
