@@ -13,6 +13,7 @@ import { UNITS } from './scenarios.js';
 import { MEMORY_LIMIT_BYTES, type Ratio, type ScenarioReport, type TargetRatio } from './summary.js';
 import { cacheRows, http2Rows, type CacheReport, type Http2Report } from './information.js';
 import { optInRows, type OptInReport } from './opt-in-costs.js';
+import { coldStartRows, type ColdStartReport } from './cold-start.js';
 import { DASH, fmt, markdownTable, mib, textTable } from './tables.js';
 
 /** The version of `latest.json`'s layout: a report of another version is not read back. */
@@ -34,10 +35,11 @@ export interface BenchReport {
   /** The server's request counts against the clients' (`server-check.ts`). */
   readonly serverCheck: string;
   readonly scenarios: readonly ScenarioReport[];
-  /** Scenarios (f), (g) and (h), of shapes of their own; a previous run's when not run this time. */
+  /** Scenarios (f), (g), (h) and (i), of shapes of their own; a previous run's when not run this time. */
   readonly http2?: Http2Report;
   readonly cache?: CacheReport;
   readonly optIn?: OptInReport;
+  readonly coldStart?: ColdStartReport;
 }
 
 const isTarget = (ratio: Ratio | TargetRatio | undefined): ratio is TargetRatio => ratio !== undefined && 'target' in ratio;
@@ -149,6 +151,7 @@ export function formatText(report: BenchReport): string {
   if (report.http2) parts.push('', heading('f', report.http2, report), textTable(http2Rows(report.http2)));
   if (report.cache) parts.push('', heading('g', report.cache, report), textTable(cacheRows(report.cache)));
   if (report.optIn) parts.push('', heading('h', report.optIn, report), textTable(optInRows(report.optIn)));
+  if (report.coldStart) parts.push('', heading('i', report.coldStart, report), textTable(coldStartRows(report.coldStart)));
   return parts.join('\n');
 }
 
@@ -166,6 +169,7 @@ export function formatMarkdown(report: BenchReport): string {
   if (report.http2) parts.push('', `## ${heading('f', report.http2, report)}`, '', markdownTable(http2Rows(report.http2)), '');
   if (report.cache) parts.push('', `## ${heading('g', report.cache, report)}`, '', markdownTable(cacheRows(report.cache)), '');
   if (report.optIn) parts.push('', `## ${heading('h', report.optIn, report)}`, '', markdownTable(optInRows(report.optIn)), '');
+  if (report.coldStart) parts.push('', `## ${heading('i', report.coldStart, report)}`, '', markdownTable(coldStartRows(report.coldStart)), '');
   const text = parts.join('\n').replace(/\n{3,}/g, '\n\n');
   return `${text.trimEnd()}\n`;
 }

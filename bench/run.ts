@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: builds `dist/`, starts the benchmark server in a process of its own, runs the
  * request scenarios (`requests.ts`) and then the transfers (`transfers.ts`) for the selected
- * contenders, checks the server's request counts, runs scenarios (f) and (g) (`information.ts`), prints the report and writes `latest.md` and
+ * contenders, checks the server's request counts, runs scenarios (f), (g) and (h) (`information.ts`, `opt-in-costs.ts`) and, the server stopped, (i) (`cold-start.ts`), prints the report and writes `latest.md` and
  * `latest.json` (`report.ts`). A missed target or a failed contender is reported, not fatal; the
  * exit code is non-zero when the harness itself failed or the server's counts disagree.
  *
@@ -18,6 +18,7 @@ import { parseOptions, type BenchOptions } from './options.js';
 import { PINNING, startServer } from './processes.js';
 import { runCacheScenario, runHttp2Scenario } from './information.js';
 import { runOptInScenario } from './opt-in-costs.js';
+import { runColdStartScenario } from './cold-start.js';
 import { formatText, readPreviousReport, writeResults, FORMAT, type BenchReport } from './report.js';
 import { requestSettings, runRequestScenarios } from './requests.js';
 import { scenarios, type RequestScenario, type Scenario, type TransferScenario } from './scenarios.js';
@@ -34,6 +35,8 @@ async function main(): Promise<void> {
   const previous = readPreviousReport(options.out);
   buildLibrary();
   const { fresh, check, http2, cache, optIn } = await runScenarios(contenders, selected, options, date);
+  // (i) after the server has stopped: new processes, nothing else running beside them
+  const coldStart = options.scenarios.includes('i') ? runColdStartScenario(date, options.seed) : undefined;
   const report: BenchReport = {
     format: FORMAT,
     date,
@@ -49,6 +52,7 @@ async function main(): Promise<void> {
     http2: http2 ?? previous?.http2,
     cache: cache ?? previous?.cache,
     optIn: optIn ?? previous?.optIn,
+    coldStart: coldStart ?? previous?.coldStart,
   };
   console.log(`\n${formatText(report)}`);
   console.log(`\nwrote ${writeResults(report, options.out).join(', ')}`);

@@ -5,9 +5,8 @@
  *
  * @module
  */
-import './node-platform.js'; // the node-only parts (file parts, XML/CSV codecs, ...): a node entry, as index.ts
-import { describeError, EXIT, oneLine } from './cli/failure.js';
-import { isBrokenPipe, run } from './cli/run.js';
+import { describeError, EXIT, isBrokenPipe, oneLine } from './cli/failure.js';
+import { helpOrVersionText } from './cli/quick-answers.js';
 
 // the reader of stdout went away (`hb get ... | head`): stop quietly, as other commands do
 process.stdout.on('error', (error) => {
@@ -24,9 +23,13 @@ process.on('uncaughtException', (error) => {
 const interrupt = new AbortController();
 process.once('SIGINT', () => interrupt.abort());
 
-process.exitCode = await run(process.argv.slice(2), {
-  stdout: process.stdout,
-  stderr: process.stderr,
-  env: process.env,
-  signal: interrupt.signal,
-});
+const argv = process.argv.slice(2);
+// `hb --help` and `hb --version` answer without loading the library: a start costs little more than node's
+const quick = await helpOrVersionText(argv);
+if (quick !== undefined) process.stdout.write(quick);
+else {
+  // the node-only parts (file parts, XML/CSV codecs, ...) before the library runs: a node entry, as index.ts
+  await import('./node-platform.js');
+  const { run } = await import('./cli/run.js');
+  process.exitCode = await run(argv, { stdout: process.stdout, stderr: process.stderr, env: process.env, signal: interrupt.signal });
+}

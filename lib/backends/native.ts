@@ -3,7 +3,7 @@ import https from 'node:https';
 import type { Duplex } from 'node:stream';
 import { clientClosed, inMemory, utf8TextOf, type Backend, type TransportOptions, type WireRequest, type WireResponse } from '../model/backend.js';
 import type { ProxyRoute } from '../model/proxy-route.js';
-import { Http2Pool } from './native-h2.js';
+import { LazyHttp2Pool } from './lazy-http2-pool.js';
 import { nodeAgents } from './node-agents.js';
 import { limitRequest } from './node-limits.js';
 import { markIfReused, nodeResponse } from './node-response.js';
@@ -24,14 +24,14 @@ export class NativeBackend implements Backend {
   #httpsAgent: https.Agent;
   readonly #proxyAgents: ProxyAgents;
   /** With `client.http2`: the https origins' HTTP/2 sessions. */
-  readonly #http2: Http2Pool | undefined;
+  readonly #http2: LazyHttp2Pool | undefined;
   readonly #sendH1 = this.#send.bind(this);
   #closed = false;
 
   constructor(options: TransportOptions) {
     ({ http: this.#httpAgent, https: this.#httpsAgent } = nodeAgents(options));
     this.#proxyAgents = new ProxyAgents(options.tls, options.connection);
-    this.#http2 = options.http2 ? new Http2Pool(options) : undefined;
+    this.#http2 = options.http2 ? new LazyHttp2Pool(options) : undefined;
   }
 
   send(request: WireRequest): Promise<WireResponse> {

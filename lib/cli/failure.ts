@@ -12,6 +12,11 @@ export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
+/** True for the error of writing to a pipe whose reader has gone. */
+export function isBrokenPipe(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === 'EPIPE';
+}
+
 /** The `code` of a file system error (`ENOENT`, `EACCES`, ...) for a message, or `error`. */
 export function errorCode(error: unknown): string {
   return (error as { code?: string } | null)?.code ?? 'error';

@@ -4,7 +4,7 @@ import { Download } from '../download.js';
 import type { HttpBuilder } from '../http-builder.js';
 import type { FromServer } from '../model/from-server.js';
 import { parseCommandLine, VERBS, type CliRequest, type CliVerb, type Command } from './args.js';
-import { describeError, EXIT, exitCodeForStatus, oneLine, UsageError } from './failure.js';
+import { describeError, EXIT, exitCodeForStatus, isBrokenPipe, oneLine, UsageError } from './failure.js';
 import { HELP_TEXT, VERSION_TEXT } from './help.js';
 import { ProgressBar } from './progress-bar.js';
 import { formatHead, outputStyle, writeBody, writeStreamed, writeText } from './render.js';
@@ -196,11 +196,6 @@ function fail(io: CliIo, error: unknown, secrets: readonly string[], code: numbe
   const text = error instanceof UsageError ? `${error.message}; see hb --help` : named ? inFlagTerms(describeError(error)) : (error as Error).message;
   io.stderr.write(`hb: ${oneLine(text, secrets)}\n`);
   return code;
-}
-
-/** True for the error of writing to a pipe whose reader has gone. */
-export function isBrokenPipe(error: unknown): boolean {
-  return (error as { code?: unknown } | null)?.code === 'EPIPE';
 }
 
 /** The passwords and tokens of this command line, kept out of every message. */
