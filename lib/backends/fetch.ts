@@ -1,9 +1,8 @@
 import { ConfigError } from '../core/errors.js';
-import { concatBytes } from '../core/bytes.js';
 import { readableStreamOf } from '../model/body-stream.js';
 import {
-  bufferedBody,
   inMemory,
+  readWhole,
   BODY_METHODS,
   isStreamed,
   utf8TextOf,
@@ -61,11 +60,11 @@ export async function createFetchBackend(options: TransportOptions, loadUndici?:
 
 function send(request: WireRequest, transport: FetchTransport): Promise<WireResponse> {
   // a browser streams an upload only over HTTP/2 or QUIC (Chromium refuses it on HTTP/1.1; others never do)
-  if (transport.runtime === 'a browser' && isStreamed(request.body)) return collected(request.body).then((body) => send({ ...request, body }, transport));
+  if (transport.runtime === 'a browser' && isStreamed(request.body)) return readWhole(request.body).then((body) => send({ ...request, body }, transport));
   // over HTTP/2 a streamed body known to be empty (an empty Blob, a stream with `Content-Length: 0`)
   // is read to its end (held to its length) and goes as no body, as an empty one in memory does
   if (transport.versions !== undefined && isStreamed(request.body) && request.body.length === 0)
-    return collected(request.body).then((body) => send({ ...request, body }, transport));
+    return readWhole(request.body).then((body) => send({ ...request, body }, transport));
   // not async, and no await inside: each async layer is one more promise and microtask trip per
   // request, and fetch's own cost is what this backend is measured against
   let init: RequestInit;
@@ -235,11 +234,4 @@ function fetchBody(body: WireBody): RequestInit['body'] {
   if (body.bytes !== undefined) return body.bytes as Uint8Array<ArrayBuffer>;
   // Chromium has no ReadableStream.from
   return (typeof ReadableStream.from === 'function' ? ReadableStream.from(body) : readableStreamOf(body)) as ReadableStream<Uint8Array<ArrayBuffer>>;
-}
-
-/** A streamed body read whole (for a runtime that cannot stream it), as bytes. */
-async function collected(body: WireBody): Promise<WireBody> {
-  const chunks: Uint8Array[] = [];
-  for await (const chunk of body) chunks.push(chunk);
-  return bufferedBody(concatBytes(chunks));
 }

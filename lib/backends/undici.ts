@@ -1,7 +1,7 @@
 import type * as Undici from 'undici';
-import { ConfigError, EncodeError } from '../core/errors.js';
-import { bufferedBody, clientClosed, inMemory, isStreamed, utf8TextOf } from '../model/backend.js';
-import type { Backend, TransportOptions, WireBody, WireRequest, WireResponse } from '../model/backend.js';
+import { ConfigError } from '../core/errors.js';
+import { clientClosed, inMemory, isStreamed, readWhole, utf8TextOf } from '../model/backend.js';
+import type { Backend, TransportOptions, WireRequest, WireResponse } from '../model/backend.js';
 import { shortOfLength } from '../model/stream-end.js';
 import { importPeer } from './optional-peer.js';
 import { challengeResponse, ProxyChallenge } from './proxy-challenge.js';
@@ -54,7 +54,7 @@ class UndiciBackend implements Backend {
     // is in memory (the call hangs): a streamed one of length 0 (an empty Blob, a stream with
     // `Content-Length: 0`) is read to its end, then goes as an empty body in memory
     if (this.#options.http2 === true && isStreamed(request.body) && request.body.length === 0)
-      return emptied(request.body).then((body) => this.send({ ...request, body }));
+      return readWhole(request.body).then((body) => this.send({ ...request, body }));
     const headers = sendable(request.headers);
     if (headers instanceof ConfigError) return Promise.reject(headers);
     const dispatcher = request.proxy
@@ -126,12 +126,6 @@ function h2BodyOf(request: WireRequest): string | Uint8Array | Iterable<Uint8Arr
   // an empty one is no body to undici
   if (body === undefined || !inMemory(body) || body.length === 0 || PAYLOAD_METHODS.has(request.method)) return bodyOf(request);
   return [body.bytes!];
-}
-
-/** `body`, whose length is 0, read to its end (a byte would be one past its length): an empty body in memory instead. */
-async function emptied(body: WireBody): Promise<WireBody> {
-  for await (const chunk of body) if (chunk.byteLength > 0) throw new EncodeError('the request body is longer than its Content-Length (0 bytes)');
-  return bufferedBody(new Uint8Array(0));
 }
 
 /** The methods undici's HTTP/2 writer frames a body of bytes or text for. */

@@ -5,6 +5,7 @@
  *
  * This file imports no `node:` module so that browser-capable backends (fetch) fit it too.
  */
+import { concatBytes } from '../core/bytes.js';
 import { ConfigError } from '../core/errors.js';
 import type { ProxyRoute } from './proxy-route.js';
 import type { TimingsRecorder } from '../core/timings.js';
@@ -272,6 +273,17 @@ export function bufferedText(text: string, length: number, encode: (text: string
  */
 export function inMemory(body: WireBody): boolean {
   return body instanceof BufferedBody || body.bytes !== undefined;
+}
+
+/**
+ * @internal A streamed body read whole, as a body in memory: for a transport that cannot stream it
+ * (a browser's fetch over HTTP/1.1) or cannot send it empty (undici over HTTP/2). The pipeline's
+ * reader holds it to its announced length.
+ */
+export async function readWhole(body: WireBody): Promise<WireBody> {
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of body) chunks.push(chunk);
+  return bufferedBody(concatBytes(chunks));
 }
 
 /** @internal Whether there is a body and it is a stream (it cannot be sent again); see {@link inMemory}. */
