@@ -5,6 +5,7 @@ import { pipeline } from 'node:stream/promises';
 import type { HttpConfig } from '../config/http-config.js';
 import { defaultParser, DOWNLOADS, READS_EMPTY_BODIES, type Parser } from '../content/parsers.js';
 import type { FromServer } from '../model/from-server.js';
+import { safeDispositionName } from './disposition-name.js';
 
 /**
  * `hb -O -J`: writes a 2xx body to the file `Content-Disposition` names (made safe by
@@ -41,30 +42,6 @@ export function toHeaderNamedFile(config: HttpConfig, fallback: string): void {
     return file;
   };
   config.response.parser('*/*', Object.assign(parser, { [READS_EMPTY_BODIES]: true, [DOWNLOADS]: true }));
-}
-
-/**
- * The `filename=` of a `Content-Disposition` value, as curl reads it (quoted or up to `;`;
- * `filename*` is not read), made safe to write in the current folder: only the part after the
- * last `/` or `\`, no leading dots (no dot files, no `..`), no control characters. `undefined`
- * when nothing usable is left.
- *
- * @example
- * safeDispositionName('attachment; filename="../../.bashrc"'); // 'bashrc'
- */
-export function safeDispositionName(header: string | null): string | undefined {
-  const match = /(?:^|;)\s*filename\s*=\s*(?:"([^"]*)"|([^;\s]*))/i.exec(header ?? '');
-  if (match === null) return undefined;
-  const raw = match[1] ?? match[2];
-  const name = raw
-    .slice(Math.max(raw.lastIndexOf('/'), raw.lastIndexOf('\\')) + 1)
-    // eslint-disable-next-line no-control-regex -- control characters (C0 and C1) are exactly what is removed
-    .replace(/[\u0000-\u001f\u007f-\u009f]/g, '')
-    // dots and whitespace together (' .npmrc' is a dot file once trimmed), and at the end (Windows drops them);
-    // no ':' (a drive on Windows, an NTFS stream)
-    .replace(/^[\s.]+|[\s.]+$/g, '')
-    .replace(/:/g, '_');
-  return name === '' ? undefined : name;
 }
 
 function lastModified(fromServer: FromServer): Date | undefined {

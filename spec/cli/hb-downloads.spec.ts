@@ -69,6 +69,19 @@ describe('-O and -J -O', () => {
     }
   });
 
+  it('-J -O reads filename*= first, and a filename= sent as raw UTF-8 bytes as UTF-8 (as browsers)', async () => {
+    for (const [header, made] of [
+      [`attachment; filename="resume.pdf"; filename*=UTF-8''r%C3%A9sum%C3%A9.pdf`, 'résumé.pdf'],
+      [Buffer.from('attachment; filename="Übersicht.pdf"', 'utf8').toString('latin1'), 'Übersicht.pdf'],
+    ]) {
+      holder.server.reset();
+      holder.server.expect({ method: 'GET', path: '/dl', respond: { headers: { 'Content-Disposition': header }, body: 'x' } });
+      const cwd = freshFolder();
+      expect((await hb(['get', url('/dl'), '-O', '-J'], { cwd })).code).toBe(0);
+      expect(readdirSync(cwd)).toEqual([made]);
+    }
+  });
+
   it("-J -O without a usable Content-Disposition falls back to the URL's name", async () => {
     holder.server.expect({ method: 'GET', path: '/plain.txt', respond: { headers: { 'Content-Disposition': 'attachment; filename="..."' }, body: 'x' } });
     const cwd = freshFolder();
