@@ -44,8 +44,9 @@ export function curlCommand(request: CliRequest, sent: SentRequest): string {
   }
   if (multipart) {
     for (const [name, value] of request.form) words.push('--form-string', `${name}=${value}`);
-    for (const { name, path } of request.files)
-      words.push('-F', `${name}=@"${path.replace(/["\\]/g, '\\$&')}";filename=${basename(path)};type=${fileContentType(path)}`);
+    // quoted, '"' and '\' escaped: curl reads an unquoted value up to the next ';' or ','
+    const quoted = (text: string) => `"${text.replace(/["\\]/g, '\\$&')}"`;
+    for (const { name, path } of request.files) words.push('-F', `${name}=@${quoted(path)};filename=${quoted(basename(path))};type=${fileContentType(path)}`);
   } else if (hasBody || request.data !== undefined || request.json !== undefined) {
     const source = request.data ?? request.json;
     if (source?.from === 'file') words.push('--data-binary', `@${source.path}`);

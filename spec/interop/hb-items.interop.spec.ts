@@ -119,6 +119,7 @@ describe('hb --curl prints a command that sends what hb sends', () => {
     ['an empty PUT', (url) => ['put', url]],
     ['a form', (url) => ['--form', url, 'name=Ada', 'city=Zürich']],
     ['a multipart form', (url) => [url, 'note=@not-a-file', `doc@${join(dir, 'notes.txt')}`]],
+    ['a multipart file whose name has ; , and "', (url) => [url, `doc@${join(dir, 'a;b, "c".txt')}`]],
     [
       '--data with its type, Basic credentials, an unset header',
       (url) => ['patch', url, '--data', 'a\nb', '-H', 'Content-Type: text/plain', '--basic', 'ada:s3cret', 'Accept:'],
@@ -126,6 +127,7 @@ describe('hb --curl prints a command that sends what hb sends', () => {
   ];
   it.each(cases)('%s', async (_, args) => {
     writeFileSync(join(dir, 'notes.txt'), 'line one\n');
+    writeFileSync(join(dir, 'a;b, "c".txt'), 'line two\n');
     const byHb = await arriving('/curl', (url) => runHb(cli, args(url)).then((r) => ({ code: r.code ?? -1, stderr: r.stderr })));
     let command = '';
     const byCurl = await arriving('/curl', async (url) => {
