@@ -88,5 +88,5 @@ describe('MockBackend.record: the file is its owner’s alone', () => {
       expect(await modeOf(file)).toBe(0o600);
       expect((JSON.parse(await readFile(file, 'utf8')) as Har).log.entries).toHaveLength(2);
     }
-  });
+  }, 20_000); // four recorded exchanges, each a file rewrite: slow on a loaded machine
 });
