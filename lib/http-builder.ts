@@ -6,11 +6,7 @@ import { describeValue } from './core/describe-value.js';
 import { HttpConfig, type ConfigBlock } from './config/http-config.js';
 import { DEFAULT_SETTINGS, mergeSettings, type Settings } from './config/settings.js';
 import { releaseUpload } from './content/raw-upload.js';
-import { exchange } from './pipeline/call.js';
-import { freezeRecord } from './pipeline/freeze.js';
 import type { Plan, PoolState } from './pipeline/plan.js';
-import { wirePipeline } from './pipeline/stages.js';
-import { chain, checkedRecord } from './pipeline/interceptors.js';
 import type { RequestRecord } from './model/request-record.js';
 import { loggerFromEnvironment } from './pipeline/request-log.js';
 import { verbArguments, type BlockFor, type HeadResultFor, type ResultFor, type VerbArgument, type VerbArguments } from './verb-arguments.js';
@@ -22,9 +18,9 @@ import { checkWebClient, nodeStages, proxyRouterOf, type NodeStages } from './pi
 import type { ResolvedCacheOptions } from './config/cache-options.js';
 import type { ResultOf, ResultType } from './result/result-type.js';
 import { loadOnce } from './core/load-once.js';
-import { CallSlots } from './pipeline/call-slots.js';
-import { OriginPacing } from './pipeline/origin-pacing.js';
-import './pipeline/shared-chunk.js'; // what lazily loaded modules share: loaded with the client, in one chunk
+import type { CallSlots } from './pipeline/call-slots.js';
+import type { OriginPacing } from './pipeline/origin-pacing.js';
+import type { ConcurrencyOptions, RateLimitOptions } from './config/flow-options.js';
 
 /**
  * A verb: `verb()`, `verb(block)`, or `verb(Type, block?)` resolving to the result converted to `Type`.
@@ -38,7 +34,16 @@ export type Verb = <A extends VerbArgument>(first?: A, block?: BlockFor<NoInfer<
 export type HeadVerb = <A extends VerbArgument>(first?: A, block?: BlockFor<NoInfer<A>, null>) => Promise<HeadResultFor<A>>;
 
 /** The connection pool a client owns and the clients derived from it share (what requests see of it: {@link PoolState}). */
-interface Pool extends PoolState {
+interface Pool extends Omit<PoolState, 'send' | 'slots' | 'pacing'> {
+  /**
+   * This pool as its requests see it, once its first request (the call's modules in) composed its
+   * wire stages and made or took its flow state: `undefined` until then.
+   */
+  wired: WiredPool | undefined;
+  /** `client.concurrency`'s slots, perhaps the parent's (see {@link Shared}) */
+  readonly slotsShare: Shared<CallSlots, ConcurrencyOptions | undefined>;
+  /** the origins' turns and pauses (`client.rateLimit`, servers' `Retry-After`), perhaps the parent's */
+  readonly pacingShare: Shared<OriginPacing, RateLimitOptions | undefined>;
   /** the jar, made when a client first turns `client.cookies` on; shared by every client derived from it, whatever its pool */
   readonly cookies: { jar?: ClientCookieJar };
   closed: boolean;
@@ -223,10 +228,12 @@ export class HttpBuilder {
 
   // also bound as the step after an async block, whose value then comes as a fifth argument: ignored
   #send(method: string, args: VerbArguments, layer: HttpConfig | undefined, page: PageWatch | undefined): Promise<unknown> {
+    const calls = callModules.loaded;
+    if (calls === undefined) return this.#sendLoading(method, args, layer, page);
     const base = this.#settings;
     if (base.cache !== undefined && this.#cache === undefined) return this.#sendWithCache(base.cache, method, args, layer, page);
     let settings: Settings;
-    let frozen: ReturnType<typeof freezeRecord>;
+    let frozen: ReturnType<CallModules['freezeRecord']>;
     try {
       if (this.#pool.closed) throw clientClosed();
       settings = layer ? mergeSettings(base, layer) : base;
@@ -238,7 +245,7 @@ export class HttpBuilder {
         );
       }
       // the client's own header map when the block set no header: its requests share one frozen object
-      frozen = freezeRecord(method, settings, settings.headers === base.headers);
+      frozen = calls.freezeRecord(method, settings, settings.headers === base.headers);
       page?.sending(frozen.record); // a page the walk fetched before throws here, unsent
     } catch (error) {
       releaseUpload(layer?.request.body); // bad input: nothing will read the upload's source
@@ -247,7 +254,7 @@ export class HttpBuilder {
     const { record, target } = frozen;
     const plan: Plan = {
       target,
-      pool: this.#pool,
+      pool: this.#pool.wired ?? wire(this.#pool, calls),
       handlers: settings.handlers,
       encoders: settings.encoders,
       compress: settings.compress,
@@ -264,8 +271,19 @@ export class HttpBuilder {
       onResponse: page?.received,
     };
     // no interceptor (the usual case): no chain around the exchange
-    if (settings.interceptors.length === 0) return exchange(record, plan);
-    return chain(settings.interceptors, method, exchangeChecked.bind(undefined, plan))(record);
+    if (settings.interceptors.length === 0) return calls.exchange(record, plan);
+    return calls.chain(settings.interceptors, method, exchangeChecked.bind(undefined, calls, plan))(record);
+  }
+
+  /** A request before the call's modules are in (the first of the application): loaded once, then sent as every later one is. */
+  #sendLoading(method: string, args: VerbArguments, layer: HttpConfig | undefined, page: PageWatch | undefined): Promise<unknown> {
+    return callModules().then(
+      () => this.#send(method, args, layer, page),
+      (error: unknown) => {
+        releaseUpload(layer?.request.body); // nothing will read the upload's source
+        throw error;
+      },
+    );
   }
 
   /**
@@ -295,6 +313,35 @@ export class HttpBuilder {
   }
 }
 
+type CallModules = typeof import('./pipeline/call-entry.js');
+
+/**
+ * The call's machinery (pipeline/call-entry.ts), loaded by the first request: what an application
+ * loads when it starts is the DSL, the settings and the client; every request after the first
+ * takes the loaded modules synchronously.
+ */
+const callModules = loadOnce((): Promise<CallModules> => import('./pipeline/call-entry.js'));
+
+/** A pool its first request has wired. */
+type WiredPool = Pool & PoolState;
+
+/**
+ * What derived pools may share with their parent's: made (from `options`) at the first request
+ * of any pool that shares it, so that a client that never sends never makes it.
+ */
+interface Shared<T, O> {
+  readonly options: O;
+  made?: T;
+}
+
+/** The pool at its first request: its wire stages composed, its flow state made or taken from the pools it shares it with. */
+function wire(pool: Pool, calls: CallModules): WiredPool {
+  const { slotsShare, pacingShare } = pool;
+  const slots = slotsShare.options && (slotsShare.made ??= new calls.CallSlots(slotsShare.options));
+  const pacing = (pacingShare.made ??= new calls.OriginPacing(pacingShare.options));
+  return (pool.wired = Object.assign(pool, { send: calls.wirePipeline(), slots, pacing }));
+}
+
 const paginateModule = loadOnce(() => import('./paginate.js'));
 
 /**
@@ -312,8 +359,8 @@ async function* pages(send: PageSender, first: unknown, block: ConfigBlock | und
 const PAGE_ARGUMENTS: VerbArguments = { type: undefined, withResponse: false, block: undefined };
 
 /** The exchange of the record an interceptor passed on, checked first. */
-function exchangeChecked(plan: Plan, request: RequestRecord): Promise<unknown> {
-  return exchange(checkedRecord(request), plan);
+function exchangeChecked(calls: CallModules, plan: Plan, request: RequestRecord): Promise<unknown> {
+  return calls.exchange(calls.checkedRecord(request), plan);
 }
 
 /** The defaults, with `DEBUG=httpbuilder` read when a client is made (never per request). */
@@ -344,11 +391,11 @@ function newPool(settings: Settings, cookies: Pool['cookies'], parent?: { readon
   const router = proxyRouterOf(settings.proxy, backend, settings.connection);
   const { concurrency, rateLimit, dedupe } = settings.flow ?? {};
   const inherited = parent?.settings.flow;
-  const slots = parent && concurrency === inherited?.concurrency ? parent.pool.slots : concurrency && new CallSlots(concurrency);
-  const pacing = parent && rateLimit === inherited?.rateLimit ? parent.pool.pacing : new OriginPacing(rateLimit);
+  const slotsShare = parent && concurrency === inherited?.concurrency ? parent.pool.slotsShare : { options: concurrency };
+  const pacingShare = parent && rateLimit === inherited?.rateLimit ? parent.pool.pacingShare : { options: rateLimit };
   const shared = dedupe ? new Map() : undefined;
   const stop = new AbortController();
-  return { backend, send: wirePipeline(), auth: {}, router, cookies, closed: false, stop, stopped: stop.signal, pacing, slots, dedupe: shared };
+  return { backend, wired: undefined, auth: {}, router, cookies, closed: false, stop, stopped: stop.signal, slotsShare, pacingShare, dedupe: shared };
 }
 
 /** What takes the body itself, when a level registered a Download or a Stream: the result is its own. */
