@@ -1,30 +1,21 @@
 import { isThenable } from './core/maybe-promise.js';
-import { chosenBackend } from './backends/backend-choice.js';
-import { ClientCookieJar } from './cookies/cookie-jar.js';
 import { ConfigError } from './core/errors.js';
 import { describeValue } from './core/describe-value.js';
 import { HttpConfig, type ConfigBlock } from './config/http-config.js';
-import { DEFAULT_SETTINGS, mergeSettings, type Settings } from './config/settings.js';
+import type { Settings } from './config/settings.js';
 import { releaseUpload } from './content/raw-upload.js';
-import { exchange } from './pipeline/call.js';
-import { freezeRecord } from './pipeline/freeze.js';
-import type { Plan, PoolState } from './pipeline/plan.js';
-import { wirePipeline } from './pipeline/stages.js';
-import { chain, checkedRecord } from './pipeline/interceptors.js';
+import type { Plan } from './pipeline/plan.js';
 import type { RequestRecord } from './model/request-record.js';
-import { loggerFromEnvironment } from './pipeline/request-log.js';
 import { verbArguments, type BlockFor, type HeadResultFor, type ResultFor, type VerbArgument, type VerbArguments } from './verb-arguments.js';
 import { clientClosed } from './model/backend.js';
-import { DOWNLOADS, STREAMS } from './content/parsers.js';
 import type { PageSender, PageWatch } from './paginate.js';
 import type { ResponseCache } from './cache/response-cache.js';
-import { checkWebClient, nodeStages, proxyRouterOf, type NodeStages } from './pipeline/platform-stages.js';
+import type { NodeStages } from './pipeline/platform-stages.js';
 import type { ResolvedCacheOptions } from './config/cache-options.js';
 import type { ResultOf, ResultType } from './result/result-type.js';
 import { loadOnce } from './core/load-once.js';
-import { CallSlots } from './pipeline/call-slots.js';
-import { OriginPacing } from './pipeline/origin-pacing.js';
-import './pipeline/shared-chunk.js'; // what lazily loaded modules share: loaded with the client, in one chunk
+import { callModules, callModulesWithLibrary, type CallModules } from './pipeline/call-modules.js';
+import type { ClientPool } from './pipeline/client-setup.js';
 
 /**
  * A verb: `verb()`, `verb(block)`, or `verb(Type, block?)` resolving to the result converted to `Type`.
@@ -37,13 +28,14 @@ export type Verb = <A extends VerbArgument>(first?: A, block?: BlockFor<NoInfer<
 /** HEAD: a {@link Verb} whose result may be `null`, since a HEAD response has no body (so its handlers may return `null`). */
 export type HeadVerb = <A extends VerbArgument>(first?: A, block?: BlockFor<NoInfer<A>, null>) => Promise<HeadResultFor<A>>;
 
-/** The connection pool a client owns and the clients derived from it share (what requests see of it: {@link PoolState}). */
-interface Pool extends PoolState {
-  /** the jar, made when a client first turns `client.cookies` on; shared by every client derived from it, whatever its pool */
-  readonly cookies: { jar?: ClientCookieJar };
-  closed: boolean;
-  /** aborted by close(): what its calls wait for (a slot, a turn, a shared exchange) stops waiting */
-  readonly stop: AbortController;
+/**
+ * A client as made: its parent (none for {@link HttpBuilder.configure}) and what its block set.
+ * Merged into its settings and pool when the call's modules are in (call-modules.ts): when it is
+ * made on node, at its first request in the browser/Workers build.
+ */
+interface Made {
+  readonly parent: HttpBuilder | undefined;
+  readonly layer: HttpConfig | undefined;
 }
 
 /**
@@ -56,19 +48,21 @@ interface Pool extends PoolState {
  * await http.close();
  */
 export class HttpBuilder {
-  readonly #settings: Settings;
-  readonly #pool: Pool;
+  /** until its settings are merged: then let go (a derived client keeps no hold on its parent) */
+  #made: Made | undefined;
+  /** the settings merged from every level's block, once they are (see {@link Made}) */
+  #settings: Settings | undefined;
+  #pool: ClientPool | undefined;
   /** whether this client made its pool (a derived client sharing its parent's does not) */
-  readonly #ownsPool: boolean;
+  #ownsPool = false;
   /** `client.cache`'s cache for this client's way of connecting, once loaded (at the client's first request); else undefined */
   #cache: ResponseCache | undefined;
 
-  private constructor(settings: Settings, pool: Pool, ownsPool: boolean) {
-    this.#settings = settings;
-    this.#pool = pool;
-    this.#ownsPool = ownsPool;
-    // what the browser/Workers build cannot do fails when the client is made (node's settings are checked as they are set)
-    if (nodeStages() === undefined) checkWebClient(settings);
+  private constructor(parent: HttpBuilder | undefined, layer: HttpConfig | undefined) {
+    this.#made = { parent, layer };
+    // on node, a bad setting fails here, when the client is made (in the browser/Workers build, at its first request)
+    const calls = callModulesWithLibrary();
+    if (calls !== undefined) this.#resolve(calls);
   }
 
   /**
@@ -81,8 +75,7 @@ export class HttpBuilder {
    * });
    */
   static configure(block?: ConfigBlock): HttpBuilder {
-    const settings = applyClientBlock(rootSettings(), block);
-    return new HttpBuilder(settings, newPool(settings, {}), true);
+    return new HttpBuilder(undefined, clientLayer(block));
   }
 
   /**
@@ -95,19 +88,7 @@ export class HttpBuilder {
    * const v2 = http.configure((c) => { c.request.uri.path = 'v2'; });
    */
   configure(block: ConfigBlock): HttpBuilder {
-    const settings = applyClientBlock(this.#settings, block);
-    const mine = this.#settings;
-    const samePool =
-      settings.backend === mine.backend &&
-      settings.tls === mine.tls &&
-      settings.proxy === mine.proxy &&
-      settings.connection === mine.connection &&
-      settings.http2 === mine.http2 &&
-      settings.publicOnly === mine.publicOnly &&
-      settings.flow === mine.flow;
-    // another pool for another transport, but the same cookies: derived clients share the jar
-    if (samePool) return new HttpBuilder(settings, this.#pool, false);
-    return new HttpBuilder(settings, newPool(settings, this.#pool.cookies, { settings: mine, pool: this.#pool }), true);
+    return new HttpBuilder(this, clientLayer(block));
   }
 
   /**
@@ -120,10 +101,52 @@ export class HttpBuilder {
    * try { await http.get(); } finally { await http.close(); }
    */
   close(): Promise<void> {
+    if (this.#pool === undefined) return this.#closeUnresolved();
     if (!this.#ownsPool) return Promise.resolve();
     this.#pool.closed = true;
     this.#pool.stop.abort(clientClosed());
     return this.#pool.backend.close();
+  }
+
+  /**
+   * close() of a client whose settings are not merged yet (the browser/Workers build, before its
+   * first request): merged first, so that its pool is there to be closed for the clients that
+   * share it; a client whose settings fail to merge has made no pool, and releases nothing.
+   */
+  async #closeUnresolved(): Promise<void> {
+    const calls = callModules.loaded ?? (await callModules());
+    try {
+      this.#resolve(calls);
+    } catch {
+      return; // no pool was made: nothing to release (its calls reject with the setting's ConfigError)
+    }
+    return this.close();
+  }
+
+  /**
+   * This client's settings merged over its parent's (each level's block once), its pool made or
+   * shared: at once when it is made on node, at its first request (or close()) in the
+   * browser/Workers build. A bad setting throws its ConfigError, every time it is asked for.
+   */
+  #resolve(calls: CallModules): Settings {
+    if (this.#settings !== undefined) return this.#settings;
+    const { parent, layer } = this.#made!;
+    if (parent === undefined) {
+      const settings = calls.clientSettings(calls.rootSettings(), layer);
+      this.#pool = calls.newPool(settings, {});
+      this.#ownsPool = true;
+      this.#made = undefined;
+      return (this.#settings = settings);
+    }
+    const mine = parent.#resolve(calls);
+    const pool = parent.#pool!;
+    const settings = calls.clientSettings(mine, layer);
+    // another pool for another transport, but the same cookies: derived clients share the jar
+    const shares = calls.samePool(settings, mine);
+    this.#pool = shares ? pool : calls.newPool(settings, pool.cookies, { settings: mine, pool });
+    this.#ownsPool = !shares;
+    this.#made = undefined;
+    return (this.#settings = settings);
   }
 
   /**
@@ -191,11 +214,17 @@ export class HttpBuilder {
   paginate(block?: ConfigBlock): AsyncIterable<unknown>;
   paginate<T extends ResultType>(type: T, block?: ConfigBlock): AsyncIterable<ResultOf<T>>;
   paginate(first?: unknown, block?: ConfigBlock): AsyncIterable<unknown> {
-    return pages(this.#sendPage.bind(this), first, block, this.#settings.pagination);
+    return pages(this.#sendPage.bind(this), first, block, this.#pagination.bind(this));
   }
 
   #sendPage(layer: HttpConfig, watch: PageWatch): Promise<unknown> {
     return this.#send('GET', PAGE_ARGUMENTS, layer, watch);
+  }
+
+  /** `response.paginate()` as this client's levels set it (the settings merged first, when they are not yet). */
+  async #pagination(): Promise<Settings['pagination']> {
+    const calls = callModules.loaded ?? (await callModules());
+    return this.#resolve(calls).pagination;
   }
 
   #verb(method: string): (first?: VerbArgument, block?: ConfigBlock) => Promise<never> {
@@ -223,31 +252,35 @@ export class HttpBuilder {
 
   // also bound as the step after an async block, whose value then comes as a fifth argument: ignored
   #send(method: string, args: VerbArguments, layer: HttpConfig | undefined, page: PageWatch | undefined): Promise<unknown> {
-    const base = this.#settings;
-    if (base.cache !== undefined && this.#cache === undefined) return this.#sendWithCache(base.cache, method, args, layer, page);
+    const calls = callModules.loaded;
+    if (calls === undefined) return this.#sendLoading(method, args, layer, page);
+    let base = this.#settings;
     let settings: Settings;
-    let frozen: ReturnType<typeof freezeRecord>;
+    let frozen: ReturnType<CallModules['freezeRecord']>;
     try {
-      if (this.#pool.closed) throw clientClosed();
-      settings = layer ? mergeSettings(base, layer) : base;
-      const taker = args.type === undefined && !page ? undefined : bodyTaker(settings);
-      if (taker && page) throw new ConfigError(`paginate(): ${TAKES_BODY[taker]}, but each page's body must be parsed for its items`);
+      base ??= this.#resolve(calls);
+      if (base.cache !== undefined && this.#cache === undefined) return this.#sendWithCache(calls, base.cache, method, args, layer, page);
+      if (this.#pool!.closed) throw clientClosed();
+      settings = layer ? calls.mergeSettings(base, layer) : base;
+      const taker = args.type === undefined && !page ? undefined : calls.bodyTaker(settings);
+      if (taker && page) throw new ConfigError(`paginate(): ${calls.TAKES_BODY[taker]}, but each page's body must be parsed for its items`);
       if (taker) {
         throw new ConfigError(
-          `${method.toLowerCase()}(): ${TAKES_BODY[taker]}, so the call's result type must be the default one (drop the result type, or use withResponse() without one; Stream.ndjson(c, Type) converts each value)`,
+          `${method.toLowerCase()}(): ${calls.TAKES_BODY[taker]}, so the call's result type must be the default one (drop the result type, or use withResponse() without one; Stream.ndjson(c, Type) converts each value)`,
         );
       }
       // the client's own header map when the block set no header: its requests share one frozen object
-      frozen = freezeRecord(method, settings, settings.headers === base.headers);
+      frozen = calls.freezeRecord(method, settings, settings.headers === base.headers);
       page?.sending(frozen.record); // a page the walk fetched before throws here, unsent
     } catch (error) {
       releaseUpload(layer?.request.body); // bad input: nothing will read the upload's source
       throw error;
     }
     const { record, target } = frozen;
+    const pool = this.#pool!;
     const plan: Plan = {
       target,
-      pool: this.#pool,
+      pool,
       handlers: settings.handlers,
       encoders: settings.encoders,
       compress: settings.compress,
@@ -258,14 +291,25 @@ export class HttpBuilder {
       onDownloadProgress: settings.onDownloadProgress,
       onUploadProgress: settings.onUploadProgress,
       execution: settings.execution,
-      jar: settings.cookieJar ? ClientCookieJar.of(settings.cookieJar, this.#pool.cookies) : undefined,
+      jar: settings.cookieJar ? calls.ClientCookieJar.of(settings.cookieJar, pool.cookies) : undefined,
       cache: this.#cache,
       telemetry: settings.telemetry,
       onResponse: page?.received,
     };
     // no interceptor (the usual case): no chain around the exchange
-    if (settings.interceptors.length === 0) return exchange(record, plan);
-    return chain(settings.interceptors, method, exchangeChecked.bind(undefined, plan))(record);
+    if (settings.interceptors.length === 0) return calls.exchange(record, plan);
+    return calls.chain(settings.interceptors, method, exchangeChecked.bind(undefined, calls, plan))(record);
+  }
+
+  /** A request before the call's modules are in (the application's first, in the browser/Workers build): loaded once, then sent as every later one is. */
+  #sendLoading(method: string, args: VerbArguments, layer: HttpConfig | undefined, page: PageWatch | undefined): Promise<unknown> {
+    return callModules().then(
+      () => this.#send(method, args, layer, page),
+      (error: unknown) => {
+        releaseUpload(layer?.request.body); // nothing will read the upload's source
+        throw error;
+      },
+    );
   }
 
   /**
@@ -274,15 +318,16 @@ export class HttpBuilder {
    * them): the cache is found once per client.
    */
   #sendWithCache(
+    calls: CallModules,
     cache: ResolvedCacheOptions,
     method: string,
     args: VerbArguments,
     layer: HttpConfig | undefined,
     page: PageWatch | undefined,
   ): Promise<unknown> {
-    const { tls, connection, publicOnly } = this.#settings;
-    // only node has a cache: the browser/Workers build refused client.cache when the client was made
-    return (nodeStages() as NodeStages).loadCache(cache, tls, connection, publicOnly).then(
+    const { tls, connection, publicOnly } = this.#settings!;
+    // only node has a cache: the browser/Workers build refuses client.cache when the client's settings are merged
+    return (calls.nodeStages() as NodeStages).loadCache(cache, tls, connection, publicOnly).then(
       (loaded) => {
         this.#cache = loaded;
         return this.#send(method, args, layer, page);
@@ -301,65 +346,31 @@ const paginateModule = loadOnce(() => import('./paginate.js'));
  * paginate()'s walk, its module loaded when the loop asks for the first item: an application
  * that never paginates does not carry it (the walk checks its arguments then too).
  */
-async function* pages(send: PageSender, first: unknown, block: ConfigBlock | undefined, client: Settings['pagination']): AsyncIterable<unknown> {
+async function* pages(
+  send: PageSender,
+  first: unknown,
+  block: ConfigBlock | undefined,
+  pagination: () => Promise<Settings['pagination']>,
+): AsyncIterable<unknown> {
   // checked when the loop starts (as a verb's arguments are, as a rejection): nothing is sent yet
   const args = verbArguments('paginate', first, block);
   const { paginate } = paginateModule.loaded ?? (await paginateModule());
-  yield* paginate(send, args, client);
+  yield* paginate(send, args, await pagination());
 }
 
 /** A page of paginate(): its body as handlers leave it, without a result type (paginate converts each item). */
 const PAGE_ARGUMENTS: VerbArguments = { type: undefined, withResponse: false, block: undefined };
 
 /** The exchange of the record an interceptor passed on, checked first. */
-function exchangeChecked(plan: Plan, request: RequestRecord): Promise<unknown> {
-  return exchange(checkedRecord(request), plan);
+function exchangeChecked(calls: CallModules, plan: Plan, request: RequestRecord): Promise<unknown> {
+  return calls.exchange(calls.checkedRecord(request), plan);
 }
 
-/** The defaults, with `DEBUG=httpbuilder` read when a client is made (never per request). */
-function rootSettings(): Settings {
-  // no `process` in a browser or a Worker: no DEBUG there
-  const logger = loggerFromEnvironment((globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env.DEBUG);
-  return logger ? { ...DEFAULT_SETTINGS, execution: { ...DEFAULT_SETTINGS.execution, logger } } : DEFAULT_SETTINGS;
-}
-
-function applyClientBlock(base: Settings, block: ConfigBlock | undefined): Settings {
-  if (!block) return base;
+/** A client block run (synchronously: configure() returns the client at once), what it set kept to be merged. */
+function clientLayer(block: ConfigBlock | undefined): HttpConfig | undefined {
+  if (!block) return undefined;
   const layer = new HttpConfig('client');
   const returned = block.call(layer, layer);
   if (returned instanceof Promise) throw new ConfigError('a client configuration block must be synchronous (HttpBuilder.configure returns the client at once)');
-  return mergeSettings(base, layer);
+  return layer;
 }
-
-/**
- * A client's pool. A derived client's (`parent`) keeps its parent's cookies, and its flow state
- * when it did not change those settings: the calls in flight (`concurrency`) and the origins'
- * turns and pauses (`rateLimit`, servers' `Retry-After`) count across the clients derived from
- * one, whatever transport each has.
- */
-function newPool(settings: Settings, cookies: Pool['cookies'], parent?: { readonly settings: Settings; readonly pool: Pool }): Pool {
-  const transport = { tls: settings.tls, connection: settings.connection, http2: settings.http2, publicOnly: settings.publicOnly };
-  const backend = chosenBackend(settings.backend, transport);
-  // a bad proxy URL or no_proxy entry fails here, when the client is made
-  const router = proxyRouterOf(settings.proxy, backend, settings.connection);
-  const { concurrency, rateLimit, dedupe } = settings.flow ?? {};
-  const inherited = parent?.settings.flow;
-  const slots = parent && concurrency === inherited?.concurrency ? parent.pool.slots : concurrency && new CallSlots(concurrency);
-  const pacing = parent && rateLimit === inherited?.rateLimit ? parent.pool.pacing : new OriginPacing(rateLimit);
-  const shared = dedupe ? new Map() : undefined;
-  const stop = new AbortController();
-  return { backend, send: wirePipeline(), auth: {}, router, cookies, closed: false, stop, stopped: stop.signal, pacing, slots, dedupe: shared };
-}
-
-/** What takes the body itself, when a level registered a Download or a Stream: the result is its own. */
-function bodyTaker(settings: Settings): keyof typeof TAKES_BODY | undefined {
-  for (const level of settings.parsers) {
-    for (const parser of level.values()) {
-      if (DOWNLOADS in parser) return 'download';
-      if (STREAMS in parser) return 'stream';
-    }
-  }
-  return undefined;
-}
-
-const TAKES_BODY = { download: 'a Download writes the body to its target', stream: 'a Stream reads the body as its result' } as const;

@@ -37,3 +37,5 @@ import './model/node-channels.js';
 import './config/node-checks.js';
 // ... and execution.tls's certificates, keys and ciphers tried on node's TLS then (after node-checks.js, which it extends)
 import './backends/node-tls-checks.js';
+// the call's modules with the library (pipeline/call-modules.ts's web default: loaded by a client's first request), so that a client's settings are merged and checked when it is made
+import './pipeline/node-calls.js';

@@ -1,4 +1,4 @@
-// The config modules that the client loads and that lazily loaded modules use too, with those of
+// The config modules that the client or its call loads and that lazily loaded modules use too, with those of
 // the layers below (content/shared-chunk.ts says why): lazily loaded modules that may import
 // config import this file, so that a splitting bundler puts all of these in one chunk.
 import '../content/shared-chunk.js';

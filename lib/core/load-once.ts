@@ -9,6 +9,8 @@ export interface LoadOnce<M> {
   (): Promise<M>;
   /** the module, once loaded */
   readonly loaded: M | undefined;
+  /** Takes the module as a platform that imports it statically gives it (node): `loaded` at once, no import. */
+  given(module: M): void;
 }
 
 /**
@@ -19,9 +21,12 @@ export interface LoadOnce<M> {
 export function loadOnce<M>(load: () => Promise<M>): LoadOnce<M> {
   let loading: Promise<M> | undefined;
   // a plain property, not a getter: read on every call of the code it loads
-  const get = Object.assign((): Promise<M> => (loading ??= load().then(keep, retryLater)), { loaded: undefined as M | undefined });
+  const get = Object.assign((): Promise<M> => (loading ??= load().then(keep, retryLater)), { loaded: undefined as M | undefined, given });
   function keep(module: M): M {
     return (get.loaded = module);
+  }
+  function given(module: M): void {
+    loading = Promise.resolve(keep(module));
   }
   function retryLater(error: unknown): never {
     loading = undefined;

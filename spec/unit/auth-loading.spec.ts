@@ -45,8 +45,10 @@ const authFiles = (files: Set<string>) => [...files].filter((file) => file.start
 const DIGEST = ['auth/digest.ts', 'auth/digest-math.ts', 'auth/md5.ts', 'auth/sha256.ts', 'auth/sha512.ts'];
 
 describe('what of auth loads when', () => {
-  it('an application on the browser entry loads only the auth stage until a call has credentials', () => {
-    expect(authFiles(loadedWith('browser.ts'))).toEqual(['auth/auth-stage.ts']);
+  it('an application on the browser entry loads no auth until its first request, then only the auth stage until a call has credentials', () => {
+    expect(authFiles(loadedWith('browser.ts'))).toEqual([]);
+    expect(importsOf('pipeline/call-modules.ts').dynamic).toEqual(['pipeline/call-entry.ts']);
+    expect(authFiles(loadedWith('pipeline/call-entry.ts'))).toEqual(['auth/auth-stage.ts']);
   });
 
   it('the stage loads bearer and Basic/Digest on first use, neither with the hashes of Digest', () => {

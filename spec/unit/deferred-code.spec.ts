@@ -20,6 +20,18 @@ const DEFERRED = [
   'lib/result/convert.ts',
 ];
 
+/** What every application runs from its first request on (call-entry.ts): loaded then, so left out of what loads with it. */
+const AT_FIRST_REQUEST = [
+  'lib/pipeline/call.ts',
+  'lib/pipeline/stages.ts',
+  'lib/pipeline/client-setup.ts',
+  'lib/config/settings.ts',
+  'lib/config/execution-options.ts',
+  'lib/pipeline/call-slots.ts',
+  'lib/pipeline/origin-pacing.ts',
+  'lib/content/encoders.ts',
+];
+
 describe('code loaded at first use', () => {
   it('leaves the XML, CSV and multipart codecs, the hooks, the log lines, the cookie jar, telemetry and the conversion out of what a JSON application loads', async () => {
     const work = await mkdtemp(join(tmpdir(), 'httpbuilder-deferred-'));
@@ -37,6 +49,9 @@ export const createUser = (name) => http.post((c) => { c.request.uri.path = '/us
       expect(initial.filter((input) => DEFERRED.includes(input) || input.includes('node_modules/tough-cookie'))).toEqual([]);
       // still bundled, in a chunk of their own: the names above are the files that hold the code
       expect(DEFERRED.filter((file) => !later.includes(file))).toEqual([]);
+      // the call's modules and the client's settings merge: at the first request
+      expect(initial.filter((input) => AT_FIRST_REQUEST.includes(input))).toEqual([]);
+      expect(AT_FIRST_REQUEST.filter((file) => !later.includes(file))).toEqual([]);
     } finally {
       await rm(work, { recursive: true, force: true });
     }

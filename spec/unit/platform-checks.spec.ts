@@ -47,28 +47,34 @@ describe('the settings only node takes, in the browser/Workers build', () => {
     expect(served.server.requests).toEqual([]);
   });
 
-  it('client.cache: false is none; any other value is refused when the client is made, naming the runtime', async () => {
+  it('client.cache: false is none; any other value is refused at the first request (where this build merges settings), naming the runtime', async () => {
     expect(settingChecks().cache(false)).toBeUndefined();
     const http = HttpBuilder.configure((c) => void (c.client.cache = false));
     await http.close();
     for (const value of [true, { maxEntries: 0 }, 'yes']) {
-      expect((await configError(() => HttpBuilder.configure((c) => void (c.client.cache = value as never)))).message).toMatch(
-        /^client\.cache needs node:crypto/,
-      );
+      const refused = HttpBuilder.configure((c) => {
+        c.request.uri = served.server.url(false);
+        c.client.cache = value as never;
+      });
+      expect((await configError(() => refused.get())).message).toMatch(/^client\.cache needs node:crypto/);
     }
+    expect(served.server.requests).toEqual([]);
     // two clients' caches are never one: each setting resolves to an object of its own
     expect(settingChecks().cache(true)).not.toBe(settingChecks().cache(true));
   });
 
-  it('client.publicOnly: false is none; any other value is refused when the client is made, its allow list unread', async () => {
+  it('client.publicOnly: false is none; any other value is refused at the first request (where this build merges settings), its allow list unread', async () => {
     expect(settingChecks().publicOnly(false)).toBeUndefined();
     const http = HttpBuilder.configure((c) => void (c.client.publicOnly = false));
     await http.close();
     for (const value of [true, { allow: ['10.0.0.0/8'] }, { allow: ['not a host!'] }]) {
-      expect((await configError(() => HttpBuilder.configure((c) => void (c.client.publicOnly = value)))).message).toMatch(
-        /^client\.publicOnly needs to check the address each connection dials, which /,
-      );
+      const refused = HttpBuilder.configure((c) => {
+        c.request.uri = served.server.url(false);
+        c.client.publicOnly = value;
+      });
+      expect((await configError(() => refused.get())).message).toMatch(/^client\.publicOnly needs to check the address each connection dials, which /);
     }
+    expect(served.server.requests).toEqual([]);
   });
 
   it('the node platform plugs in the checks option by option', async () => {
