@@ -21,6 +21,10 @@ export interface Session {
   download(size: number, file: string): Promise<unknown>;
   /** `POST /upload` of `source` (a file of `size` bytes) as one multipart file part, streamed; resolves to the server's JSON answer. */
   upload(source: string, size: number): Promise<unknown>;
+  /** `GET /bytes?n=size`, the whole body read into memory; resolves to it (the scaling scenario (k); the contenders it compares have it). */
+  getBytes?(size: number): Promise<Uint8Array>;
+  /** `POST /count` of `body` (`application/octet-stream`, sent from memory); resolves to the server's JSON answer `{ bytes }` (scenario (k)). */
+  postBytes?(body: Uint8Array): Promise<unknown>;
   /** Releases sockets so the process can exit. */
   close(): Promise<void>;
 }
@@ -46,6 +50,8 @@ export interface Contender {
 export const DOWNLOAD_PATH = '/bytes';
 /** The server's upload route: counts the file part and answers `{ bytes, fileName, total }` (`upload-counter.ts`). */
 export const UPLOAD_PATH = '/upload';
+/** The server's byte-counting route: reads the request body and answers `{ bytes }`. */
+export const COUNT_PATH = '/count';
 /** Field name, file name and type of the one part every upload sends. */
 export const UPLOAD_PART = { name: 'file', fileName: 'big.bin', contentType: 'application/octet-stream' } as const;
 

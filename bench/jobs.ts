@@ -9,6 +9,7 @@ import type { Contender } from './contender.js';
 import type { Measurement } from './measure.js';
 import type { BenchOptions } from './options.js';
 import type { Failure, Sample } from './rounds.js';
+import type { ScalingAnswer, ScalingCase } from './scaling-cases.js';
 import type { ScenarioId } from './scenarios.js';
 import type { ServerCheck, Tally } from './server-check.js';
 
@@ -69,4 +70,18 @@ export interface TransferAnswer {
   readonly tally: Tally;
 }
 
-export type Job = RequestJob | TransferJob;
+/** One case of the scaling scenarios (j)–(m) in a fresh process (`scaling-cases.ts`). */
+export interface ScalingJob extends Pick<RunContext, 'origin'> {
+  readonly kind: 'scaling';
+  readonly case: ScalingCase;
+  readonly seed: number;
+  readonly answerFile: string;
+}
+
+/** The case's figures, or why it failed. */
+export interface ScalingJobAnswer {
+  readonly figures?: ScalingAnswer;
+  readonly error?: string;
+}
+
+export type Job = RequestJob | TransferJob | ScalingJob;

@@ -14,6 +14,7 @@ import { MEMORY_LIMIT_BYTES, type Ratio, type ScenarioReport, type TargetRatio }
 import { cacheRows, http2Rows, type CacheReport, type Http2Report } from './information.js';
 import { optInRows, type OptInReport } from './opt-in-costs.js';
 import { coldStartRows, type ColdStartReport } from './cold-start.js';
+import { scalingTables, type ScalingReport } from './scaling.js';
 import { DASH, fmt, markdownTable, mib, textTable } from './tables.js';
 
 /** The version of `latest.json`'s layout: a report of another version is not read back. */
@@ -40,6 +41,8 @@ export interface BenchReport {
   readonly cache?: CacheReport;
   readonly optIn?: OptInReport;
   readonly coldStart?: ColdStartReport;
+  /** Scenarios (j)–(m), each part with its own date. */
+  readonly scaling?: ScalingReport;
 }
 
 const isTarget = (ratio: Ratio | TargetRatio | undefined): ratio is TargetRatio => ratio !== undefined && 'target' in ratio;
@@ -152,6 +155,8 @@ export function formatText(report: BenchReport): string {
   if (report.cache) parts.push('', heading('g', report.cache, report), textTable(cacheRows(report.cache)));
   if (report.optIn) parts.push('', heading('h', report.optIn, report), textTable(optInRows(report.optIn)));
   if (report.coldStart) parts.push('', heading('i', report.coldStart, report), textTable(coldStartRows(report.coldStart)));
+  for (const { id, section, rows } of scalingTables(report.scaling ?? {}))
+    parts.push('', heading(id, section, report), textTable(rows), ...section.failures.map((f) => `FAILED ${f}`));
   return parts.join('\n');
 }
 
@@ -170,6 +175,8 @@ export function formatMarkdown(report: BenchReport): string {
   if (report.cache) parts.push('', `## ${heading('g', report.cache, report)}`, '', markdownTable(cacheRows(report.cache)), '');
   if (report.optIn) parts.push('', `## ${heading('h', report.optIn, report)}`, '', markdownTable(optInRows(report.optIn)), '');
   if (report.coldStart) parts.push('', `## ${heading('i', report.coldStart, report)}`, '', markdownTable(coldStartRows(report.coldStart)), '');
+  for (const { id, section, rows } of scalingTables(report.scaling ?? {}))
+    parts.push('', `## ${heading(id, section, report)}`, '', markdownTable(rows), '', ...section.failures.map((f) => `- FAILED ${f}`), '');
   const text = parts.join('\n').replace(/\n{3,}/g, '\n\n');
   return `${text.trimEnd()}\n`;
 }

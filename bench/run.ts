@@ -19,6 +19,7 @@ import { PINNING, startServer } from './processes.js';
 import { runCacheScenario, runHttp2Scenario } from './information.js';
 import { runOptInScenario } from './opt-in-costs.js';
 import { runColdStartScenario } from './cold-start.js';
+import { runScalingScenarios } from './scaling.js';
 import { formatText, readPreviousReport, writeResults, FORMAT, type BenchReport } from './report.js';
 import { requestSettings, runRequestScenarios } from './requests.js';
 import { scenarios, type RequestScenario, type Scenario, type TransferScenario } from './scenarios.js';
@@ -34,7 +35,7 @@ async function main(): Promise<void> {
   const selected = scenarios(options.transferSize).filter((s) => options.scenarios.includes(s.id));
   const previous = readPreviousReport(options.out);
   buildLibrary();
-  const { fresh, check, http2, cache, optIn } = await runScenarios(contenders, selected, options, date);
+  const { fresh, check, http2, cache, optIn, scaling } = await runScenarios(contenders, selected, options, date, previous);
   // (i) after the server has stopped: new processes, nothing else running beside them
   const coldStart = options.scenarios.includes('i') ? runColdStartScenario(date, options.seed) : undefined;
   const report: BenchReport = {
@@ -53,6 +54,7 @@ async function main(): Promise<void> {
     cache: cache ?? previous?.cache,
     optIn: optIn ?? previous?.optIn,
     coldStart: coldStart ?? previous?.coldStart,
+    scaling,
   };
   console.log(`\n${formatText(report)}`);
   console.log(`\nwrote ${writeResults(report, options.out).join(', ')}`);
@@ -72,7 +74,13 @@ function buildLibrary(): void {
 }
 
 /** Runs `selected` against a server of their own: the request scenarios first, then the transfers; their summaries, and the server's check. */
-async function runScenarios(contenders: readonly Contender[], selected: readonly Scenario[], options: BenchOptions, date: string) {
+async function runScenarios(
+  contenders: readonly Contender[],
+  selected: readonly Scenario[],
+  options: BenchOptions,
+  date: string,
+  previous: BenchReport | undefined,
+) {
   const server = await startServer();
   console.log(`server: ${server.origin}; pinning: ${PINNING}\ncontenders: ${contenders.map((c) => c.name).join(', ')}`);
   try {
@@ -92,7 +100,8 @@ async function runScenarios(contenders: readonly Contender[], selected: readonly
     const http2 = options.scenarios.includes('f') ? await runHttp2Scenario(server.secureOrigin, server.ca, date) : undefined;
     const cache = options.scenarios.includes('g') ? await runCacheScenario(server.origin, date) : undefined;
     const optIn = options.scenarios.includes('h') ? await runOptInScenario(server.origin, date) : undefined;
-    return { fresh, check, http2, cache, optIn };
+    const scaling = await runScalingScenarios(server, options, date, previous?.scaling);
+    return { fresh, check, http2, cache, optIn, scaling };
   } finally {
     await server.stop();
   }

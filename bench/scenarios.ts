@@ -2,8 +2,9 @@
  * What is measured: (a) and (b), many small requests at a concurrency of 32, each result checked;
  * (c) and (d), one large transfer each, checked on disk or by the server's count; (e), (a)
  * through a forward proxy, for information; (f), HTTP/2 against HTTP/1.1, (g), the cache off
- * and on, (h), the opt-in guard rails' cost, and (i), the cold start of a new process, for
- * information (`information.ts`, `opt-in-costs.ts`, `cold-start.ts`: shapes of their own). No contender can win by skipping work.
+ * and on, (h), the opt-in guard rails' cost, (i), the cold start of a new process, and (j)–(m),
+ * how cost grows with concurrency, body size, HTTP/2 and a long run, for information
+ * (`information.ts`, `opt-in-costs.ts`, `cold-start.ts`, `scaling.ts`: shapes of their own). No contender can win by skipping work.
  *
  * @module
  */
@@ -13,7 +14,9 @@ import { checkPatternFile } from './pattern.js';
 import { formatSize } from './tables.js';
 
 /** The scenarios' ids, as `--scenarios` takes them. */
-export const SCENARIO_IDS = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i'] as const;
+export const SCENARIO_IDS = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'l', 'm'] as const;
+/** The scenarios a run leaves out unless `--scenarios` names them: (m), the 500,000-request soak, takes minutes. */
+export const OPT_IN_SCENARIOS: readonly ScenarioId[] = ['m'];
 export type ScenarioId = (typeof SCENARIO_IDS)[number];
 
 /** How a kind of scenario states its figures: `rate` and `cpu` name them, the scales turn a measured amount (requests, bytes) into their units. */

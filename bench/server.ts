@@ -53,6 +53,15 @@ const STREAMING_ROUTES: ReadonlyMap<string, StreamingHandler> = new Map<string, 
       void writePattern(res, size);
     },
   ],
+  // scenario (k): a body of any size, counted as it streams in; answers { bytes }
+  [
+    'POST /count',
+    (req, res) => {
+      let bytes = 0;
+      req.on('data', (chunk: Buffer) => (bytes += chunk.byteLength));
+      req.once('end', () => sendJson(res, { bytes }));
+    },
+  ],
   // scenario (d): a multipart upload, counted as it streams in; answers { bytes, fileName, total }
   [
     'POST /upload',
@@ -128,8 +137,9 @@ const secure = http2.createSecureServer({ key, cert, allowHTTP1: true }, (req, r
 });
 Object.assign(secure, { keepAliveTimeout: 120_000 }); // its HTTP/1.1 side reads it from the server, as http.Server does
 
+// a backlog above node's 511: scenario (j) opens 1,024 connections at once per client
 const listening = (s: http.Server | http2.Http2SecureServer) =>
-  new Promise<number>((resolve) => s.listen(0, '127.0.0.1', () => resolve((s.address() as AddressInfo).port)));
+  new Promise<number>((resolve) => s.listen(0, '127.0.0.1', 2048, () => resolve((s.address() as AddressInfo).port)));
 void Promise.all([listening(server), listening(proxy), listening(secure)]).then(([port, proxyPort, securePort]) =>
   process.stdout.write(`${JSON.stringify({ port, proxyPort, securePort, ca: cert })}\n`),
 );

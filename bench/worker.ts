@@ -1,7 +1,7 @@
 /**
  * A worker process of `npm run bench`, started by `processes.ts` (pinned to the client core,
- * with `--expose-gc`): either one group of contenders through the request scenarios, or one
- * transfer of one contender. Reads its job from `BENCH_JOB` and writes its answer to the job's
+ * with `--expose-gc`): one group of contenders through the request scenarios, one transfer of
+ * one contender, or one case of the scaling scenarios (`scaling-cases.ts`). Reads its job from `BENCH_JOB` and writes its answer to the job's
  * `answerFile` (`jobs.ts`).
  *
  * @module
@@ -10,9 +10,10 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Contender, Session } from './contender.js';
 import { CONTENDERS } from './contenders.js';
-import type { Job, RequestAnswer, RequestJob, TransferAnswer, TransferJob } from './jobs.js';
+import type { Job, RequestAnswer, RequestJob, ScalingJob, ScalingJobAnswer, TransferAnswer, TransferJob } from './jobs.js';
 import { REQUEST_SAMPLE_MS, measure, measureTransfer, requestLoops, settle, withTimeout } from './measure.js';
 import { describeError, runRounds, sliceSize, type Failure } from './rounds.js';
+import { runScalingCase } from './scaling-cases.js';
 import { UNITS, scenarios, type Scenario, type ScenarioId, type TransferFiles } from './scenarios.js';
 import { derivedSeed } from './schedule.js';
 import type { Tally } from './server-check.js';
@@ -118,10 +119,19 @@ async function runTransfer(job: TransferJob): Promise<TransferAnswer> {
   }
 }
 
+/** One case of the scaling scenarios; a failure becomes the answer's `error`. */
+async function runScaling(job: ScalingJob): Promise<ScalingJobAnswer> {
+  try {
+    return { figures: await runScalingCase(job.case, job.origin, job.seed) };
+  } catch (error) {
+    return { error: describeError(error) };
+  }
+}
+
 async function main(): Promise<void> {
   const job = JSON.parse(process.env.BENCH_JOB ?? 'null') as Job | null;
   if (!job) throw new Error('BENCH_JOB is not set: this script is started by bench/run.ts');
-  const answer = job.kind === 'requests' ? await runRequests(job) : await runTransfer(job);
+  const answer = job.kind === 'requests' ? await runRequests(job) : job.kind === 'transfers' ? await runTransfer(job) : await runScaling(job);
   writeFileSync(job.answerFile, JSON.stringify(answer));
 }
 

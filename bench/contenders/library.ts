@@ -5,7 +5,7 @@
  * @module
  */
 import type { BackendChoice } from '../../lib/index.js';
-import { DOWNLOAD_PATH, UPLOAD_PART, UPLOAD_PATH, type Contender } from '../contender.js';
+import { COUNT_PATH, DOWNLOAD_PATH, UPLOAD_PART, UPLOAD_PATH, type Contender } from '../contender.js';
 
 export type BackendName = Extract<BackendChoice, string>;
 type Entries = [typeof import('../../lib/index.js'), typeof import('../../lib/download.js')];
@@ -58,6 +58,18 @@ export function library(backend: BackendName, counterpart: Contender, target: nu
             c.request.uri.path = UPLOAD_PATH;
             c.request.contentType = 'multipart/form-data';
             c.request.body = multipart((mp) => mp.part(UPLOAD_PART.name, UPLOAD_PART.fileName, UPLOAD_PART.contentType, { path: source }));
+          }),
+        // an octet-stream answer is a Buffer; an octet-stream body is sent as it is
+        getBytes: (size) =>
+          client.get((c) => {
+            c.request.uri.path = DOWNLOAD_PATH;
+            c.request.uri.query = { n: String(size) };
+          }) as Promise<Uint8Array>,
+        postBytes: (body) =>
+          client.post((c) => {
+            c.request.uri.path = COUNT_PATH;
+            c.request.contentType = 'application/octet-stream';
+            c.request.body = body;
           }),
         close: () => client.close(),
       };

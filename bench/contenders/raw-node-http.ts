@@ -7,7 +7,7 @@ import { createWriteStream } from 'node:fs';
 import http from 'node:http';
 import { json } from 'node:stream/consumers';
 import { pipeline } from 'node:stream/promises';
-import { DOWNLOAD_PATH, UPLOAD_PATH, closeAgents, handBuiltMultipart, libraryLikeHeaders, type Contender } from '../contender.js';
+import { COUNT_PATH, DOWNLOAD_PATH, UPLOAD_PATH, closeAgents, handBuiltMultipart, libraryLikeHeaders, type Contender } from '../contender.js';
 
 const HEADERS = libraryLikeHeaders('node-http');
 
@@ -47,6 +47,18 @@ export const rawNodeHttp: Contender = {
         const req = request('POST', UPLOAD_PATH, headers);
         const answer = response(req);
         await pipeline(body, req);
+        return json(await answer);
+      },
+      async getBytes(size: number) {
+        const res = await response(request('GET', `${DOWNLOAD_PATH}?n=${size}`, {}).end());
+        const chunks: Buffer[] = [];
+        for await (const chunk of res) chunks.push(chunk as Buffer);
+        return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+      },
+      async postBytes(body: Uint8Array) {
+        const req = request('POST', COUNT_PATH, { 'Content-Type': 'application/octet-stream', 'Content-Length': body.byteLength });
+        const answer = response(req);
+        req.end(body);
         return json(await answer);
       },
       close: closeAgents(agent),

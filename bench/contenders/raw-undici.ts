@@ -7,10 +7,11 @@
 import { createWriteStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { DOWNLOAD_PATH, UPLOAD_PATH, handBuiltMultipart, libraryLikeHeaders, type Contender } from '../contender.js';
+import { COUNT_PATH, DOWNLOAD_PATH, UPLOAD_PATH, handBuiltMultipart, libraryLikeHeaders, type Contender } from '../contender.js';
 
 const HEADERS = libraryLikeHeaders('undici');
 const POST_HEADERS = { ...HEADERS, 'Content-Type': 'application/json' };
+const OCTETS = { ...HEADERS, 'Content-Type': 'application/octet-stream' };
 
 /** `request(origin + path, { headers, dispatcher: new Agent() })`, the status checked, `await body.json()` or the body piped. */
 export const rawUndiciRequest: Contender = {
@@ -24,7 +25,7 @@ export const rawUndiciRequest: Contender = {
   async open(origin) {
     const { Agent, request } = await import('undici');
     const dispatcher = new Agent();
-    type Options = { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string | Readable };
+    type Options = { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string | Uint8Array | Readable };
     type Response = Awaited<ReturnType<typeof request>>;
     const failed = async (res: Response): Promise<never> => {
       await res.body.dump();
@@ -47,6 +48,8 @@ export const rawUndiciRequest: Contender = {
         const { headers, body } = handBuiltMultipart(source, size);
         return (await ok(origin + UPLOAD_PATH, { method: 'POST', headers: { ...HEADERS, ...headers }, body: Readable.from(body) })).json();
       },
+      getBytes: async (size) => new Uint8Array(await (await ok(`${origin}${DOWNLOAD_PATH}?n=${size}`, { method: 'GET', headers: HEADERS })).arrayBuffer()),
+      postBytes: async (body) => (await ok(origin + COUNT_PATH, { method: 'POST', headers: OCTETS, body })).json(),
       close: () => dispatcher.close(),
     };
   },
