@@ -33,7 +33,8 @@ export interface BenchOptions {
 }
 
 // per group 3 processes × 3 rounds × 11,000 requests: about 12.5 minutes on a 2-core VM for (a)
-// and (b), about 1 more for (e); 3 rounds of 256 MiB transfers, about 2.5 minutes more
+// and (b), about 1 more for (e); 3 rounds of 256 MiB transfers, about 2.5 minutes more; (j) and
+// (l) a minute or two each; (k) and (m) only when named (OPT_IN_SCENARIOS)
 const DEFAULTS: Omit<BenchOptions, 'seed'> = {
   scenarios: SCENARIO_IDS.filter((id) => !OPT_IN_SCENARIOS.includes(id)),
   only: [],

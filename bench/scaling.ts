@@ -11,7 +11,9 @@
  * - (l) 10,000 GETs, 100 at a time, over HTTPS with HTTP/1.1 and with HTTP/2 (`h2-clients.ts`).
  * - (m) the soak: 500,000 GETs (`--soak N`) on one client, 32 at a time; RSS and heap after a
  *   full GC and the open handles, after the warm-up and at the end. RSS may grow by at most
- *   16 MiB, the handles not at all. Opt-in: `--scenarios m`.
+ *   16 MiB, the handles not at all.
+ *
+ * (k) and (m) take minutes each and run only when `--scenarios` names them (`OPT_IN_SCENARIOS`).
  *
  * @module
  */

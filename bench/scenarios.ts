@@ -15,8 +15,8 @@ import { formatSize } from './tables.js';
 
 /** The scenarios' ids, as `--scenarios` takes them. */
 export const SCENARIO_IDS = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'l', 'm'] as const;
-/** The scenarios a run leaves out unless `--scenarios` names them: (m), the 500,000-request soak, takes minutes. */
-export const OPT_IN_SCENARIOS: readonly ScenarioId[] = ['m'];
+/** The scenarios a run leaves out unless `--scenarios` names them: (k), 24 fresh processes, and (m), the 500,000-request soak, take minutes each. */
+export const OPT_IN_SCENARIOS: readonly ScenarioId[] = ['k', 'm'];
 export type ScenarioId = (typeof SCENARIO_IDS)[number];
 
 /** How a kind of scenario states its figures: `rate` and `cpu` name them, the scales turn a measured amount (requests, bytes) into their units. */
