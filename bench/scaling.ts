@@ -288,7 +288,8 @@ export function soakRows(s: Section<SoakRow>): string[][] {
     const growth = f.end.rss - f.start.rss;
     const more = total(f.end.handles) - total(f.start.handles);
     const verdict = contender.startsWith('httpbuilder-ts') ? (growth <= SOAK_RSS_LIMIT && more <= 0 ? 'met' : 'NOT met') : DASH;
-    const handles = `${total(f.start.handles)} → ${total(f.end.handles)} (${handleList(f.end.handles)})`;
+    const kinds = handleList(f.end.handles);
+    const handles = `${total(f.start.handles)} → ${total(f.end.handles)}${kinds === '' ? '' : ` (${kinds})`}`;
     return [
       contender,
       fmt(f.rate),
