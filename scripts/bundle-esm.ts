@@ -26,7 +26,8 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = join(ROOT, 'dist');
-const STAGING = join(ROOT, 'dist-bundle');
+/** Where esbuild writes, before tsc's modules make way (inside dist/: ignored by git, and a failed build leaves nothing elsewhere). */
+const STAGING = join(DIST, '.bundle');
 
 interface Manifest {
   readonly bin: Readonly<Record<string, string>>;
@@ -34,7 +35,7 @@ interface Manifest {
 }
 
 /** The ES module files package.json leads to: every `default` under an `import` condition, and the bins. */
-export function esmEntries(manifest: Manifest): string[] {
+function esmEntries(manifest: Manifest): string[] {
   const found = new Set<string>(Object.values(manifest.bin));
   const walk = (node: unknown, underImport: boolean) => {
     if (typeof node === 'string') {
@@ -51,7 +52,11 @@ export function esmEntries(manifest: Manifest): string[] {
 /** The files tsc emitted for the ESM build: modules and their maps (not declarations, not dist/cjs). */
 function tscModules(): string[] {
   return readdirSync(DIST, { recursive: true, encoding: 'utf8' }).filter(
-    (file) => !file.startsWith(`cjs${sep}`) && !file.startsWith(`chunks${sep}`) && (file.endsWith('.js') || file.endsWith('.js.map')),
+    (file) =>
+      !file.startsWith(`cjs${sep}`) &&
+      !file.startsWith(`chunks${sep}`) &&
+      !file.startsWith(`.bundle${sep}`) &&
+      (file.endsWith('.js') || file.endsWith('.js.map')),
   );
 }
 
