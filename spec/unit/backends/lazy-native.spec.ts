@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { ConfigError, HttpBuilder, type Backend, type TransportOptions } from '../../../lib/index.js';
 import { backendFor } from '../../../lib/backends/registry.js';
 import { LazyBackend } from '../../../lib/backends/lazy-backend.js';
+import { isClientClosed } from '../../../lib/model/backend.js';
 import { NativeBackend } from '../../../lib/backends/native.js';
 import { useTestServer } from '../../support/use-test-server.js';
 
@@ -30,6 +31,12 @@ describe('the native backend, loaded with the first request', () => {
     expect(() => backendFor(undefined, { ...NONE, publicOnly: PUBLIC_ONLY, connection: { socketPath: '/tmp/none.sock' } })).toThrow(/socketPath/);
   });
 
+  it('a client closed before its first request loads nothing and sends nothing', async () => {
+    const backend = backendFor(undefined, NONE);
+    await backend.close();
+    await expect(backend.send({ hostname: '127.0.0.1', port: 1 } as never)).rejects.toThrow();
+  });
+
   // one test: the module loads once per process, so "before" and "after" are steps of one story
   it('is a LazyBackend named native until its module loads, then each new client gets a NativeBackend', async () => {
     const first = backendFor(undefined, NONE);
@@ -44,6 +51,8 @@ describe('the native backend, loaded with the first request', () => {
         c.client.backend = first;
       });
       expect(await client.get((c) => (c.request.uri.path = '/first'))).toEqual({ n: 1 });
+      // loaded: its requests go straight to the native backend's send(), nothing in between
+      expect(Object.hasOwn(first, 'send')).toBe(true);
       // the address policy, loaded with this client's first request, still refuses what it must
       const refusing = backendFor('native', { ...NONE, publicOnly: PUBLIC_ONLY });
       await closed([refusing], async () => {
@@ -59,9 +68,17 @@ describe('the native backend, loaded with the first request', () => {
     expect(later).toBeInstanceOf(NativeBackend);
   });
 
-  it('a client closed before its first request loads nothing and sends nothing', async () => {
-    const backend = backendFor(undefined, NONE);
-    await backend.close();
-    await expect(backend.send({ hostname: '127.0.0.1', port: 1 } as never)).rejects.toThrow();
+  it('a client closing as its backend loaded refuses to send at once, as the backend would', async () => {
+    const backend = new LazyBackend('native', () => Promise.resolve((options) => Promise.resolve(new NativeBackend(options))), NONE);
+    served.server.expect({ method: 'GET', path: '/once', respond: { body: 'ok' } });
+    const client = HttpBuilder.configure((c) => {
+      c.request.uri = served.server.url(false);
+      c.client.backend = backend;
+    });
+    expect(await client.get(String, (c) => (c.request.uri.path = '/once'))).toBe('ok');
+    const closing = backend.close(); // the loaded backend's own close() comes a tick later
+    const refused = await backend.send({ hostname: '127.0.0.1', port: 1 } as never).catch((e: unknown) => e);
+    await closing;
+    expect(isClientClosed(refused)).toBe(true);
   });
 });
