@@ -143,10 +143,10 @@ async function checkMetadata(manifest: Manifest): Promise<void> {
 }
 
 const ESM_CHECK = `
-import { HttpBuilder, multipart, HttpException, ConfigError, VERSION } from 'httpbuilder-ts';
+import { HttpBuilder, multipart, HttpException, HttpBuilderError, ConfigError, VERSION } from 'httpbuilder-ts';
 import { Download } from 'httpbuilder-ts/download';
 import { Mapping } from 'httpbuilder-ts/mapping';
-import { MockBackend } from 'httpbuilder-ts/testing';
+import { MockBackend, MockUnmatchedError } from 'httpbuilder-ts/testing';
 import { Stream } from 'httpbuilder-ts/stream';
 import pkg from 'httpbuilder-ts/package.json' with { type: 'json' };
 const mock = new MockBackend();
@@ -160,7 +160,13 @@ const lines = [];
 for await (const line of await viaMock.get((c) => { c.request.uri.path = '/log'; return Stream.lines(c); })) lines.push(line);
 const items = [];
 for await (const item of viaMock.paginate((c) => { c.request.uri.path = '/pages/1'; })) items.push(item);
+// the entries are bundled apart (scripts/bundle-esm.ts): a class must be one class whichever entry it came through
+const unmatched = await viaMock.get((c) => { c.request.uri.path = '/none'; }).catch((e) => e);
+mock.on('GET', '/gone').reply(404, 'gone');
+const gone = await viaMock.get((c) => { c.request.uri.path = '/gone'; }).catch((e) => e);
 const checks = {
+  'one class across entries': unmatched instanceof MockUnmatchedError && unmatched instanceof HttpBuilderError && gone instanceof HttpException
+    && gone.constructor.name === 'HttpException',
   'MockBackend': mocked?.id === 1,
   'Stream.lines': lines.join() === 'a,b',
   paginate: items.join() === '1,2',

@@ -1,4 +1,3 @@
-import { ConfigError } from '../core/errors.js';
 import type { Backend, PublicOnlyPolicy, TransportOptions, WireRequest, WireResponse } from '../model/backend.js';
 import { AddressPolicy } from './address-policy.js';
 import dns from 'node:dns';
@@ -12,11 +11,9 @@ import type { LookupFunction } from '../model/backend.js';
  * by the client first). The proxies' own hosts are let through when the transport dials the proxy
  * (node's agent for absolute-form requests resolves it with the lookup's own for proxies; the
  * other dials to a proxy make no checked lookup), never as a target's.
+ * (A `client.connection.socketPath` beside it is refused by registry.ts, before this module loads.)
  */
 export function withAddressPolicy(policy: PublicOnlyPolicy, options: TransportOptions, make: (options: TransportOptions) => Backend): Backend {
-  if (options.connection?.socketPath !== undefined) {
-    throw new ConfigError('client.publicOnly checks the IP address each connection dials, and client.connection.socketPath dials none: set one of them');
-  }
   const addresses = new AddressPolicy(policy);
   const lookup = options.connection?.lookup ?? (dns.lookup as LookupFunction);
   const backend = make({ ...options, connection: { ...options.connection, lookup: addresses.lookup(lookup) } });

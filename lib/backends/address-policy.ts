@@ -3,6 +3,7 @@ import ipaddr from 'ipaddr.js';
 import { AddressBlockedError } from '../core/errors.js';
 import { unbracketed } from '../core/host-literals.js';
 import type { LookupFunction, PublicOnlyPolicy } from '../model/backend.js';
+import { withProxyDial } from './proxy-dial.js';
 
 type Address = ipaddr.IPv4 | ipaddr.IPv6;
 
@@ -18,9 +19,6 @@ const RANGE_WORDS: Readonly<Record<string, string>> = {
   broadcast: 'the broadcast address',
   reserved: 'a reserved or documentation address',
 };
-
-/** Where a checking lookup ({@link AddressPolicy.lookup}) keeps the one for dialling the client's proxies. */
-const PROXY_DIAL = Symbol('the lookup for dialling a proxy');
 
 /**
  * `client.publicOnly` as the transports enforce it, on the very address they are about to dial:
@@ -41,7 +39,7 @@ export class AddressPolicy {
 
   /**
    * Lets a proxy's host through by name when the transport dials that proxy (with the lookup
-   * {@link proxyDialLookup} finds): the client's proxies are configuration, not user input, and
+   * proxy-dial.ts's proxyDialLookup finds): the client's proxies are configuration, not user input, and
    * their own address is not subject to the policy. Only that dial: a target on the proxy's host,
    * or named as it, is judged as any target (through an `ssh -D` tunnel, the proxy's loopback is
    * the bastion's).
@@ -96,13 +94,13 @@ export class AddressPolicy {
    * `lookup` (node's `dns.lookup` by default, or `client.connection.lookup`) with what it answers
    * checked: refused addresses dropped, and when none is left the AddressBlockedError, so the
    * transport never dials a refused one. It carries the lookup for dialling the client's
-   * proxies ({@link proxyDialLookup}), which lets their hosts through as well.
+   * proxies (proxy-dial.ts), which lets their hosts through as well.
    */
   lookup(lookup: LookupFunction = dns.lookup as LookupFunction): LookupFunction {
     const toProxies = this.#checking(lookup, (hostname) => this.allowsHost(hostname) || this.#proxyHosts.has(hostname.toLowerCase()));
-    return Object.assign(
+    return withProxyDial(
       this.#checking(lookup, (hostname) => this.allowsHost(hostname)),
-      { [PROXY_DIAL]: toProxies },
+      toProxies,
     );
   }
 
@@ -126,16 +124,6 @@ export class AddressPolicy {
       });
     }) as LookupFunction;
   }
-}
-
-/**
- * The lookup a transport dials one of the client's proxies with, given `client.connection`'s:
- * under `client.publicOnly` the checking lookup's own for proxies, which lets the hosts of the
- * proxies in use through ({@link AddressPolicy.exempt}); otherwise `lookup` itself. Only for the
- * connection to the proxy: a target is never resolved with it.
- */
-export function proxyDialLookup(lookup: LookupFunction | undefined): LookupFunction | undefined {
-  return (lookup as (LookupFunction & { [PROXY_DIAL]?: LookupFunction }) | undefined)?.[PROXY_DIAL] ?? lookup;
 }
 
 function single(ip: Address): [Address, number] {

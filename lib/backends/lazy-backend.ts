@@ -29,6 +29,7 @@ export class LazyBackend implements Backend {
 
   async close(): Promise<void> {
     this.#closed = true;
+    delete (this as { send?: unknown }).send; // this class's send() again, which refuses from now on
     const backend = await this.#loading?.catch(() => undefined);
     await backend?.close();
   }
@@ -37,7 +38,11 @@ export class LazyBackend implements Backend {
     this.#loading ??= this.load()
       .then((create) => create(this.options))
       .then(
-        (backend) => (this.#loaded = backend),
+        (backend) => {
+          // from now on a request goes to the loaded backend's own send(), not through this one
+          if (!this.#closed) this.send = backend.send.bind(backend);
+          return (this.#loaded = backend);
+        },
         (error: unknown) => {
           this.#loading = undefined; // a package installed later can still be picked up
           throw error;

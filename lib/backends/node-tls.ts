@@ -1,4 +1,4 @@
-import tls from 'node:tls';
+import type tls from 'node:tls';
 import { ConfigError } from '../core/errors.js';
 import type { TlsOptions } from '../model/backend.js';
 
@@ -62,6 +62,8 @@ function usable(settings: TlsOptions): NodeTlsOptions {
 
 /** Throws a ConfigError if node refuses these options (a bad PEM, a wrong passphrase, a key not the certificate's, no known cipher). */
 function refusedBy(options: NodeTlsOptions, given: ReadonlyArray<(typeof PARSED)[number]>): void {
+  // node:tls (and OpenSSL's setup) loaded here, when a client first sets execution.tls, not with the package
+  const tls = process.getBuiltinModule('node:tls');
   try {
     if (options.ciphers !== undefined) tls.createSecureContext({ ciphers: options.ciphers });
   } catch (error) {

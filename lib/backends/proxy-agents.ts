@@ -7,7 +7,7 @@ import { absoluteForm, targetAuthority, type ProxyRoute } from '../model/proxy-r
 import { nodeTls } from './node-tls.js';
 import { guardPins, pinsOf, unresumed } from './tls-pins.js';
 import { DEFAULT_IDLE_MS, keepingLimits, nodeAgentOptions } from './node-agents.js';
-import { proxyDialLookup } from './address-policy.js';
+import { proxyDialLookup } from './proxy-dial.js';
 import { openTunnel, proxyTls, unbracketed } from './proxy-tunnel.js';
 import { connectThrough, SocksHttpAgent, socksOpener, type ConnectCallback, type NodeConnectOptions, type TunnelOpener } from './socks-agents.js';
 

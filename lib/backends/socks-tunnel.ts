@@ -1,4 +1,4 @@
-import dns from 'node:dns';
+import type dns from 'node:dns';
 import net from 'node:net';
 import { ProxyError } from '../core/errors.js';
 import { unbracketed } from '../core/host-literals.js';
@@ -109,11 +109,15 @@ function resolveTarget(hostname: string, { lookup, family }: SocksResolution): P
   const host = unbracketed(hostname);
   if (net.isIP(host)) return Promise.resolve(host);
   return new Promise((resolve, reject) =>
-    (lookup ?? (dns.lookup as LookupFunction))(host, { family: family ?? 0 }, (error: Error | null, address: string | dns.LookupAddress[]) => {
-      if (error) return reject(error);
-      const first = Array.isArray(address) ? address[0]?.address : address;
-      return first ? resolve(first) : reject(Object.assign(new Error(`${host} resolved to no address`), { code: 'ENOTFOUND' }));
-    }),
+    (lookup ?? (process.getBuiltinModule('node:dns').lookup as LookupFunction))(
+      host,
+      { family: family ?? 0 },
+      (error: Error | null, address: string | dns.LookupAddress[]) => {
+        if (error) return reject(error);
+        const first = Array.isArray(address) ? address[0]?.address : address;
+        return first ? resolve(first) : reject(Object.assign(new Error(`${host} resolved to no address`), { code: 'ENOTFOUND' }));
+      },
+    ),
   );
 }
 

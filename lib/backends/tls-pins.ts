@@ -1,4 +1,4 @@
-import { X509Certificate, createHash } from 'node:crypto';
+import type { X509Certificate } from 'node:crypto';
 import type { PeerCertificate, TLSSocket } from 'node:tls';
 import type { TlsOptions } from '../model/backend.js';
 
@@ -29,11 +29,17 @@ export function unresumed(settings: TlsOptions | undefined): { maxCachedSessions
  * spkiPin(socket.getPeerCertificate().raw); // 'n3qR...='
  */
 export function spkiPin(certificate: Uint8Array): string {
-  return spkiOf(new X509Certificate(certificate));
+  return spkiOf(new (crypto().X509Certificate)(certificate));
+}
+
+/** node:crypto, loaded by the first pin checked, not with the package (only a client with execution.tls.pins needs it). */
+function crypto(): typeof import('node:crypto') {
+  return process.getBuiltinModule('node:crypto');
 }
 
 function spkiOf(certificate: X509Certificate): string {
-  return createHash('sha256')
+  return crypto()
+    .createHash('sha256')
     .update(certificate.publicKey.export({ type: 'spki', format: 'der' }))
     .digest('base64');
 }
@@ -49,7 +55,7 @@ function chainOf(leaf: PeerCertificate): X509Certificate[] {
   const seen = new Set<PeerCertificate>();
   for (let cert: PeerCertificate | undefined = leaf; cert?.raw !== undefined && !seen.has(cert);) {
     seen.add(cert);
-    const x509 = new X509Certificate(cert.raw);
+    const x509 = new (crypto().X509Certificate)(cert.raw);
     const child = chain.at(-1);
     if (child !== undefined && !child.verify(x509.publicKey)) break;
     chain.push(x509);

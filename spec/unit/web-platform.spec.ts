@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { ConfigError, HttpBuilder, type Backend, type TransportOptions } from '../../lib/index.js';
 import { chosenBackend, webBackendFor, WITH_TRANSPORT } from '../../lib/backends/backend-choice.js';
-import { NativeBackend } from '../../lib/backends/native.js';
+import { LazyBackend } from '../../lib/backends/lazy-backend.js';
 import { resolveCacheChoice } from '../../lib/config/cache-options.js';
 import { readableStreamOf } from '../../lib/model/body-stream.js';
 import { checkWebClient, webProxyRouter } from '../../lib/pipeline/platform-stages.js';
@@ -84,10 +84,11 @@ describe('the web build: backends', () => {
     expect(webBackendFor(wrapped, { ...NONE, http2: true }).name).toBe('http2 true');
   });
 
-  it("on Node the client's chooser is the node registry's: native by default", () => {
+  it("on Node the client's chooser is the node registry's: native by default (loaded with the first request)", () => {
     const backend = chosenBackend(undefined, NONE);
     opened.push(backend);
-    expect(backend).toBeInstanceOf(NativeBackend);
+    expect(backend).toBeInstanceOf(LazyBackend);
+    expect(backend.name).toBe('native');
   });
 });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { AddressPolicy, proxyDialLookup } from '../../../lib/backends/address-policy.js';
+import { AddressPolicy } from '../../../lib/backends/address-policy.js';
+import { proxyDialLookup } from '../../../lib/backends/proxy-dial.js';
 import { resolvePublicOnly } from '../../../lib/config/public-only.js';
 import { AddressBlockedError, ConfigError } from '../../../lib/index.js';
 import type { LookupFunction } from '../../../lib/model/backend.js';
