@@ -86,7 +86,7 @@ export class ProxyAgents {
       return { transport: https, hostname: unbracketed(request.hostname), port: request.port, path, headers, agent: this.#tunnelAgent(route) };
     }
     // absolute form to the proxy; `Host` still names the target (node would write the proxy's)
-    if (!Object.keys(headers).some(isHost)) headers = { Host: targetAuthority(request), ...headers };
+    if (!hasHost(headers)) headers = { Host: targetAuthority(request), ...headers };
     const target = absoluteForm(request, path);
     return {
       transport: route.secure ? https : http,
@@ -168,6 +168,8 @@ class TunnelAgent extends https.Agent {
   }
 }
 
-function isHost(name: string): boolean {
-  return name.toLowerCase() === 'host';
+/** Whether `headers` name a `Host` (a loop over the names: no array of them per request). */
+function hasHost(headers: http.OutgoingHttpHeaders): boolean {
+  for (const name in headers) if (name.length === 4 && name.toLowerCase() === 'host') return true;
+  return false;
 }
