@@ -42,20 +42,25 @@ export class NativeBackend implements Backend {
   }
 
   #send(request: WireRequest): Promise<WireResponse> {
-    return new Promise((resolve, reject) => {
-      const req = request.proxy ? this.#proxied(request as ProxiedRequest) : this.#direct(request);
-      limitRequest(req, request);
-      req.on('error', markIfReused);
-      req.on('error', reject);
-      req.once('response', (res) => resolve(nodeResponse(res)));
-      req.once('upgrade', refuseUpgrade);
-      const body = request.body;
-      // in memory or none: write it now, no async step (the common case, and the cheapest); UTF-8
-      // text as the text, which node encodes as it writes (its length is already counted)
-      if (body === undefined) req.end();
-      else if (inMemory(body)) req.end(utf8TextOf(body) ?? body.bytes);
-      else streamBody(req, body).catch((error: unknown) => req.destroy(error as Error));
-    });
+    // a method bound per call, not arrows per request (docs/performance.md, "Arrows made per request")
+    return new Promise(this.#start.bind(this, request));
+  }
+
+  /** Sends `request`; its promise's `resolve`/`reject` travel on the ClientRequest, for listeners shared by every request. */
+  #start(request: WireRequest, resolve: (response: WireResponse) => void, reject: (error: Error) => void): void {
+    const req = (request.proxy ? this.#proxied(request as ProxiedRequest) : this.#direct(request)) as Pending;
+    limitRequest(req, request);
+    req[SETTLE] = { resolve, reject };
+    // `on`, not `once` (no wrapper per request): node emits each of these at most once per request
+    req.on('error', failed);
+    req.on('response', responded);
+    req.on('upgrade', refuseUpgrade);
+    const body = request.body;
+    // in memory or none: write it now, no async step (the common case, and the cheapest); UTF-8
+    // text as the text, which node encodes as it writes (its length is already counted)
+    if (body === undefined) req.end();
+    else if (inMemory(body)) req.end(utf8TextOf(body) ?? body.bytes);
+    else streamBody(req, body).catch((error: unknown) => req.destroy(error as Error));
   }
 
   #direct(request: WireRequest): http.ClientRequest {
@@ -83,6 +88,18 @@ export class NativeBackend implements Backend {
     this.#http2?.close();
     return Promise.resolve();
   }
+}
+
+const SETTLE = Symbol('settle');
+type Pending = http.ClientRequest & { [SETTLE]: { readonly resolve: (response: WireResponse) => void; readonly reject: (error: Error) => void } };
+
+function responded(this: Pending, res: http.IncomingMessage): void {
+  this[SETTLE].resolve(nodeResponse(res));
+}
+
+function failed(this: Pending, error: Error): void {
+  markIfReused.call(this, error);
+  this[SETTLE].reject(error);
 }
 
 /**

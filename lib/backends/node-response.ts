@@ -70,16 +70,37 @@ function readAll(body: Readable, res: http.IncomingMessage): Promise<Uint8Array>
   // a body that failed before anyone read it sends no more events: waiting for them would hang
   const failed = earlierFailure(body);
   if (failed) return Promise.reject(failed);
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    body.on('data', (chunk: Buffer) => chunks.push(chunk));
-    body.once('end', () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
-    body.once('error', reject);
-    // 'end' never comes for a body cut short without an error on some node versions
-    body.once('close', () => {
-      if (!res.complete) reject(cutShort());
-    });
-  });
+  return new Promise(collect.bind(undefined, body, res));
+}
+
+/** What {@link readAll} collects into, shared by its listeners: functions of the module, bound per read, no arrows. */
+interface Whole {
+  readonly chunks: Buffer[];
+  readonly res: http.IncomingMessage;
+  readonly resolve: (bytes: Uint8Array) => void;
+  readonly reject: (error: Error) => void;
+}
+
+function collect(body: Readable, res: http.IncomingMessage, resolve: Whole['resolve'], reject: Whole['reject']): void {
+  const whole: Whole = { chunks: [], res, resolve, reject };
+  // `on`, not `once` (no wrapper per read): a stream emits 'end', 'error' and 'close' once
+  body.on('data', pushChunk.bind(whole));
+  body.on('end', resolveWhole.bind(whole));
+  body.on('error', reject);
+  // 'end' never comes for a body cut short without an error on some node versions
+  body.on('close', rejectIfCut.bind(whole));
+}
+
+function pushChunk(this: Whole, chunk: Buffer): void {
+  this.chunks.push(chunk);
+}
+
+function resolveWhole(this: Whole): void {
+  this.resolve(this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks));
+}
+
+function rejectIfCut(this: Whole): void {
+  if (!this.res.complete) this.reject(cutShort());
 }
 
 /** node's `rawHeaders` as name/value pairs. */

@@ -24,9 +24,10 @@ export interface ProxiedOptions {
 /**
  * A proxied request as node's `request()` takes it: `options` (the direct request's) redirected
  * to the proxy, with the request's connect timeout and abort signal for the tunnel agent (node
- * hands a request's options, less `signal`, to its agent's createConnection). Built in one literal, never with `delete` (a deleted key
- * turns the object into a slow dictionary, on every proxied request): `hostname` wins over the
- * direct request's `host`, and the agent's own TLS options over the request's.
+ * hands a request's options, less `signal`, to its agent's createConnection). Built in one step,
+ * never with `delete` (a deleted key turns the object into a slow dictionary, on every proxied
+ * request): `hostname` wins over the direct request's `host`, and the agent's own TLS options
+ * over the request's.
  */
 export function proxiedRequest(
   proxied: ProxiedOptions,
@@ -35,8 +36,9 @@ export function proxiedRequest(
   callback?: (res: http.IncomingMessage) => void,
 ): http.ClientRequest {
   const transport = proxied.transport;
-  const merged = {
-    ...options,
+  // Object.assign, not `{ ...options, hostname, … }`: a spread followed by keys its source lacks
+  // costs a new hidden class on every call (docs/performance.md, "Hot path rules")
+  const merged: http.RequestOptions = Object.assign({}, options, {
     hostname: proxied.hostname,
     port: proxied.port,
     path: proxied.path,
@@ -45,7 +47,7 @@ export function proxiedRequest(
     protocol: transport === https ? 'https:' : 'http:',
     connectTimeout: wire.connectTimeout,
     tunnelSignal: wire.signal,
-  } as http.RequestOptions;
+  });
   return callback ? transport.request(merged, callback) : transport.request(merged);
 }
 
@@ -84,7 +86,7 @@ export class ProxyAgents {
       return { transport: https, hostname: unbracketed(request.hostname), port: request.port, path, headers, agent: this.#tunnelAgent(route) };
     }
     // absolute form to the proxy; `Host` still names the target (node would write the proxy's)
-    if (!Object.keys(headers).some(isHost)) headers = { Host: targetAuthority(request), ...headers };
+    if (!hasHost(headers)) headers = { Host: targetAuthority(request), ...headers };
     const target = absoluteForm(request, path);
     return {
       transport: route.secure ? https : http,
@@ -166,6 +168,8 @@ class TunnelAgent extends https.Agent {
   }
 }
 
-function isHost(name: string): boolean {
-  return name.toLowerCase() === 'host';
+/** Whether `headers` name a `Host` (a loop over the names: no array of them per request). */
+function hasHost(headers: http.OutgoingHttpHeaders): boolean {
+  for (const name in headers) if (name.length === 4 && name.toLowerCase() === 'host') return true;
+  return false;
 }

@@ -78,8 +78,11 @@ function wireRequest(record: RequestRecord, plan: Plan, target: Target, headers:
     headersTimeout: response,
     bodyTimeout: read,
     proxy: undefined,
-    // set for each attempt by sendAttempt (attempt.ts); here so every request has the same shape
+    // set for each attempt by sendAttempt (attempt.ts); here so every request has the same shape,
+    // and a copy that sets them adds no key (docs/performance.md: no spread followed by new keys)
     timings: undefined,
+    signal: undefined,
+    connectTimeout: undefined,
   };
 }
 

@@ -27,6 +27,8 @@ export class ProxyRouter {
   readonly #https: ProxyRoute | undefined;
   readonly #exempt: NoProxy | undefined;
   readonly #memo = new Map<string, ProxyRoute | null>();
+  /** The last origin asked about and its answer: a client's requests mostly go to one origin (no key string per request). */
+  #last: { readonly to: Destination; readonly route: ProxyRoute | null } | undefined;
 
   constructor(http: ProxyRoute | undefined, https: ProxyRoute | undefined, exempt: NoProxy | undefined) {
     this.#http = http;
@@ -36,6 +38,8 @@ export class ProxyRouter {
 
   /** The proxy for a request to `to`, or `undefined` to go direct. */
   route(to: Destination): ProxyRoute | undefined {
+    const last = this.#last;
+    if (last !== undefined && last.to.hostname === to.hostname && last.to.port === to.port && last.to.secure === to.secure) return last.route ?? undefined;
     const key = `${to.secure ? 'https' : 'http'}://${to.hostname}:${to.port}`;
     let route = this.#memo.get(key);
     if (route === undefined) {
@@ -44,6 +48,8 @@ export class ProxyRouter {
       if (this.#memo.size >= MEMO_LIMIT) this.#memo.clear();
       this.#memo.set(key, route);
     }
+    // its own copy of the three fields: `to` is a whole wire request, which is not kept
+    this.#last = { to: { secure: to.secure, hostname: to.hostname, port: to.port }, route };
     return route ?? undefined;
   }
 }

@@ -44,6 +44,18 @@ describe('proxyRouter', () => {
     expect(env.route({ ...HTTPS_TARGET, hostname: 'other.example.net' })).toMatchObject({ hostname: 'p' });
   });
 
+  it('each request is decided by its scheme, host and port, whatever was asked just before (the last answer is remembered)', () => {
+    const router = proxyRouter('env', { https_proxy: 'http://p:3128', no_proxy: 'api.example.com:8443' })!;
+    const proxied = { secure: true, hostname: 'api.example.com', port: 443 };
+    const exempt = { ...proxied, port: 8443 };
+    expect(router.route(proxied)).toMatchObject({ hostname: 'p' });
+    expect(router.route(exempt)).toBeUndefined();
+    expect(router.route(proxied)).toMatchObject({ hostname: 'p' });
+    expect(router.route({ ...proxied, secure: false })).toBeUndefined(); // no http_proxy
+    expect(router.route({ ...proxied, hostname: 'other.example.com' })).toMatchObject({ hostname: 'p' });
+    expect(router.route(exempt)).toBeUndefined();
+  });
+
   it('a bad proxy URL or entry fails when the router is made, naming its source and hiding the password', () => {
     expect(() => proxyRouter('env', { HTTPS_PROXY: 'socks4://u:hidden@p:1080' })).toThrow(ConfigError);
     expect(() => proxyRouter('env', { HTTPS_PROXY: 'socks4://u:hidden@p:1080' })).toThrow(/HTTPS_PROXY/);
