@@ -41,4 +41,32 @@ describe('safeDispositionName', () => {
     expect(safeDispositionName('attachment; filename="Com1.log"')).toBe('_Com1.log');
     expect(safeDispositionName('attachment; filename="console.txt"')).toBe('console.txt');
   });
+
+  it('also puts _ before CONIN$, CONOUT$, superscript COM/LPT numbers and a device name followed by spaces', () => {
+    expect(safeDispositionName(`attachment; filename*=UTF-8''CONIN$`)).toBe('_CONIN$');
+    expect(safeDispositionName(`attachment; filename*=UTF-8''COM%C2%B9.txt`)).toBe('_COM¹.txt');
+    expect(safeDispositionName(`attachment; filename*=UTF-8''con%20.txt`)).toBe('_con .txt');
+  });
+
+  it('removes invisible formatting characters: no right-to-left override, no zero-width dot file', () => {
+    expect(safeDispositionName(`attachment; filename*=UTF-8''%E2%80%AEtxt.exe`)).toBe('txt.exe');
+    expect(safeDispositionName(`attachment; filename*=UTF-8''%E2%80%8B.bashrc`)).toBe('bashrc');
+  });
+
+  it("reads parameters outside quotes only: a filename*= inside another parameter's quoted value is no name", () => {
+    expect(safeDispositionName(`attachment; filename="a;filename*=UTF-8''.evil"`)).toBe("a;filename*=UTF-8''.evil");
+    expect(safeDispositionName(`inline; foo="a;filename*=UTF-8''.bashrc"`)).toBeUndefined();
+    expect(safeDispositionName('attachment; filename=plain"quote.txt')).toBe('plain');
+  });
+
+  it('uses filename= when filename*= leaves nothing safe', () => {
+    expect(safeDispositionName(`attachment; filename="x.txt"; filename*=UTF-8''..`)).toBe('x.txt');
+  });
+
+  it('cuts a name to 255 UTF-8 bytes, keeping its extension', () => {
+    const name = safeDispositionName(`attachment; filename*=UTF-8''${'%C3%A9'.repeat(300)}.pdf`)!;
+    expect(new TextEncoder().encode(name).length).toBeLessThanOrEqual(255);
+    expect(name).toMatch(/^é+\.pdf$/);
+    expect(name.length).toBe(125 + 4);
+  });
 });
