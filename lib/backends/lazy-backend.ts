@@ -10,8 +10,6 @@ export type BackendFactory = (options: TransportOptions) => Promise<Backend>;
 export class LazyBackend implements Backend {
   readonly proxies = true; // every backend it loads follows WireRequest.proxy (and the web build routes none)
   #loading: Promise<Backend> | undefined;
-  /** Once loaded: requests go straight to it, with no promise of this layer in between. */
-  #loaded: Backend | undefined;
   #closed = false;
 
   constructor(
@@ -22,7 +20,7 @@ export class LazyBackend implements Backend {
 
   send(request: Parameters<Backend['send']>[0]): ReturnType<Backend['send']> {
     if (this.#closed) return Promise.reject(clientClosed());
-    if (this.#loaded) return this.#loaded.send(request);
+    // (once loaded, an own `send` bound to the loaded backend stands in front of this one)
     // closed while the backend loaded: the request must not go out on a pool close() has let go
     return this.#backend().then((backend) => (this.#closed ? Promise.reject(clientClosed()) : backend.send(request)));
   }
@@ -41,7 +39,7 @@ export class LazyBackend implements Backend {
         (backend) => {
           // from now on a request goes to the loaded backend's own send(), not through this one
           if (!this.#closed) this.send = backend.send.bind(backend);
-          return (this.#loaded = backend);
+          return backend;
         },
         (error: unknown) => {
           this.#loading = undefined; // a package installed later can still be picked up
