@@ -1,32 +1,39 @@
 /**
  * The step of `npm run build` after the ESM build (tsc -p tsconfig.build.json, into dist/): the
  * package's ES module entries (each `import` of package.json `exports`, and the `hb` bin) are
- * bundled by esbuild in place of tsc's one file per module, so that `import('httpbuilder-ts')` opens
- * a few files rather than ~150: node's ESM loader pays per module (a file read, a URL, a link), and
- * that was most of what a cold start cost (docs/performance.md, "Cold start").
+ * bundled by Rollup in place of tsc's one file per module, so that `import('httpbuilder-ts')` opens
+ * 14 files rather than ~150: node's ES module loader pays for each file it reads and
+ * links (a resolve, a stat, an open, a read, a compile), and that was most of what a cold start
+ * cost (docs/performance.md, "Cold start").
  *
- * - one esbuild build of all the entries with `splitting`: code two entries share sits in one chunk
- *   (dist/chunks/), so a class has one identity whichever entry it came through (an HttpException
- *   thrown through `httpbuilder-ts/testing` is `instanceof` the one of `httpbuilder-ts`), and what
- *   the code imports with `import()` (a backend, a parser, the cache) stays a chunk of its own,
- *   loaded when it is first needed;
+ * - one Rollup build of all the entries: code two entries share sits in one chunk (dist/chunks/),
+ *   so a class has one identity whichever entry it came through (an HttpException thrown through
+ *   `httpbuilder-ts/testing` is `instanceof` the one of `httpbuilder-ts`), and what the code
+ *   imports with `import()` (a backend, a parser, the cache) stays a chunk of its own, loaded when
+ *   it is first needed;
+ * - Rollup rather than esbuild, for its `manualChunks`: esbuild cuts a chunk for every set of
+ *   entries and `import()`s that reach a module, which split what the main entry loads at once
+ *   into ~40 files; here a module the entries import statically goes by the entries that reach
+ *   it (`chunkOfEntries`), 14 files;
  * - packages (tough-cookie, undici, ...) and `node:` modules stay imports;
- * - source maps shipped beside each file, their sources the library's TypeScript (tsc's maps,
- *   with the sources inlined, carried through);
+ * - comments dropped (esbuild's transform of each chunk: the bytes node parses at import), source
+ *   maps shipped beside each file, their sources the library's TypeScript (tsc's maps, with the
+ *   sources inlined, carried through);
  * - the declarations stay tsc's (dist/**\/*.d.ts, unchanged); the CommonJS build (dist/cjs) stays
  *   tsc's one file per module: require() loads what it is asked, and a bundler reads the ESM one.
  *
  * tsc's per-module .js files (and their maps) are removed: dist/ keeps the bundled entries, their
  * chunks and every declaration.
  */
-import { build } from 'esbuild';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
-import { dirname, join, resolve, sep } from 'node:path';
+import { transform } from 'esbuild';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { rollup, type GetModuleInfo, type ManualChunksOption, type ModuleInfo, type Plugin } from 'rollup';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = join(ROOT, 'dist');
-/** Where esbuild writes, before tsc's modules make way (inside dist/: ignored by git, and a failed build leaves nothing elsewhere). */
+/** Where Rollup writes, before tsc's modules make way (inside dist/: ignored by git, and a failed build leaves nothing elsewhere). */
 const STAGING = join(DIST, '.bundle');
 
 interface Manifest {
@@ -69,38 +76,120 @@ function libClasses(): Set<string> {
   return names;
 }
 
-/** Fails if esbuild renamed a class to keep two modules' names apart (`class Foo2`): `constructor.name` is seen by users and telemetry. */
+/** Fails if Rollup renamed a class to keep two modules' names apart (`class Foo$1`): `constructor.name` is seen by users and telemetry. */
 function checkClassNames(files: readonly string[]): void {
   const declared = libClasses();
   const renamed: string[] = [];
   for (const file of files.filter((name) => name.endsWith('.js'))) {
     for (const [, name] of readFileSync(file, 'utf8').matchAll(/\bclass ([A-Za-z_$][\w$]*)/g))
-      if (!declared.has(name) && declared.has(name.replace(/\d+$/, ''))) renamed.push(name);
+      if (!declared.has(name) && declared.has(name.replace(/\$\d+$/, ''))) renamed.push(name);
   }
-  if (renamed.length > 0) throw new Error(`bundle-esm: esbuild renamed classes (a name two modules share): ${renamed.join(', ')}`);
+  if (renamed.length > 0) throw new Error(`bundle-esm: Rollup renamed classes (a name two modules share): ${renamed.join(', ')}`);
+}
+
+/** Reads tsc's modules with their source maps, so that the bundle's maps lead to the TypeScript. */
+const tscSourceMaps: Plugin = {
+  name: 'tsc-source-maps',
+  load(id) {
+    const code = readFileSync(id, 'utf8').replace(/\n\/\/# sourceMappingURL=\S+\s*$/, '\n');
+    const map = `${id}.map`;
+    return existsSync(map) ? { code, map: readFileSync(map, 'utf8') } : code;
+  },
+};
+
+/** Drops the comments (JSDoc is most of tsc's output): fewer bytes for node to read and parse at import. */
+const withoutComments: Plugin = {
+  name: 'without-comments',
+  async renderChunk(code) {
+    const stripped = await transform(code, { loader: 'js', target: 'node20', legalComments: 'none', sourcemap: 'external' });
+    return { code: stripped.code, map: stripped.map };
+  },
+};
+
+/**
+ * Rollup's `manualChunks`: a module that entries import statically goes to one chunk with the
+ * modules the same entries import statically and the same entries can load at all (through
+ * `import()` too): `import('httpbuilder-ts')` opens one file per set of entries it shares code
+ * with, rather than one per set of entries and `import()`s. A module only `import()` reaches is
+ * left to Rollup (its own chunk, loaded when needed). An entry loads the modules it loaded
+ * before; a chunk an `import()` loads brings modules the same entries could load anyway (so the
+ * browser entry never gets one it cannot bundle).
+ */
+function chunkOfEntries(entryNames: ReadonlyMap<string, string>): ManualChunksOption {
+  let chunkOf: Map<string, string> | undefined;
+  return (id, { getModuleInfo }) => {
+    chunkOf ??= sharedChunks(entryNames, getModuleInfo);
+    return chunkOf.get(id);
+  };
+}
+
+/**
+ * For each module some entry imports statically: its chunk's name, the entries that import it
+ * statically (`download_index_testing`), numbered when they make more than one chunk.
+ */
+function sharedChunks(entryNames: ReadonlyMap<string, string>, info: GetModuleInfo): Map<string, string> {
+  const statically = reachedBy(entryNames, info, (module) => module.importedIds);
+  const atAll = reachedBy(entryNames, info, (module) => [...module.importedIds, ...module.dynamicallyImportedIds]);
+  const names = new Map<string, string>(); // what reaches a module → its chunk's name
+  const chunks = new Map<string, string>();
+  for (const [id, entries] of statically) {
+    const key = `${entries.join()} ${atAll.get(id)!.join()}`;
+    if (!names.has(key)) {
+      const name = entries.join('_').replaceAll('/', '-');
+      const taken = [...names.values()].filter((other) => other === name || other.startsWith(`${name}.`)).length;
+      names.set(key, taken === 0 ? name : `${name}.${taken + 1}`);
+    }
+    chunks.set(id, names.get(key)!);
+  }
+  return chunks;
+}
+
+/** The modules each entry reaches through `next` (entries' own modules left out), with the names of the entries that reach them. */
+function reachedBy(entryNames: ReadonlyMap<string, string>, info: GetModuleInfo, next: (module: ModuleInfo) => readonly string[]): Map<string, string[]> {
+  const found = new Map<string, string[]>();
+  for (const [entry, name] of entryNames) {
+    const pending = [entry];
+    const seen = new Set<string>();
+    for (let id = pending.pop(); id !== undefined; id = pending.pop()) {
+      const module = info(id);
+      if (seen.has(id) || !module || module.isExternal) continue;
+      seen.add(id);
+      if (!entryNames.has(id)) found.set(id, [...(found.get(id) ?? []), name].sort());
+      pending.push(...next(module));
+    }
+  }
+  return found;
 }
 
 async function main(): Promise<void> {
   const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Manifest;
   const entries = esmEntries(manifest);
   rmSync(STAGING, { recursive: true, force: true });
-  const result = await build({
-    entryPoints: entries.map((file) => ({ in: join(ROOT, file), out: file.replace(/^dist\//, '').replace(/\.js$/, '') })),
-    outdir: STAGING,
-    bundle: true,
-    splitting: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    packages: 'external',
-    chunkNames: 'chunks/[name]-[hash]',
-    sourcemap: 'linked',
-    sourcesContent: true,
-    legalComments: 'none',
-    logLevel: 'warning',
-    metafile: true,
+  const input = new Map(entries.map((file) => [join(ROOT, file), file.replace(/^dist\//, '').replace(/\.js$/, '')]));
+  const bundle = await rollup({
+    input: Object.fromEntries([...input].map(([file, name]) => [name, file])),
+    // packages and node: built-ins stay imports
+    external: (id) => !id.startsWith('.') && !isAbsolute(id),
+    plugins: [tscSourceMaps],
+    logLevel: 'warn',
+    onLog(level, log, handler) {
+      if (log.code === 'CIRCULAR_DEPENDENCY') return; // lib's import cycles: Rollup keeps ES modules' evaluation order
+      handler(level === 'warn' ? 'error' : level, log); // any other warning fails the build
+    },
   });
-  const written = Object.keys(result.metafile.outputs).map((file) => resolve(ROOT, file));
+  const { output } = await bundle.write({
+    dir: STAGING,
+    format: 'es',
+    entryFileNames: '[name].js',
+    chunkFileNames: 'chunks/[name]-[hash].js',
+    sourcemap: true,
+    // the maps move with their files from STAGING to dist/: their sources relative to where they end up
+    sourcemapPathTransform: (source, map) => relative(dirname(map.replace(STAGING, DIST)), resolve(dirname(map), source)),
+    manualChunks: chunkOfEntries(input),
+    plugins: [withoutComments],
+  });
+  await bundle.close();
+  const written = output.map((file) => join(STAGING, file.fileName)); // chunks and their maps
   checkClassNames(written);
   for (const file of tscModules()) rmSync(join(DIST, file));
   rmSync(join(DIST, 'chunks'), { recursive: true, force: true });

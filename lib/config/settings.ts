@@ -6,7 +6,7 @@ import type { Encoder } from '../content/encoders.js';
 import type { Parser } from '../content/parsers.js';
 import { ConfigError } from '../core/errors.js';
 import { VERSION } from '../core/version.js';
-import { defaultAcceptEncoding, onAcceptEncoding } from '../model/decompress.js';
+import { defaultAcceptEncoding } from '../model/decompress.js';
 import type { BackendChoice, CookiesChoice, ProxyChoice } from './client-config.js';
 import { DEFAULT_EXECUTION, mergeExecution, type ExecutionOptions } from './execution-options.js';
 import { NO_HANDLERS, type HandlerTier } from './handlers.js';
@@ -84,43 +84,49 @@ export interface Settings {
   readonly flow: FlowSettings | undefined;
 }
 
-const DEFAULT_HEADERS = new Map<string, readonly [string, string]>([
-  ['user-agent', ['User-Agent', `httpbuilder-ts/${VERSION}`]],
-  ['accept', ['Accept', '*/*']],
-  ['accept-encoding', ['Accept-Encoding', defaultAcceptEncoding()]],
-]);
-// the codings this runtime can undo, again when node-platform.ts plugs in node's decoders (whatever the import order)
-onAcceptEncoding((value) => DEFAULT_HEADERS.set('accept-encoding', ['Accept-Encoding', value]));
+let defaults: Settings | undefined;
 
-export const DEFAULT_SETTINGS: Settings = Object.freeze({
-  uri: { scheme: undefined, host: undefined, port: undefined, path: '', query: new Map(), rawQuery: undefined, fragment: undefined, raw: undefined },
-  headers: DEFAULT_HEADERS,
-  cookies: new Map(),
-  contentType: undefined,
-  charset: undefined,
-  body: undefined,
-  compress: undefined,
-  credentials: undefined,
-  encoders: [],
-  parsers: [],
-  handlers: [],
-  pagination: undefined,
-  interceptors: [],
-  context: new Map(),
-  tls: undefined,
-  backend: undefined,
-  connection: undefined,
-  http2: false,
-  proxy: undefined,
-  onDownloadProgress: undefined,
-  onUploadProgress: undefined,
-  execution: DEFAULT_EXECUTION,
-  cookieJar: false,
-  cache: undefined,
-  telemetry: undefined,
-  publicOnly: undefined,
-  flow: undefined,
-});
+/**
+ * What a client starts from, made when the first client is, not on import: its `Accept-Encoding`
+ * lists the codings this runtime can undo, and asking loads node:zlib.
+ */
+export function defaultSettings(): Settings {
+  // the keys in the order mergeSettings makes them: one shape for every Settings
+  return (defaults ??= Object.freeze({
+    uri: { scheme: undefined, host: undefined, port: undefined, path: '', query: new Map(), rawQuery: undefined, fragment: undefined, raw: undefined },
+    headers: new Map<string, readonly [string, string]>([
+      ['user-agent', ['User-Agent', `httpbuilder-ts/${VERSION}`]],
+      ['accept', ['Accept', '*/*']],
+      ['accept-encoding', ['Accept-Encoding', defaultAcceptEncoding()]],
+    ]),
+    cookies: new Map(),
+    contentType: undefined,
+    charset: undefined,
+    body: undefined,
+    compress: undefined,
+    credentials: undefined,
+    encoders: [],
+    parsers: [],
+    handlers: [],
+    pagination: undefined,
+    interceptors: [],
+    context: new Map(),
+    tls: undefined,
+    backend: undefined,
+    connection: undefined,
+    http2: false,
+    proxy: undefined,
+    onDownloadProgress: undefined,
+    onUploadProgress: undefined,
+    execution: DEFAULT_EXECUTION,
+    cookieJar: false,
+    cache: undefined,
+    telemetry: undefined,
+    publicOnly: undefined,
+    flow: undefined,
+  }));
+}
+
 /** `layer` (what one block set) over `base`: the same rules for a derived client and for a request. */
 export function mergeSettings(base: Settings, layer: HttpConfig): Settings {
   layer.checkSettings(); // a misspelled setting fails here, not in silence
@@ -219,7 +225,7 @@ function mergeUri(base: UriParts, layer: UriConfig): UriParts {
   if (layer.path !== undefined) checkText(layer.path, 'uri.path');
   if (layer.fragment !== undefined) checkText(layer.fragment, 'uri.fragment');
   if (layer.raw !== undefined) checkText(layer.raw, 'uri.raw');
-  const from = layer.replacesBase ? DEFAULT_SETTINGS.uri : base;
+  const from = layer.replacesBase ? defaultSettings().uri : base;
   const query = layer.querySet;
   const touchesTarget = layer.path !== undefined || query !== undefined;
   return {

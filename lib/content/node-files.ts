@@ -1,5 +1,3 @@
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { EncodeError } from '../core/errors.js';
 import { useFileOpener, type OpenedFile } from './file-source.js';
@@ -10,10 +8,12 @@ import { useFileOpener, type OpenedFile } from './file-source.js';
  * platform.
  */
 async function openNodeFile(source: string | URL, partName: string): Promise<OpenedFile> {
+  // node:fs at the first file part, not on import: its ES module face loads node:stream
+  const { createReadStream, promises } = process.getBuiltinModule('node:fs');
   const path = source instanceof URL ? fileURLToPath(source) : source;
   let size: number;
   try {
-    const stats = await stat(path);
+    const stats = await promises.stat(path);
     if (!stats.isFile()) throw new Error('not a regular file');
     size = stats.size;
   } catch (error) {

@@ -44,7 +44,10 @@ export interface Compressor {
 /** The names `CompressionStream` takes for our codings ('deflate' is zlib-wrapped, as RFC 9110 means it; never 'deflate-raw'). */
 const STREAM_FORMATS: Readonly<Record<RequestCoding, Format>> = { gzip: 'gzip', deflate: 'deflate', br: 'brotli' };
 
-const WebCompressionStream = (globalThis as { CompressionStream?: new (format: Format) => DecompressionStreamLike }).CompressionStream;
+/** The runtime's `CompressionStream` class, where it has one (looked up when needed: on node, naming it loads the web streams). */
+function webCompressionStream(): (new (format: Format) => DecompressionStreamLike) | undefined {
+  return (globalThis as { CompressionStream?: new (format: Format) => DecompressionStreamLike }).CompressionStream;
+}
 
 // the pump is the one the decoders use: loaded with the first body compressed on the web
 const streaming = loadOnce(() => import('../model/decompression-stream.js'));
@@ -54,7 +57,7 @@ export function webCompressor(coding: RequestCoding): Compressor {
   const format = STREAM_FORMATS[coding];
   const stream = async function* (source: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
     const { throughStream } = streaming.loaded ?? (await streaming());
-    yield* throughStream(new WebCompressionStream!(format), source, format);
+    yield* throughStream(new (webCompressionStream()!)(format), source, format);
   };
   return { stream, bytes: (source) => collect(stream(bufferedBody(source))) };
 }
@@ -70,6 +73,7 @@ async function collect(source: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
  * Bun, Node): gzip and deflate, which every one takes, and br where it takes 'brotli'.
  */
 export function webCompressors(): Array<[RequestCoding, Compressor]> {
+  const WebCompressionStream = webCompressionStream();
   if (WebCompressionStream === undefined) return [];
   const made: Array<[RequestCoding, Compressor]> = [
     ['gzip', webCompressor('gzip')],

@@ -8,46 +8,44 @@ const MAX_CODINGS = 5;
 /** The order codings are offered in `Accept-Encoding` (aliases such as `x-gzip` are accepted, never offered). */
 const OFFER_ORDER = ['gzip', 'deflate', 'br', 'zstd'];
 
-/** coding → what undoes it on this runtime: the web's, replaced by node's where node-platform.ts plugs them in */
-const DECODERS = new Map<string, Decoder>(webDecoders());
-/** what the `ParseError` for an unknown coding lists, and `Accept-Encoding`, both made when the registry changes (not per request) */
+/** coding → what undoes it on this runtime, made at first use: node:zlib's where node-platform.ts plugs them in, the web's elsewhere */
+let decoders: Map<string, Decoder> | undefined;
+/** the runtime's own decoders (node:zlib's), asked for when the registry is made: when a client is made, not on import */
+let plugged: (() => Iterable<readonly [string, Decoder]>) | undefined;
+/** what the `ParseError` for an unknown coding lists, and `Accept-Encoding`, both made with the registry (not per request) */
 let supportedList = '';
 let acceptEncoding = '';
-const acceptEncodingListeners: Array<(value: string) => void> = [];
-described();
 
 /**
- * @internal Plugs in the decoders of a runtime (node:zlib's, from node-platform.ts): each
- * replaces the web one of its coding, or adds a coding (`br` on Node 20, `zstd` where zlib has it).
+ * @internal Plugs in the decoders of a runtime (node:zlib's, from node-platform.ts) in place of
+ * the web's: every coding `DecompressionStream` undoes and more (`br` on Node 20, `zstd` where
+ * zlib has it).
  */
-export function registerDecoders(decoders: Iterable<readonly [string, Decoder]>): void {
-  for (const [coding, decoder] of decoders) DECODERS.set(coding, decoder);
-  described();
+export function registerDecoders(runtimeDecoders: () => Iterable<readonly [string, Decoder]>): void {
+  plugged = runtimeDecoders;
+  decoders = undefined;
+}
+
+/** The registry, made once. */
+function registry(): Map<string, Decoder> {
+  if (decoders === undefined) {
+    const made = new Map(plugged === undefined ? webDecoders() : plugged());
+    supportedList = [...made.keys()].join(', ');
+    acceptEncoding = OFFER_ORDER.filter((coding) => made.has(coding)).join(', ');
+    decoders = made;
+  }
+  return decoders;
 }
 
 /** @internal Whether this runtime can undo `coding` (`zstd` only where node's zlib has it). */
 export function canDecode(coding: string): boolean {
-  return DECODERS.has(coding);
+  return registry().has(coding);
 }
 
 /** @internal The `Accept-Encoding` the library sends by default: the codings this runtime can undo (`gzip, deflate, br` on Node 20). */
 export function defaultAcceptEncoding(): string {
+  registry();
   return acceptEncoding;
-}
-
-/**
- * @internal Calls `listener` with the default `Accept-Encoding` now, and again whenever the
- * decoders change (config/settings.ts keeps its default header with it, whatever the import order).
- */
-export function onAcceptEncoding(listener: (value: string) => void): void {
-  acceptEncodingListeners.push(listener);
-  listener(acceptEncoding);
-}
-
-function described(): void {
-  supportedList = [...DECODERS.keys()].join(', ');
-  acceptEncoding = OFFER_ORDER.filter((coding) => DECODERS.has(coding)).join(', ');
-  for (const listener of acceptEncodingListeners) listener(acceptEncoding);
 }
 
 /**
@@ -65,7 +63,7 @@ export function contentCodings(contentEncoding: string, statusCode: number, deco
     throw new ParseError(`Content-Encoding stacks ${codings.length} codings; at most ${MAX_CODINGS} are accepted`, { statusCode, contentType: '', text: '' });
   }
   for (const coding of codings) {
-    if (!decoded && !DECODERS.has(coding)) {
+    if (!decoded && !registry().has(coding)) {
       throw new ParseError(`Content-Encoding '${coding}' is not supported (${supportedList === '' ? 'none is, on this runtime' : `${supportedList} are`})`, {
         statusCode,
         contentType: '',
@@ -78,8 +76,9 @@ export function contentCodings(contentEncoding: string, statusCode: number, deco
 
 /** Undoes checked codings (applied in order, so undone in reverse). */
 export function decompress(body: AsyncIterable<Uint8Array>, codings: readonly string[]): AsyncIterable<Uint8Array> {
+  const decoders = registry();
   let decoded = body;
-  for (let i = codings.length - 1; i >= 0; i--) decoded = through(decoded, DECODERS.get(codings[i])!);
+  for (let i = codings.length - 1; i >= 0; i--) decoded = through(decoded, decoders.get(codings[i])!);
   return decoded;
 }
 

@@ -1,5 +1,6 @@
-import { PassThrough, Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { useBodyStreams, type PipeWatch } from './body-stream.js';
+import { nodeStream } from './node-builtins.js';
 import { cutShort, earlierFailure } from './stream-end.js';
 
 /**
@@ -8,6 +9,7 @@ import { cutShort, earlierFailure } from './stream-end.js';
  * what an async-iterator chain would cost. `undefined` for a body that is no node stream.
  */
 function piped(body: AsyncIterable<Uint8Array>, watch: PipeWatch): Readable | undefined {
+  const { PassThrough, Readable } = nodeStream();
   if (!(body instanceof Readable)) return undefined;
   const out = new PassThrough();
   // a stream taken and never read is closed with the exchange: that error must not crash the
@@ -26,4 +28,4 @@ function piped(body: AsyncIterable<Uint8Array>, watch: PipeWatch): Readable | un
 }
 
 // Node's fromServer.stream() is a Readable (API.md); registered on import, by the node platform.
-useBodyStreams({ of: (chunks) => Readable.from(chunks), piped });
+useBodyStreams({ of: (chunks) => nodeStream().Readable.from(chunks), piped });

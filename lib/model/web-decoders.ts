@@ -29,12 +29,14 @@ export function webUnbrotli(body: AsyncIterable<Uint8Array>): AsyncIterable<Uint
   return throughStream(body, 'brotli');
 }
 
-/** The runtime's `DecompressionStream` class, where it has one (looked up once). */
-const WebDecompressionStream = (globalThis as { DecompressionStream?: new (format: Format) => DecompressionStreamLike }).DecompressionStream;
+/** The runtime's `DecompressionStream` class, where it has one (looked up when needed: on node, naming it loads the web streams). */
+function webDecompressionStream(): (new (format: Format) => DecompressionStreamLike) | undefined {
+  return (globalThis as { DecompressionStream?: new (format: Format) => DecompressionStreamLike }).DecompressionStream;
+}
 
 /** Whether this runtime's `DecompressionStream` takes `format` (`brotli` is recent, and absent from Node 20). */
 export function decompressionStreamTakes(format: Format): boolean {
-  return streamTakes(WebDecompressionStream, format);
+  return streamTakes(webDecompressionStream(), format);
 }
 
 /** Whether `Stream`, a `DecompressionStream` or `CompressionStream` class (`undefined` where the runtime has none), takes `format`: one is made to see. */
@@ -55,7 +57,7 @@ export function streamTakes(Stream: (new (format: Format) => unknown) | undefine
 export function webDecoders(): Array<[string, Decoder]> {
   // gzip and deflate are in every DecompressionStream; not made here to check: workerd refuses
   // one made in global scope (module load), so brotli, probed below, is not offered there
-  if (WebDecompressionStream === undefined) return [];
+  if (webDecompressionStream() === undefined) return [];
   const decoders: Array<[string, Decoder]> = [
     ['gzip', webGunzip],
     ['x-gzip', webGunzip],
@@ -67,5 +69,5 @@ export function webDecoders(): Array<[string, Decoder]> {
 
 /** `body` through a `DecompressionStream` of `format` (decompression-stream.ts). */
 async function* throughStream(body: AsyncIterable<Uint8Array>, format: Format): AsyncGenerator<Uint8Array> {
-  yield* (streaming.loaded ?? (await streaming())).throughStream(new WebDecompressionStream!(format), body, format);
+  yield* (streaming.loaded ?? (await streaming())).throughStream(new (webDecompressionStream()!)(format), body, format);
 }

@@ -5,7 +5,7 @@
 import { chosenBackend } from '../backends/backend-choice.js';
 import type { ClientCookieJar } from '../cookies/cookie-jar.js';
 import type { HttpConfig } from '../config/http-config.js';
-import { DEFAULT_SETTINGS, mergeSettings, type Settings } from '../config/settings.js';
+import { defaultSettings, mergeSettings, type Settings } from '../config/settings.js';
 import { DOWNLOADS, STREAMS } from '../content/parsers.js';
 import { CallSlots } from './call-slots.js';
 import { OriginPacing } from './origin-pacing.js';
@@ -27,7 +27,8 @@ export interface ClientPool extends PoolState {
 export function rootSettings(): Settings {
   // no `process` in a browser or a Worker: no DEBUG there
   const logger = loggerFromEnvironment((globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env.DEBUG);
-  return logger ? { ...DEFAULT_SETTINGS, execution: { ...DEFAULT_SETTINGS.execution, logger } } : DEFAULT_SETTINGS;
+  const defaults = defaultSettings();
+  return logger ? { ...defaults, execution: { ...defaults.execution, logger } } : defaults;
 }
 
 /** `layer` (a client block's settings) over `base`; `base` itself for a client made without a block. */

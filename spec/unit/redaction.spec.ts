@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { HttpConfig } from '../../lib/config/http-config.js';
 import { decodeText } from '../../lib/core/charset.js';
-import { DEFAULT_SETTINGS, mergeSettings } from '../../lib/config/settings.js';
+import { defaultSettings, mergeSettings } from '../../lib/config/settings.js';
 import { isSecretName, redactUrl, redactUserInfo } from '../../lib/core/redact.js';
 
 describe('redactUserInfo: no password survives, however the URL is malformed', () => {
@@ -56,7 +56,7 @@ describe('URL credentials belong to their origin', () => {
     return config;
   };
   const client = mergeSettings(
-    DEFAULT_SETTINGS,
+    defaultSettings(),
     layer((c) => void (c.request.uri = 'https://user:secret@api.example/v1')),
   );
 
