@@ -102,6 +102,14 @@ export class UndiciBody implements AsyncIterable<Uint8Array> {
     } else this.abort(this.#error);
   }
 
+  /** The chunks in one piece, let go of: the body is held once, not twice, for as long as its response lives. */
+  #whole(): Buffer {
+    const chunks = this.#chunks;
+    this.#chunks = [];
+    this.#buffered = 0;
+    return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+  }
+
   #notify(): void {
     const wake = this.#wake;
     if (wake !== undefined) {
@@ -111,7 +119,7 @@ export class UndiciBody implements AsyncIterable<Uint8Array> {
     const all = this.#settleAll;
     if (all === undefined) return;
     if (this.#error) all.reject(this.#error);
-    else if (this.#ended) all.resolve(this.#chunks.length === 1 ? this.#chunks[0] : Buffer.concat(this.#chunks));
+    else if (this.#ended) all.resolve(this.#whole());
     else return;
     this.#settleAll = undefined;
   }
