@@ -1,4 +1,4 @@
-import type { ClientHttp2Stream, ClientSessionRequestOptions, OutgoingHttpHeaders, SecureClientSessionOptions } from 'node:http2';
+import type { ClientHttp2Session, ClientHttp2Stream, ClientSessionRequestOptions, OutgoingHttpHeaders, SecureClientSessionOptions } from 'node:http2';
 import type { ExtendOptions } from 'got';
 import type { Agent as Http2Agent, PromiseListeners, ResolveProtocolFunction } from 'http2-wrapper';
 import tls from 'node:tls';
@@ -41,8 +41,18 @@ function resetError(): Error {
  */
 export async function gotHttp2Agent(pins?: ReadonlySet<string>): Promise<GotHttp2Agent> {
   const { default: wrapper } = await importPeer('http2-wrapper', 'got', () => import('http2-wrapper'));
+  // http2-wrapper's mark of a session that takes no new streams (not in its types)
+  const closing = (wrapper.Agent as unknown as { kGracefullyClosing: symbol }).kGracefullyClosing;
   class BackendAgent extends wrapper.Agent implements GotHttp2Agent {
     #closed = false;
+
+    constructor() {
+      super();
+      // a session that received GOAWAY takes no new stream (node throws ERR_HTTP2_GOAWAY_SESSION),
+      // but http2-wrapper hands it out until it is destroyed: a request sent again after a
+      // refused stream would fail on it too
+      this.on('session', (session: ClientHttp2Session) => session.once('goaway', () => Object.assign(session, { [closing]: true })));
+    }
     // the process-wide ALPN cache, as http2-wrapper's own probe uses, with its sockets timed
     readonly resolveProtocol = wrapper.auto.createResolveProtocol(
       wrapper.auto.protocolCache as unknown as Map<string, string>,

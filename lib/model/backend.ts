@@ -216,7 +216,10 @@ export interface Backend {
    * it). When the request went out on a kept-alive connection reused for it, mark the error
    * `reusedConnection: true`: a server may close such a
    * connection just as a request goes out, so an idempotent request is then sent once more at
-   * once. Without the mark a failure is final, unless `execution.retry` says otherwise.
+   * once. Without the mark a failure is final, unless `execution.retry` says otherwise, or it is
+   * node's error for an HTTP/2 stream the server did not process (`ERR_HTTP2_STREAM_ERROR` for
+   * `NGHTTP2_REFUSED_STREAM`, `ERR_HTTP2_GOAWAY_SESSION`): that request is sent again once,
+   * whatever its method, when its body is in memory.
    */
   send(request: WireRequest): Promise<WireResponse>;
   /** Release pooled connections. */

@@ -9,15 +9,17 @@ import type { Send, WireCall } from './plan.js';
 import { toTransportError } from '../model/transport-error.js';
 import { retryAfterDelay } from './retry-after.js';
 import { notePause } from './pacing-stage.js';
+import { unprocessedStream } from './unprocessed-stream.js';
 
 // The retry stage's loop (retry.ts), loaded with the optional stages' work (stage-work.ts) by the
 // first call that has a retry policy, or by the first failure of one that has none.
 
-/** Where the loop starts: the first attempt (already sent), the policy's limit, whether the stale-connection resend is used up. */
+/** Where the loop starts: the first attempt (already sent), the policy's limit, whether the stale-connection and unprocessed-stream resends are used up. */
 export interface LoopStart {
   readonly first: Promise<WireResponse>;
   readonly limit: number;
   readonly staleRetried: boolean;
+  readonly unprocessedResent: boolean;
 }
 
 export async function retryLoop(next: Send, wire: WireRequest, call: WireCall, start: LoopStart): Promise<WireResponse> {
@@ -25,6 +27,7 @@ export async function retryLoop(next: Send, wire: WireRequest, call: WireCall, s
   const { control, plan } = call;
   const policy = plan.execution.retry;
   let staleRetried = start.staleRetried;
+  let unprocessedResent = start.unprocessedResent;
   let sent: Promise<WireResponse> | undefined = start.first;
   for (let retried = 0; ; retried++) {
     const pending = sent ?? promised(next, wire, call);
@@ -35,6 +38,12 @@ export async function retryLoop(next: Send, wire: WireRequest, call: WireCall, s
     } catch (error) {
       const typed = toTransportError(error, wire.url);
       if (control?.reason === typed) throw typed; // aborted, or out of total time
+      // the server did nothing with it (RFC 9113 §8.7): safe for any method, and none of the policy's retries
+      if (!unprocessedResent && typed instanceof NetworkError && unprocessedStream(error)) {
+        unprocessedResent = true;
+        retried--;
+        continue;
+      }
       if (retried < limit && retriable(typed)) {
         const delay = timerWait(policy.backoff(retried + 1));
         if (plan.execution.hooks) await beforeRetry(call, wire, { error: typed, retryCount: retried + 1, delay });

@@ -16,6 +16,9 @@ import type { LoopStart } from './retry-loop.js';
  * is final (that resend is no retry of the policy: `beforeRetry` hooks are not called for it,
  * though each attempt passes the hook stage). With `idempotencyKey`, a POST or PATCH carries one
  * `Idempotency-Key` on every attempt of every hop, and is retried as an idempotent request is.
+ * Also apart from the policy (and spending none of it), a request of any method whose HTTP/2
+ * stream the server did not process (refused with REFUSED_STREAM, or above its GOAWAY's last
+ * stream: unprocessed-stream.ts) is sent again once, at once, when its body is in memory.
  */
 export function retries(next: Send): Send {
   return function sendWithRetries(wire: WireRequest, call: WireCall): Promise<WireResponse> {
@@ -26,9 +29,10 @@ export function retries(next: Send): Send {
     const limit = replayable && (keyed || policy.methods.has(wire.method)) ? policy.limit : 0;
     const staleRetried = !replayable || !(keyed || IDEMPOTENT_METHODS.has(wire.method));
     const first = promised(next, wire, call);
+    const start: LoopStart = { first, limit, staleRetried, unprocessedResent: !replayable };
     // no retry policy (the default): a response is final, so the loop is only entered on a failure
-    if (limit === 0) return first.catch(loop.bind(undefined, next, wire, call, { first, limit, staleRetried }));
-    return loop(next, wire, call, { first, limit, staleRetried });
+    if (limit === 0) return first.catch(loop.bind(undefined, next, wire, call, start));
+    return loop(next, wire, call, start);
   };
 }
 

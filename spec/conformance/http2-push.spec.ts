@@ -7,9 +7,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFile } from 'node:child_process';
 import http2 from 'node:http2';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { HttpBuilder } from '../../lib/index.js';
+import { nodeH2Server, type NodeH2Server } from '../support/node-h2-server.js';
 import { forcedPushServer, type ForcedPushOptions, type ForcedPushServer } from '../support/forced-push-server.js';
 import type { PushCallOutcome, PushClientJob } from '../support/push-client.js';
 import { selfSignedCertificate, type TlsCertificate } from '../support/tls-certificate.js';
@@ -20,9 +20,8 @@ const CLIENT = fileURLToPath(new URL('../support/push-client.ts', import.meta.ur
 const { NGHTTP2_CANCEL, NGHTTP2_REFUSED_STREAM, NGHTTP2_INTERNAL_ERROR } = http2.constants;
 
 let certificate: TlsCertificate;
-let server: http2.Http2SecureServer;
+let server: NodeH2Server;
 let origin = '';
-const sessions = new Set<http2.ServerHttp2Session>();
 /** Per request path: the client's `enablePush`, and the pushes node's server made or was refused. */
 const seen = new Map<string, { enablePush?: boolean; accepted: number; refused: number }>();
 
@@ -71,20 +70,12 @@ function onStream(stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHe
 
 beforeAll(async () => {
   certificate = await selfSignedCertificate();
-  server = http2.createSecureServer({ ...certificate, allowHTTP1: true });
-  server.on('stream', onStream);
-  server.on('session', (session) => {
-    sessions.add(session);
-    session.on('error', () => {});
-    session.once('close', () => sessions.delete(session));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await nodeH2Server({ ...certificate, allowHTTP1: true }, onStream);
+  origin = server.origin;
 });
 afterAll(async () => {
   await Promise.all([...runs.values()].map(async (one) => Promise.all(Object.values(one.forced).map((server) => server.close()))));
-  for (const session of sessions) session.destroy();
-  await new Promise((resolve) => server.close(resolve));
+  await server.close();
 });
 
 /** How a client process ended and what it printed. */

@@ -46,6 +46,14 @@ export function resetFrame(stream: number, code: number): Buffer {
   return frame(FRAME.RST_STREAM, 0, stream, payload);
 }
 
+/** GOAWAY (on stream 0) naming the last stream the server processed, with an RFC 9113 §7 error code. */
+export function goawayFrame(lastStream: number, code: number): Buffer {
+  const payload = Buffer.alloc(8);
+  payload.writeUInt32BE(lastStream, 0);
+  payload.writeUInt32BE(code, 4);
+  return frame(FRAME.GOAWAY, 0, 0, payload);
+}
+
 export interface RawH2Server {
   readonly url: string;
   close(): Promise<void>;
