@@ -2,7 +2,7 @@
  * The step of `npm run build` after the ESM build (tsc -p tsconfig.build.json, into dist/): the
  * package's ES module entries (each `import` of package.json `exports`, and the `hb` bin) are
  * bundled by Rollup in place of tsc's one file per module, so that `import('httpbuilder-ts')` opens
- * 14 files rather than ~150: node's ES module loader pays for each file it reads and
+ * 9 files rather than ~150: node's ES module loader pays for each file it reads and
  * links (a resolve, a stat, an open, a read, a compile), and that was most of what a cold start
  * cost (docs/performance.md, "Cold start").
  *
@@ -14,7 +14,7 @@
  * - Rollup rather than esbuild, for its `manualChunks`: esbuild cuts a chunk for every set of
  *   entries and `import()`s that reach a module, which split what the main entry loads at once
  *   into ~40 files; here a module the entries import statically goes by the entries that reach
- *   it (`chunkOfEntries`), 14 files;
+ *   it (`chunkOfEntries`), 9 files;
  * - packages (tough-cookie, undici, ...) and `node:` modules stay imports;
  * - comments dropped (esbuild's transform of each chunk: the bytes node parses at import), source
  *   maps shipped beside each file, their sources the library's TypeScript (tsc's maps, with the
@@ -53,8 +53,25 @@ function esmEntries(manifest: Manifest): string[] {
     for (const [key, value] of Object.entries(node)) walk(value, key === 'require' ? false : underImport || key === 'import');
   };
   walk(manifest.exports, false);
-  return [...found].map((file) => file.replace(/^\.\//, '')).sort();
+  return [...found].map(withoutDotSlash).sort();
 }
+
+/**
+ * The main entry (`.`'s `import` file) and the entries only node has (no `browser` condition:
+ * `/testing`, `/download`, `/got`, `/axios`), which come with it: what they make is given to an
+ * `HttpBuilder`.
+ */
+function mainAndNodeOnly(manifest: Manifest): { main: string; nodeOnly: string[] } {
+  const exported = manifest.exports as Record<string, { readonly import?: { readonly default?: string }; readonly browser?: unknown }>;
+  const main = exported['.'].import?.default;
+  if (main === undefined) throw new Error("bundle-esm: package.json has no import condition for '.'");
+  const nodeOnly = Object.entries(exported)
+    .filter(([path, conditions]) => path !== '.' && conditions.browser === undefined && conditions.import?.default !== undefined)
+    .map(([, conditions]) => withoutDotSlash(conditions.import!.default!));
+  return { main: withoutDotSlash(main), nodeOnly };
+}
+
+const withoutDotSlash = (file: string) => file.replace(/^\.\//, '');
 
 /** The files tsc emitted for the ESM build: modules and their maps (not declarations, not dist/cjs). */
 function tscModules(): string[] {
@@ -106,19 +123,27 @@ const withoutComments: Plugin = {
   },
 };
 
+/** The main entry's module, and the entries that come with it (their modules' ids). */
+interface WithMain {
+  readonly main: string;
+  readonly entries: ReadonlySet<string>;
+}
+
 /**
  * Rollup's `manualChunks`: a module that entries import statically goes to one chunk with the
  * modules the same entries import statically and the same entries can load at all (through
- * `import()` too): `import('httpbuilder-ts')` opens one file per set of entries it shares code
- * with, rather than one per set of entries and `import()`s. A module only `import()` reaches is
- * left to Rollup (its own chunk, loaded when needed). An entry loads the modules it loaded
- * before; a chunk an `import()` loads brings modules the same entries could load anyway (so the
- * browser entry never gets one it cannot bundle).
+ * `import()` too), so that `import('httpbuilder-ts')` opens one file per set of entries it shares
+ * code with, rather than one per set of entries and `import()`s. An entry that comes with the
+ * main one (`withMain`: the node-only entries) counts as importing it: the main entry's modules
+ * are not cut again by what each of those uses (`/testing` alone loads all of them, as it does
+ * with the main entry beside it). A module only `import()` reaches is left to Rollup (its own
+ * chunk, loaded when needed). A chunk an `import()` loads brings modules the same entries could
+ * load anyway, so the browser entry never gets one it cannot bundle.
  */
-function chunkOfEntries(entryNames: ReadonlyMap<string, string>): ManualChunksOption {
+function chunkOfEntries(entryNames: ReadonlyMap<string, string>, withMain: WithMain): ManualChunksOption {
   let chunkOf: Map<string, string> | undefined;
   return (id, { getModuleInfo }) => {
-    chunkOf ??= sharedChunks(entryNames, getModuleInfo);
+    chunkOf ??= sharedChunks(entryNames, withMain, getModuleInfo);
     return chunkOf.get(id);
   };
 }
@@ -127,15 +152,19 @@ function chunkOfEntries(entryNames: ReadonlyMap<string, string>): ManualChunksOp
  * For each module some entry imports statically: its chunk's name, the entries that import it
  * statically (`download_index_testing`), numbered when they make more than one chunk.
  */
-function sharedChunks(entryNames: ReadonlyMap<string, string>, info: GetModuleInfo): Map<string, string> {
-  const statically = reachedBy(entryNames, info, (module) => module.importedIds);
-  const atAll = reachedBy(entryNames, info, (module) => [...module.importedIds, ...module.dynamicallyImportedIds]);
+function sharedChunks(entryNames: ReadonlyMap<string, string>, withMain: WithMain, info: GetModuleInfo): Map<string, string> {
+  const statically = reachedBy(entryNames, withMain, info, (module) => module.importedIds);
+  const atAll = reachedBy(entryNames, withMain, info, (module) => [...module.importedIds, ...module.dynamicallyImportedIds]);
   const names = new Map<string, string>(); // what reaches a module → its chunk's name
   const chunks = new Map<string, string>();
+  const main = entryNames.get(withMain.main);
+  const comeWithMain = new Set([...withMain.entries].map((id) => entryNames.get(id)));
   for (const [id, entries] of statically) {
     const key = `${entries.join()} ${atAll.get(id)!.join()}`;
     if (!names.has(key)) {
-      const name = entries.join('_').replaceAll('/', '-');
+      // beside the main entry, the ones that come with it go without saying
+      const named = main !== undefined && entries.includes(main) ? entries.filter((entry) => !comeWithMain.has(entry)) : entries;
+      const name = named.join('_').replaceAll('/', '-');
       const taken = [...names.values()].filter((other) => other === name || other.startsWith(`${name}.`)).length;
       names.set(key, taken === 0 ? name : `${name}.${taken + 1}`);
     }
@@ -144,11 +173,16 @@ function sharedChunks(entryNames: ReadonlyMap<string, string>, info: GetModuleIn
   return chunks;
 }
 
-/** The modules each entry reaches through `next` (entries' own modules left out), with the names of the entries that reach them. */
-function reachedBy(entryNames: ReadonlyMap<string, string>, info: GetModuleInfo, next: (module: ModuleInfo) => readonly string[]): Map<string, string[]> {
+/** The modules each entry reaches through `next`, and through the entry it comes with (entries' own modules left out), with the names of the entries that reach them. */
+function reachedBy(
+  entryNames: ReadonlyMap<string, string>,
+  withMain: WithMain,
+  info: GetModuleInfo,
+  next: (module: ModuleInfo) => readonly string[],
+): Map<string, string[]> {
   const found = new Map<string, string[]>();
   for (const [entry, name] of entryNames) {
-    const pending = [entry];
+    const pending = withMain.entries.has(entry) ? [entry, withMain.main] : [entry];
     const seen = new Set<string>();
     for (let id = pending.pop(); id !== undefined; id = pending.pop()) {
       const module = info(id);
@@ -166,6 +200,8 @@ async function main(): Promise<void> {
   const entries = esmEntries(manifest);
   rmSync(STAGING, { recursive: true, force: true });
   const input = new Map(entries.map((file) => [join(ROOT, file), file.replace(/^dist\//, '').replace(/\.js$/, '')]));
+  const { main: mainEntry, nodeOnly } = mainAndNodeOnly(manifest);
+  const withMain: WithMain = { main: join(ROOT, mainEntry), entries: new Set(nodeOnly.map((file) => join(ROOT, file))) };
   const bundle = await rollup({
     input: Object.fromEntries([...input].map(([file, name]) => [name, file])),
     // packages and node: built-ins stay imports
@@ -185,7 +221,7 @@ async function main(): Promise<void> {
     sourcemap: true,
     // the maps move with their files from STAGING to dist/: their sources relative to where they end up
     sourcemapPathTransform: (source, map) => relative(dirname(map.replace(STAGING, DIST)), resolve(dirname(map), source)),
-    manualChunks: chunkOfEntries(input),
+    manualChunks: chunkOfEntries(input, withMain),
     plugins: [withoutComments],
   });
   await bundle.close();
