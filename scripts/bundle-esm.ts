@@ -16,8 +16,8 @@
  *   into ~40 files; here a module the entries import statically goes by the entries that reach
  *   it (`chunkOfEntries`), 9 files;
  * - packages (tough-cookie, undici, ...) and `node:` modules stay imports;
- * - comments dropped (esbuild's transform of each chunk: the bytes node parses at import), source
- *   maps shipped beside each file, their sources the library's TypeScript (tsc's maps, with the
+ * - comments before declarations dropped (esbuild's transform of each chunk: the JSDoc, most of
+ *   the bytes node would parse at import for nothing), source maps shipped beside each file, their sources the library's TypeScript (tsc's maps, with the
  *   sources inlined, carried through);
  * - the declarations stay tsc's (dist/**\/*.d.ts, unchanged); the CommonJS build (dist/cjs) stays
  *   tsc's one file per module: require() loads what it is asked, and a bundler reads the ESM one.
@@ -110,11 +110,14 @@ const tscSourceMaps: Plugin = {
   load(id) {
     const code = readFileSync(id, 'utf8').replace(/\n\/\/# sourceMappingURL=\S+\s*$/, '\n');
     const map = `${id}.map`;
-    return existsSync(map) ? { code, map: readFileSync(map, 'utf8') } : code;
+    // without it the shipped maps would lead to dist/*.js files this script removes
+    if (!existsSync(map))
+      throw new Error(`bundle-esm: no source map beside ${id} (tsc -p tsconfig.build.json --sourceMap --inlineSources first: npm run build:esm)`);
+    return { code, map: readFileSync(map, 'utf8') };
   },
 };
 
-/** Drops the comments (JSDoc is most of tsc's output): fewer bytes for node to read and parse at import. */
+/** Drops the comments before declarations (tsc's output is mostly JSDoc): fewer bytes for node to read and parse at import. */
 const withoutComments: Plugin = {
   name: 'without-comments',
   async renderChunk(code) {

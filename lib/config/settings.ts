@@ -85,15 +85,28 @@ export interface Settings {
 }
 
 let defaults: Settings | undefined;
+/** A request's URI before any level set a part of it (and what an absolute `uri` replaces). */
+const DEFAULT_URI: UriParts = {
+  scheme: undefined,
+  host: undefined,
+  port: undefined,
+  path: '',
+  query: new Map(),
+  rawQuery: undefined,
+  fragment: undefined,
+  raw: undefined,
+};
 
 /**
  * What a client starts from, made when the first client is, not on import: its `Accept-Encoding`
  * lists the codings this runtime can undo, and asking loads node:zlib.
  */
 export function defaultSettings(): Settings {
+  // made again if the decoders changed since (node's plugged in after a client of the browser entry was made)
+  if (defaults !== undefined && defaults.headers.get('accept-encoding')![1] === defaultAcceptEncoding()) return defaults;
   // the keys in the order mergeSettings makes them: one shape for every Settings
-  return (defaults ??= Object.freeze({
-    uri: { scheme: undefined, host: undefined, port: undefined, path: '', query: new Map(), rawQuery: undefined, fragment: undefined, raw: undefined },
+  return (defaults = Object.freeze({
+    uri: DEFAULT_URI,
     headers: new Map<string, readonly [string, string]>([
       ['user-agent', ['User-Agent', `httpbuilder-ts/${VERSION}`]],
       ['accept', ['Accept', '*/*']],
@@ -225,7 +238,7 @@ function mergeUri(base: UriParts, layer: UriConfig): UriParts {
   if (layer.path !== undefined) checkText(layer.path, 'uri.path');
   if (layer.fragment !== undefined) checkText(layer.fragment, 'uri.fragment');
   if (layer.raw !== undefined) checkText(layer.raw, 'uri.raw');
-  const from = layer.replacesBase ? defaultSettings().uri : base;
+  const from = layer.replacesBase ? DEFAULT_URI : base;
   const query = layer.querySet;
   const touchesTarget = layer.path !== undefined || query !== undefined;
   return {

@@ -83,20 +83,24 @@ export function webCompressors(): Array<[RequestCoding, Compressor]> {
   return made;
 }
 
-/** What node-platform.ts plugged in (node:zlib's), before the web's are looked at. */
+/** What node-platform.ts plugged in (node:zlib's): where it did, the web's are never looked at. */
 const COMPRESSORS = new Map<RequestCoding, Compressor>();
 let probed = false;
 
-/** This runtime's compressors: the web's joined at first use, not at load (workerd refuses a stream made in global scope). */
+/**
+ * This runtime's compressors: node:zlib's where node-platform.ts plugged them in (every coding
+ * `CompressionStream` makes, br included), else the web's, found at first use rather than at
+ * load (workerd refuses a stream made in global scope; on node, naming one loads the web streams).
+ */
 function compressors(): Map<RequestCoding, Compressor> {
   if (!probed) {
     probed = true;
-    for (const [coding, compressor] of webCompressors()) if (!COMPRESSORS.has(coding)) COMPRESSORS.set(coding, compressor);
+    if (COMPRESSORS.size === 0) for (const [coding, compressor] of webCompressors()) COMPRESSORS.set(coding, compressor);
   }
   return COMPRESSORS;
 }
 
-/** @internal Plugs in a runtime's compressors (node:zlib's, from node-platform.ts), each in place of the web one. */
+/** @internal Plugs in a runtime's compressors (node:zlib's, from node-platform.ts), in place of the web ones. */
 export function registerCompressors(given: Iterable<readonly [RequestCoding, Compressor]>): void {
   for (const [coding, compressor] of given) COMPRESSORS.set(coding, compressor);
 }
