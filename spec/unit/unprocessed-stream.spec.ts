@@ -2,34 +2,22 @@
 // and the pipeline's one resend of such a request, whatever its method, when its body is in
 // memory. Real server refusals, on every backend: spec/conformance/http2-refused-stream.spec.ts.
 import { describe, expect, it } from '@jest/globals';
-import http2 from 'node:http2';
 import { Readable } from 'node:stream';
 import { HttpBuilder, NetworkError, type Backend, type WireResponse } from '../../lib/index.js';
 import { unprocessedStream } from '../../lib/pipeline/unprocessed-stream.js';
 
-/** node's own error for a stream asked of a session that received GOAWAY (closed, not yet destroyed: a stream is still pending on it). */
-function goawaySessionError(): Error {
-  const session = http2.connect('https://127.0.0.1:9'); // never reached: destroyed below
-  session.on('error', () => {});
-  session.request({}).on('error', () => {});
-  session.close();
-  try {
-    session.request({});
-    throw new Error('request() did not throw');
-  } catch (error) {
-    return error as Error;
-  } finally {
-    session.destroy();
-  }
-}
+/**
+ * node's error for a stream asked of a session that received GOAWAY (Node 20 and 22 throw it from
+ * `request()`; Node 24 makes the stream and cancels it when the session goes, so it is written
+ * out here rather than provoked).
+ */
+const goawaySessionError = () => Object.assign(new Error('New streams cannot be created after receiving a GOAWAY'), { code: 'ERR_HTTP2_GOAWAY_SESSION' });
 
 const streamError = (name: string) => Object.assign(new Error(`Stream closed with error code ${name}`), { code: 'ERR_HTTP2_STREAM_ERROR' });
 
 describe('unprocessedStream', () => {
   it("is true for node's ERR_HTTP2_GOAWAY_SESSION (no stream was opened)", () => {
-    const error = goawaySessionError();
-    expect((error as { code?: unknown }).code).toBe('ERR_HTTP2_GOAWAY_SESSION');
-    expect(unprocessedStream(error)).toBe(true);
+    expect(unprocessedStream(goawaySessionError())).toBe(true);
   });
 
   it('is true for a stream closed with REFUSED_STREAM, as it is or as the cause of a wrapper (fetch’s TypeError)', () => {
