@@ -153,7 +153,7 @@ function chunkOfEntries(entryNames: ReadonlyMap<string, string>, withMain: WithM
 
 /**
  * For each module some entry imports statically: its chunk's name, the entries that import it
- * statically (`download_index_testing`), numbered when they make more than one chunk.
+ * statically (`index_mapping_stream`), numbered when they make more than one chunk.
  */
 function sharedChunks(entryNames: ReadonlyMap<string, string>, withMain: WithMain, info: GetModuleInfo): Map<string, string> {
   const statically = reachedBy(entryNames, withMain, info, (module) => module.importedIds);
